@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GatewayConfig } from '../config/gateway-config';
+import { RedisConnection } from '../redis/redis.provider';
+import type { AccessRecord } from './access-record';
+
+/**
+ * Resolved keys in Redis, shared by every gateway instance. Fills use SET NX and every change
+ * (revocation, plan, limits) overwrites with SET, so a fill that read Postgres before a change
+ * can never put the old record back after it.
+ */
+@Injectable()
+export class AccessCache {
+  private readonly ttl: number;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    @Inject(GatewayConfig) config: GatewayConfig,
+  ) {
+    this.ttl = config.KEY_CACHE_TTL_SECONDS;
+  }
+
+  /** The cached record, `null` on a miss, `undefined` when Redis could not be asked. */
+  async get(keyHash: string): Promise<AccessRecord | null | undefined> {
+    try {
+      const raw = await this.redis.client.get(cacheKey(keyHash));
+      return raw === null ? null : (JSON.parse(raw) as AccessRecord);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async fill(keyHash: string, record: AccessRecord): Promise<void> {
+    await this.redis.client
+      .set(cacheKey(keyHash), JSON.stringify(record), 'EX', this.ttl, 'NX')
+      .catch(() => undefined);
+  }
+
+  /** Overwrites entries after a change. Throws if Redis is unreachable: the change must land. */
+  async overwrite(entries: Array<[keyHash: string, record: AccessRecord]>): Promise<void> {
+    if (entries.length === 0) return;
+    const pipeline = this.redis.client.multi();
+    for (const [keyHash, record] of entries) {
+      pipeline.set(cacheKey(keyHash), JSON.stringify(record), 'EX', this.ttl);
+    }
+    const results = await pipeline.exec();
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw failed?.[0] ?? new Error('Redis transaction failed');
+  }
+}
+
+function cacheKey(keyHash: string): string {
+  return `key:${keyHash}`;
+}

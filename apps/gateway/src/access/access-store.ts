@@ -1,0 +1,74 @@
+import type { EffectiveLimits, KeyScope, PlanName } from '@custodian/contracts';
+import { effectiveLimits } from '@custodian/plans';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AccessRecord } from './access-record';
+
+interface AccessRow {
+  key_hash: string;
+  key_id: string;
+  prefix: string;
+  scope: KeyScope;
+  revoked_at: Date | null;
+  workspace_id: string;
+  workspace_name: string;
+  plan: PlanName;
+  overrides: Partial<EffectiveLimits>;
+  api_access: boolean;
+  rate_per_minute: number | null;
+  monthly_quota: string | null;
+  assets: number | null;
+  people: number | null;
+  seats: number | null;
+}
+
+const SELECT = `SELECT k.key_hash, k.id AS key_id, k.prefix, k.scope, k.revoked_at,
+    w.id AS workspace_id, w.name AS workspace_name, w.plan, w.overrides,
+    p.api_access, p.rate_per_minute, p.monthly_quota, p.assets, p.people, p.seats
+  FROM gateway.api_keys k
+  JOIN gateway.workspaces w ON w.id = k.workspace_id
+  JOIN gateway.plans p ON p.name = w.plan`;
+
+/** Postgres is the truth about keys; the cache only ever holds what this returns. */
+@Injectable()
+export class AccessStore {
+  constructor(private readonly db: DataSource) {}
+
+  async byHash(keyHash: string): Promise<AccessRecord | null> {
+    const rows = await this.db.query<AccessRow[]>(`${SELECT} WHERE k.key_hash = $1`, [keyHash]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async byWorkspace(workspaceId: string): Promise<Array<[string, AccessRecord]>> {
+    const rows = await this.db.query<AccessRow[]>(`${SELECT} WHERE k.workspace_id = $1`, [
+      workspaceId,
+    ]);
+    return rows.map((row) => [row.key_hash, toRecord(row)]);
+  }
+
+  async byKeyId(keyId: string): Promise<[string, AccessRecord] | null> {
+    const rows = await this.db.query<AccessRow[]>(`${SELECT} WHERE k.id = $1`, [keyId]);
+    return rows[0] ? [rows[0].key_hash, toRecord(rows[0])] : null;
+  }
+}
+
+function toRecord(row: AccessRow): AccessRecord {
+  const planLimits: EffectiveLimits = {
+    ratePerMinute: row.rate_per_minute,
+    monthlyQuota: row.monthly_quota === null ? null : Number(row.monthly_quota),
+    assets: row.assets,
+    people: row.people,
+    seats: row.seats,
+  };
+  return {
+    keyId: row.key_id,
+    prefix: row.prefix,
+    scope: row.scope,
+    revoked: row.revoked_at !== null,
+    workspaceId: row.workspace_id,
+    workspaceName: row.workspace_name,
+    plan: row.plan,
+    apiAccess: row.api_access,
+    limits: effectiveLimits(planLimits, row.overrides),
+  };
+}

@@ -1,0 +1,46 @@
+import { loggerParams } from '@custodian/runtime';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { AccessCache } from './access/access-cache';
+import { AccessStore } from './access/access-store';
+import { AccessGuard } from './access/access.guard';
+import { AccessService } from './access/access.service';
+import { AdminRpcController } from './admin/admin.rpc-controller';
+import { AssetsController } from './assets/assets.controller';
+import { GatewayConfig } from './config/gateway-config';
+import { DatabaseModule } from './database/database.module';
+import { HealthController } from './health/health.controller';
+import { KeysService } from './keys/keys.service';
+import { PingController } from './ping/ping.controller';
+import { RedisConnection } from './redis/redis.provider';
+import { RegisterClient } from './register-client/register-client';
+import { WorkspacesService } from './workspaces/workspaces.service';
+
+@Module({})
+export class GatewayAppModule {
+  static forConfig(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayAppModule,
+      global: true,
+      imports: [
+        LoggerModule.forRoot(loggerParams('gateway', config)),
+        TerminusModule.forRoot({ logger: false }),
+        DatabaseModule,
+      ],
+      controllers: [PingController, AssetsController, AdminRpcController, HealthController],
+      providers: [
+        { provide: GatewayConfig, useValue: config },
+        RedisConnection,
+        RegisterClient,
+        AccessCache,
+        AccessStore,
+        AccessService,
+        AccessGuard,
+        WorkspacesService,
+        KeysService,
+      ],
+      exports: [GatewayConfig],
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { RmqRpcServer } from '@custodian/messaging';
+import { RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { GatewayAppModule } from './app.module';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import type { GatewayConfig } from './config/gateway-config';
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './http/json-body-parser';
+
+export const API_PREFIX = 'api/v1';
+
+/** Builds and starts the gateway; main.ts and the test harness both call this. */
+export async function startGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+  });
+  registerJsonBodyParser(adapter.getInstance());
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayAppModule.forConfig(config),
+    adapter,
+    { bufferLogs: true, bodyParser: false },
+  );
+  app.useLogger(app.get(Logger));
+  // Global (not APP_FILTER) so that errors Fastify raises before a route runs, such as body
+  // size and parsing, reach the same mapper through Nest's router error handler.
+  app.useGlobalFilters(new ApiExceptionFilter());
+  app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'health', method: RequestMethod.GET }] });
+  app.enableShutdownHooks();
+  app.connectMicroservice(
+    {
+      strategy: new RmqRpcServer({
+        url: config.RABBITMQ_URL,
+        queue: config.ADMIN_QUEUE,
+        prefetch: 16,
+        connectionName: 'custodian-gateway-admin',
+      }),
+    },
+    { inheritAppConfig: true },
+  );
+  await app.startAllMicroservices();
+  await app.listen(config.PORT, config.HOST);
+  return app;
+}

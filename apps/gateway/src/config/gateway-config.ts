@@ -1,0 +1,41 @@
+import { GATEWAY_ADMIN_QUEUE, REGISTER_RPC_QUEUE } from '@custodian/contracts';
+import { loadConfig } from '@custodian/runtime';
+import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+
+export class GatewayConfig {
+  @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
+
+  @IsString() HOST: string = '0.0.0.0';
+
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/custodian';
+
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL: string = 'redis://127.0.0.1:6379';
+
+  /** Namespaces every Redis key, so several deployments (or test runs) can share a server. */
+  @IsString() REDIS_PREFIX: string = 'cus:';
+
+  @Matches(/^amqps?:\/\//, { message: 'RABBITMQ_URL must be an amqp:// URL' })
+  RABBITMQ_URL: string = 'amqp://guest:guest@127.0.0.1:5672';
+
+  @IsString() REGISTER_QUEUE: string = REGISTER_RPC_QUEUE;
+
+  @IsString() ADMIN_QUEUE: string = GATEWAY_ADMIN_QUEUE;
+
+  /** Every call to the register gives up after this; the client gets a 504 body. */
+  @IsInt() @Min(100) @Max(30_000) REGISTER_TIMEOUT_MS: number = 4_000;
+
+  /** How long a resolved key stays cached in Redis; revocation and plan changes rewrite it. */
+  @IsInt() @Min(1) @Max(86_400) KEY_CACHE_TTL_SECONDS: number = 3_600;
+
+  @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
+
+  @IsIn(['json', 'pretty']) LOG_FORMAT: 'json' | 'pretty' = 'json';
+}
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return loadConfig(GatewayConfig, env);
+}

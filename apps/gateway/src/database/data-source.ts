@@ -1,0 +1,15 @@
+import { createAppDataSource } from '@custodian/runtime';
+import type { DataSource } from 'typeorm';
+import { CreateWorkspacesAndKeys1763770000000 } from './migrations/1763770000000-CreateWorkspacesAndKeys';
+
+export const GATEWAY_SCHEMA = 'gateway';
+
+export function gatewayDataSource(url: string, poolSize?: number): DataSource {
+  return createAppDataSource({
+    url,
+    schema: GATEWAY_SCHEMA,
+    migrations: [CreateWorkspacesAndKeys1763770000000],
+    applicationName: 'custodian-gateway',
+    poolSize,
+  });
+}

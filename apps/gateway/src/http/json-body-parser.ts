@@ -1,0 +1,43 @@
+import { DomainError } from '@custodian/contracts';
+import type { FastifyInstance } from 'fastify';
+import { parse as parseJson } from 'secure-json-parse';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The gateway's only body parser: JSON, at most 1 MiB, with `__proto__` and `constructor`
+ * keys refused. Errors name what is wrong instead of Fastify's generic text, and any other
+ * content type is a 415 from Fastify.
+ */
+export function registerJsonBodyParser(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  for (const type of ['application/json', /^application\/[\w.-]+\+json$/i]) {
+    fastify.addContentTypeParser(type, { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, parse);
+  }
+}
+
+function parse(
+  _request: unknown,
+  body: string | Buffer,
+  done: (error: Error | null, value?: unknown) => void,
+): void {
+  const text = typeof body === 'string' ? body : body.toString('utf8');
+  if (text.trim() === '') {
+    done(null, undefined);
+    return;
+  }
+  try {
+    done(null, parseJson(text, null, { protoAction: 'error', constructorAction: 'error' }));
+  } catch (error) {
+    const message = (error as Error).message;
+    done(
+      new DomainError(
+        'invalid_input',
+        /prototype/i.test(message)
+          ? 'body must not contain the keys __proto__ or constructor'
+          : `body is not valid JSON: ${message}`,
+      ),
+      undefined,
+    );
+  }
+}

@@ -1,0 +1,105 @@
+import {
+  CreateKeyInput,
+  DomainError,
+  RevokeKeyInput,
+  WorkspaceRefInput,
+  type CreatedKeyView,
+  type KeyScope,
+  type KeyView,
+} from '@custodian/contracts';
+import { newId, validateInput } from '@custodian/runtime';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccessCache } from '../access/access-cache';
+import { AccessStore } from '../access/access-store';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
+
+interface KeyRow {
+  id: string;
+  workspace_id: string;
+  name: string | null;
+  scope: KeyScope;
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+@Injectable()
+export class KeysService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly workspaces: WorkspacesService,
+    private readonly store: AccessStore,
+    private readonly cache: AccessCache,
+  ) {}
+
+  async create(raw: unknown): Promise<CreatedKeyView> {
+    const input = validateInput(CreateKeyInput, raw);
+    await this.workspaces.get(input.workspace);
+    const key = generateApiKey();
+    const rows = await this.db.query<KeyRow[]>(
+      `INSERT INTO gateway.api_keys (id, workspace_id, name, scope, prefix, key_hash)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [
+        newId('key'),
+        input.workspace,
+        input.name ?? null,
+        input.scope,
+        displayPrefix(key),
+        hashApiKey(key),
+      ],
+    );
+    const row = rows[0]!;
+    return {
+      id: row.id,
+      key,
+      prefix: row.prefix,
+      scope: row.scope,
+      name: row.name,
+      workspace_id: row.workspace_id,
+      created_at: row.created_at.toISOString(),
+    };
+  }
+
+  /** Revocation is written to Postgres, then to the shared cache, before it is reported done. */
+  async revoke(raw: unknown): Promise<{ id: string; revoked_at: string }> {
+    const input = validateInput(RevokeKeyInput, raw);
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const rows = await this.db.query<[Array<{ id: string; revoked_at: Date }>, number]>(
+      `UPDATE gateway.api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
+       RETURNING id, revoked_at`,
+      [input.id],
+    );
+    const row = rows[0][0];
+    if (!row) throw new DomainError('not_found', `Key ${input.id} not found`);
+    const entry = await this.store.byKeyId(row.id);
+    try {
+      if (entry) await this.cache.overwrite([entry]);
+    } catch {
+      throw new DomainError(
+        'unavailable',
+        'The key is revoked in the database but Redis could not be updated; repeat the command',
+      );
+    }
+    return { id: row.id, revoked_at: row.revoked_at.toISOString() };
+  }
+
+  async list(raw: unknown): Promise<KeyView[]> {
+    const input = validateInput(WorkspaceRefInput, raw);
+    await this.workspaces.get(input.workspace);
+    const rows = await this.db.query<KeyRow[]>(
+      `SELECT * FROM gateway.api_keys WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [input.workspace],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      prefix: row.prefix,
+      scope: row.scope,
+      name: row.name,
+      workspace_id: row.workspace_id,
+      created_at: row.created_at.toISOString(),
+      revoked_at: row.revoked_at?.toISOString() ?? null,
+    }));
+  }
+}

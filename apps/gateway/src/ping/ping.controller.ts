@@ -1,0 +1,18 @@
+import type { KeyScope, PingView } from '@custodian/contracts';
+import { Controller, Get } from '@nestjs/common';
+import type { AccessRecord } from '../access/access-record';
+import { Access, RequiresScope } from '../access/requires-scope.decorator';
+
+@Controller('ping')
+export class PingController {
+  @Get()
+  @RequiresScope('read')
+  ping(@Access() access: AccessRecord): PingView {
+    const scopes: KeyScope[] = access.scope === 'write' ? ['read', 'write'] : ['read'];
+    return {
+      workspace: { id: access.workspaceId, name: access.workspaceName, plan: access.plan },
+      key: { id: access.keyId, prefix: access.prefix, scope: access.scope },
+      scopes,
+    };
+  }
+}

@@ -1,0 +1,134 @@
+import {
+  ChangeLimitsInput,
+  ChangePlanInput,
+  CreateWorkspaceInput,
+  DomainError,
+  type EffectiveLimits,
+  type LimitName,
+  type PlanName,
+  type WorkspaceView,
+} from '@custodian/contracts';
+import { effectiveLimits } from '@custodian/plans';
+import { newId, validateInput } from '@custodian/runtime';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccessCache } from '../access/access-cache';
+import { AccessStore } from '../access/access-store';
+
+interface WorkspaceRow {
+  id: string;
+  name: string;
+  plan: PlanName;
+  overrides: Partial<EffectiveLimits>;
+  created_at: Date;
+  updated_at: Date;
+  api_access: boolean;
+  rate_per_minute: number | null;
+  monthly_quota: string | null;
+  assets: number | null;
+  people: number | null;
+  seats: number | null;
+}
+
+const OVERRIDE_FIELDS: Array<[keyof ChangeLimitsInput, LimitName]> = [
+  ['rate_per_minute', 'ratePerMinute'],
+  ['monthly_quota', 'monthlyQuota'],
+  ['assets', 'assets'],
+  ['people', 'people'],
+  ['seats', 'seats'],
+];
+
+/** Workspaces and their plans. Every change is pushed to the key cache before it returns. */
+@Injectable()
+export class WorkspacesService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly store: AccessStore,
+    private readonly cache: AccessCache,
+  ) {}
+
+  async create(raw: unknown): Promise<WorkspaceView> {
+    const input = validateInput(CreateWorkspaceInput, raw);
+    const id = newId('wsp');
+    await this.db.query(`INSERT INTO gateway.workspaces (id, name, plan) VALUES ($1, $2, $3)`, [
+      id,
+      input.name.trim(),
+      input.plan,
+    ]);
+    return this.get(id);
+  }
+
+  async get(id: unknown): Promise<WorkspaceView> {
+    const rows =
+      typeof id === 'string'
+        ? await this.db.query<WorkspaceRow[]>(
+            `SELECT w.*, p.api_access, p.rate_per_minute, p.monthly_quota, p.assets, p.people, p.seats
+             FROM gateway.workspaces w JOIN gateway.plans p ON p.name = w.plan WHERE w.id = $1`,
+            [id],
+          )
+        : [];
+    if (!rows[0]) throw new DomainError('not_found', `Workspace ${String(id)} not found`);
+    return toView(rows[0]);
+  }
+
+  async changePlan(raw: unknown): Promise<WorkspaceView> {
+    const input = validateInput(ChangePlanInput, raw);
+    await this.get(input.workspace);
+    await this.db.query(
+      `UPDATE gateway.workspaces SET plan = $2, updated_at = now() WHERE id = $1`,
+      [input.workspace, input.plan],
+    );
+    await this.republish(input.workspace);
+    return this.get(input.workspace);
+  }
+
+  async changeLimits(raw: unknown): Promise<WorkspaceView> {
+    const input = validateInput(ChangeLimitsInput, raw);
+    const current = await this.get(input.workspace);
+    const overrides: Partial<EffectiveLimits> = { ...current.overrides };
+    for (const [field, limit] of OVERRIDE_FIELDS) {
+      const value = input[field];
+      if (value === undefined || field === 'workspace') continue;
+      if (value === 'plan') delete overrides[limit];
+      else overrides[limit] = value === 'unlimited' ? null : Number(value);
+    }
+    await this.db.query(
+      `UPDATE gateway.workspaces SET overrides = $2, updated_at = now() WHERE id = $1`,
+      [input.workspace, JSON.stringify(overrides)],
+    );
+    await this.republish(input.workspace);
+    return this.get(input.workspace);
+  }
+
+  /** Rewrites every cached key of the workspace so the change bites on the next request. */
+  private async republish(workspaceId: string): Promise<void> {
+    try {
+      await this.cache.overwrite(await this.store.byWorkspace(workspaceId));
+    } catch {
+      throw new DomainError(
+        'unavailable',
+        'The change is saved but Redis could not be updated; repeat the command',
+      );
+    }
+  }
+}
+
+function toView(row: WorkspaceRow): WorkspaceView {
+  const plan: EffectiveLimits = {
+    ratePerMinute: row.rate_per_minute,
+    monthlyQuota: row.monthly_quota === null ? null : Number(row.monthly_quota),
+    assets: row.assets,
+    people: row.people,
+    seats: row.seats,
+  };
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    api_access: row.api_access,
+    limits: effectiveLimits(plan, row.overrides),
+    overrides: row.overrides,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

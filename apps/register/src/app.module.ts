@@ -1,0 +1,34 @@
+import { loggerParams } from '@custodian/runtime';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { AssetsModule } from './assets/assets.module';
+import { RegisterConfig } from './config/register-config';
+import { DatabaseModule } from './database/database.module';
+import { HealthController } from './health/health.controller';
+import { DomainErrorFilter } from './rpc/domain-error.filter';
+import { RpcServerHandle } from './rpc/rpc-server.handle';
+
+@Module({})
+export class RegisterAppModule {
+  static forConfig(config: RegisterConfig): DynamicModule {
+    return {
+      module: RegisterAppModule,
+      global: true,
+      imports: [
+        LoggerModule.forRoot(loggerParams('register', config)),
+        TerminusModule.forRoot({ logger: false }),
+        DatabaseModule,
+        AssetsModule,
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: RegisterConfig, useValue: config },
+        { provide: APP_FILTER, useClass: DomainErrorFilter },
+        RpcServerHandle,
+      ],
+      exports: [RegisterConfig, RpcServerHandle],
+    };
+  }
+}

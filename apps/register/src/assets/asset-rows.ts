@@ -1,0 +1,71 @@
+import type { AssetDetail, AssetStatus, AssetSummary } from '@custodian/contracts';
+
+/** A row of the summary query; column names are the SQL aliases below. */
+export interface AssetSummaryRow {
+  id: string;
+  name: string;
+  sku: string | null;
+  status: AssetStatus;
+  brand: string | null;
+  model: string | null;
+  serial_number: string | null;
+  category_name: string | null;
+  updated_at: Date;
+}
+
+export interface AssetDetailRow extends AssetSummaryRow {
+  asset_tag: string;
+  category_id: string | null;
+  location_id: string | null;
+  location_name: string | null;
+  custom_fields: Record<string, unknown>;
+  created_at: Date;
+}
+
+export const SUMMARY_COLUMNS = `a.id, a.name, a.sku, a.status, a.brand, a.model, a.serial_number,
+  c.name AS category_name, a.updated_at`;
+
+export const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a.location_id,
+  l.name AS location_name, a.custom_fields, a.created_at`;
+
+export const DETAIL_FROM = `register.assets a
+  LEFT JOIN register.categories c ON c.id = a.category_id
+  LEFT JOIN register.locations l ON l.id = a.location_id`;
+
+export function toSummary(row: AssetSummaryRow): AssetSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    sku: row.sku,
+    status: row.status,
+    brand: row.brand,
+    model: row.model,
+    serial_number: row.serial_number,
+    category: row.category_name === null ? null : { name: row.category_name },
+    // Custody arrives with people (issue 4); until then nothing can be assigned.
+    assigned_to: null,
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function toDetail(row: AssetDetailRow): AssetDetail {
+  return {
+    id: row.id,
+    name: row.name,
+    sku: row.sku,
+    status: row.status,
+    brand: row.brand,
+    model: row.model,
+    serial_number: row.serial_number,
+    asset_tag: row.asset_tag,
+    category:
+      row.category_id === null ? null : { id: row.category_id, name: row.category_name ?? '' },
+    location:
+      row.location_id === null ? null : { id: row.location_id, name: row.location_name ?? '' },
+    assigned_to: null,
+    custody: null,
+    custom_fields: row.custom_fields,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,22 @@
+import { newId } from '@custodian/runtime';
+import type { EntityManager } from 'typeorm';
+
+type NamedTable = 'categories' | 'locations';
+
+/** Categories and locations are referenced by name and created on first use. */
+export async function resolveNamedRef(
+  manager: EntityManager,
+  table: NamedTable,
+  workspaceId: string,
+  name: string,
+): Promise<string> {
+  const prefix = table === 'categories' ? 'cat' : 'loc';
+  // The no-op update makes RETURNING yield the existing row on conflict.
+  const rows = await manager.query<Array<{ id: string }>>(
+    `INSERT INTO register.${table} (id, workspace_id, name) VALUES ($1, $2, $3)
+     ON CONFLICT (workspace_id, lower(name)) DO UPDATE SET name = register.${table}.name
+     RETURNING id`,
+    [newId(prefix), workspaceId, name.trim()],
+  );
+  return rows[0]!.id;
+}

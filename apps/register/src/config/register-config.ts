@@ -1,0 +1,30 @@
+import { REGISTER_RPC_QUEUE } from '@custodian/contracts';
+import { loadConfig } from '@custodian/runtime';
+import { IsIn, IsInt, IsString, Max, Min, Matches } from 'class-validator';
+
+export class RegisterConfig {
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/custodian';
+
+  @Matches(/^amqps?:\/\//, { message: 'RABBITMQ_URL must be an amqp:// URL' })
+  RABBITMQ_URL: string = 'amqp://guest:guest@127.0.0.1:5672';
+
+  @IsString() REGISTER_QUEUE: string = REGISTER_RPC_QUEUE;
+
+  @IsInt() @Min(1) @Max(1000) RPC_PREFETCH: number = 64;
+
+  @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
+
+  /** The register speaks no public HTTP; this port serves only /health. */
+  @IsInt() @Min(0) @Max(65535) HEALTH_PORT: number = 3001;
+
+  @IsString() HOST: string = '0.0.0.0';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
+
+  @IsIn(['json', 'pretty']) LOG_FORMAT: 'json' | 'pretty' = 'json';
+}
+
+export function loadRegisterConfig(env: NodeJS.ProcessEnv = process.env): RegisterConfig {
+  return loadConfig(RegisterConfig, env);
+}

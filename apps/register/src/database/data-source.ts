@@ -1,0 +1,15 @@
+import { createAppDataSource } from '@custodian/runtime';
+import type { DataSource } from 'typeorm';
+import { CreateAssets1763770000000 } from './migrations/1763770000000-CreateAssets';
+
+export const REGISTER_SCHEMA = 'register';
+
+export function registerDataSource(url: string, poolSize?: number): DataSource {
+  return createAppDataSource({
+    url,
+    schema: REGISTER_SCHEMA,
+    migrations: [CreateAssets1763770000000],
+    applicationName: 'custodian-register',
+    poolSize,
+  });
+}

@@ -1,0 +1,24 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { RegisterConfig } from '../config/register-config';
+import { registerDataSource } from './data-source';
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: DataSource,
+      inject: [RegisterConfig],
+      useFactory: (config: RegisterConfig) =>
+        registerDataSource(config.DATABASE_URL, config.DATABASE_POOL_SIZE).initialize(),
+    },
+  ],
+  exports: [DataSource],
+})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly db: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.db.isInitialized) await this.db.destroy();
+  }
+}

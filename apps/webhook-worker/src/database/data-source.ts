@@ -1,0 +1,15 @@
+import { createAppDataSource } from '@custodian/runtime';
+import type { DataSource } from 'typeorm';
+import { CreateDeliveries1763770000000 } from './migrations/1763770000000-CreateDeliveries';
+
+export const DELIVERY_SCHEMA = 'delivery';
+
+export function workerDataSource(url: string, poolSize?: number): DataSource {
+  return createAppDataSource({
+    url,
+    schema: DELIVERY_SCHEMA,
+    migrations: [CreateDeliveries1763770000000],
+    applicationName: 'custodian-webhook-worker',
+    poolSize,
+  });
+}

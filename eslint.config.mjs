@@ -1,0 +1,92 @@
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+import requiresScope from './tools/lint-rules/requires-scope.js';
+
+export default tseslint.config(
+  { ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx', '**/*.js', '**/*.mjs'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util'],
+            },
+            {
+              sourceTag: 'type:tool',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util'],
+            },
+            {
+              sourceTag: 'type:e2e',
+              onlyDependOnLibsWithTags: [
+                'type:app',
+                'type:contracts',
+                'type:data-access',
+                'type:util',
+              ],
+            },
+            {
+              sourceTag: 'type:data-access',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:util'],
+            },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+            {
+              sourceTag: 'scope:gateway',
+              onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'],
+            },
+            {
+              sourceTag: 'scope:register',
+              onlyDependOnLibsWithTags: ['scope:register', 'scope:shared'],
+            },
+            {
+              sourceTag: 'scope:webhooks',
+              onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'],
+            },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            {
+              sourceTag: 'scope:e2e',
+              onlyDependOnLibsWithTags: [
+                'scope:gateway',
+                'scope:register',
+                'scope:webhooks',
+                'scope:shared',
+              ],
+            },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'inline-type-imports' },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // Env classes annotate their defaults: decorator metadata needs the type to convert.
+      '@typescript-eslint/no-inferrable-types': 'off',
+      '@typescript-eslint/no-extraneous-class': 'off',
+    },
+  },
+  {
+    files: ['apps/gateway/src/**/*.controller.ts'],
+    plugins: { custodian: { rules: { 'requires-scope': requiresScope } } },
+    rules: { 'custodian/requires-scope': 'error' },
+  },
+  prettier,
+);

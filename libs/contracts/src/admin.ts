@@ -1,0 +1,92 @@
+import { IsIn, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import type { KeyScope } from './caller-context';
+import { PLAN_NAMES, type EffectiveLimits, type PlanName } from './plans';
+
+const PLAN_MESSAGE = `plan must be one of ${PLAN_NAMES.join(', ')}`;
+const LIMIT_PATTERN = /^(unlimited|\d{1,12})$/;
+
+export class CreateWorkspaceInput {
+  @IsString() @Length(1, 200) name!: string;
+  @IsIn(PLAN_NAMES, { message: PLAN_MESSAGE }) plan!: PlanName;
+}
+
+export class WorkspaceRefInput {
+  @IsString() @Length(1, 64) workspace!: string;
+}
+
+export class ChangePlanInput extends WorkspaceRefInput {
+  @IsIn(PLAN_NAMES, { message: PLAN_MESSAGE }) plan!: PlanName;
+}
+
+/** Limit overrides as the CLI sends them: a whole number, `unlimited`, or `plan` to drop it. */
+export class ChangeLimitsInput extends WorkspaceRefInput {
+  @IsOptional()
+  @Matches(/^(\d{1,9}|plan)$/, { message: 'rate_per_minute must be a whole number or plan' })
+  rate_per_minute?: string;
+
+  @IsOptional()
+  @Matches(LIMIT_PATTERN, { message: 'monthly_quota must be a whole number or unlimited' })
+  @ValidateIf((o: ChangeLimitsInput) => o.monthly_quota !== 'plan')
+  monthly_quota?: string;
+
+  @IsOptional()
+  @ValidateIf((o: ChangeLimitsInput) => o.assets !== 'plan')
+  @Matches(LIMIT_PATTERN, { message: 'assets must be a whole number, unlimited or plan' })
+  assets?: string;
+
+  @IsOptional()
+  @ValidateIf((o: ChangeLimitsInput) => o.people !== 'plan')
+  @Matches(LIMIT_PATTERN, { message: 'people must be a whole number, unlimited or plan' })
+  people?: string;
+
+  @IsOptional()
+  @ValidateIf((o: ChangeLimitsInput) => o.seats !== 'plan')
+  @Matches(LIMIT_PATTERN, { message: 'seats must be a whole number, unlimited or plan' })
+  seats?: string;
+}
+
+export class CreateKeyInput extends WorkspaceRefInput {
+  @IsIn(['read', 'write'], { message: 'scope must be one of read, write' }) scope!: KeyScope;
+  @IsOptional() @IsString() @Length(1, 200) name?: string;
+}
+
+export class RevokeKeyInput {
+  @IsString() @Length(1, 64) id!: string;
+}
+
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  plan: PlanName;
+  api_access: boolean;
+  limits: EffectiveLimits;
+  overrides: Partial<EffectiveLimits>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreatedKeyView {
+  id: string;
+  key: string;
+  prefix: string;
+  scope: KeyScope;
+  name: string | null;
+  workspace_id: string;
+  created_at: string;
+}
+
+export interface KeyView {
+  id: string;
+  prefix: string;
+  scope: KeyScope;
+  name: string | null;
+  workspace_id: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface PingView {
+  workspace: { id: string; name: string; plan: PlanName };
+  key: { id: string; prefix: string; scope: KeyScope };
+  scopes: KeyScope[];
+}

@@ -1,0 +1,134 @@
+import {
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+
+export const ASSET_STATUSES = [
+  'active',
+  'maintenance',
+  'retired',
+  'lost',
+  'stolen',
+  'inactive',
+] as const;
+export type AssetStatus = (typeof ASSET_STATUSES)[number];
+
+export const ASSET_PAGE_SIZE_DEFAULT = 50;
+export const ASSET_PAGE_SIZE_MAX = 200;
+export const ASSET_UNPAGED_MAX = 10_000;
+
+const STATUS_MESSAGE = `status must be one of ${ASSET_STATUSES.join(', ')}`;
+const TEXT_MAX = 200;
+
+/** Body of POST /assets. Unknown fields are refused by the validator (whitelist). */
+export class CreateAssetInput {
+  @IsString()
+  @Length(1, TEXT_MAX, { message: `name must be between 1 and ${TEXT_MAX} characters` })
+  name!: string;
+
+  @IsOptional() @IsString() @MaxLength(TEXT_MAX) sku?: string | null;
+
+  @IsOptional() @IsIn(ASSET_STATUSES, { message: STATUS_MESSAGE }) status?: AssetStatus;
+
+  @IsOptional() @IsString() @MaxLength(TEXT_MAX) brand?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(TEXT_MAX) model?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(TEXT_MAX) serial_number?: string | null;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 64, { message: 'asset_tag must be between 1 and 64 characters' })
+  asset_tag?: string;
+
+  @IsOptional() @IsString() @Length(1, TEXT_MAX) category?: string | null;
+
+  @IsOptional() @IsString() @Length(1, TEXT_MAX) location?: string | null;
+
+  @IsOptional() @IsObject() custom_fields?: Record<string, unknown> | null;
+}
+
+/**
+ * Body of PATCH /assets/{id}: every field optional, `null` clears, except the fields that an
+ * asset cannot be without (name, status, asset_tag), for which `null` is refused.
+ */
+export class UpdateAssetInput {
+  @ValidateIf((o: UpdateAssetInput) => o.name !== undefined)
+  @IsString()
+  @Length(1, TEXT_MAX, { message: `name must be between 1 and ${TEXT_MAX} characters` })
+  name?: string;
+
+  @IsOptional() @IsString() @MaxLength(TEXT_MAX) sku?: string | null;
+
+  @ValidateIf((o: UpdateAssetInput) => o.status !== undefined)
+  @IsIn(ASSET_STATUSES, { message: STATUS_MESSAGE })
+  status?: AssetStatus;
+
+  @IsOptional() @IsString() @MaxLength(TEXT_MAX) brand?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(TEXT_MAX) model?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(TEXT_MAX) serial_number?: string | null;
+
+  @ValidateIf((o: UpdateAssetInput) => o.asset_tag !== undefined)
+  @IsString()
+  @Length(1, 64, { message: 'asset_tag must be between 1 and 64 characters' })
+  asset_tag?: string;
+
+  @IsOptional() @IsString() @Length(1, TEXT_MAX) category?: string | null;
+
+  @IsOptional() @IsString() @Length(1, TEXT_MAX) location?: string | null;
+
+  @IsOptional() @IsObject() custom_fields?: Record<string, unknown> | null;
+}
+
+/** Query of GET /assets, as the gateway received it (strings, unparsed). */
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+export interface AssetListQuery {
+  page: number | null;
+  pageSize: number;
+  status: AssetStatus | null;
+  search: string | null;
+}
+
+export interface NamedRef {
+  id: string;
+  name: string;
+}
+
+/** An asset as list results show it (spec section 2.1). */
+export interface AssetSummary {
+  id: string;
+  name: string;
+  sku: string | null;
+  status: AssetStatus;
+  brand: string | null;
+  model: string | null;
+  serial_number: string | null;
+  category: { name: string } | null;
+  assigned_to: NamedRef | null;
+  updated_at: string;
+}
+
+/** An asset as the single fetch shows it; also the body of create and update responses. */
+export interface AssetDetail extends Omit<AssetSummary, 'category'> {
+  asset_tag: string;
+  category: NamedRef | null;
+  location: NamedRef | null;
+  custody: { person: NamedRef; since: string } | null;
+  custom_fields: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+}

@@ -1,0 +1,4 @@
+export * from './connection';
+export * from './rpc-client';
+export * from './rpc-server';
+export * from './rpc-wire';

@@ -1,0 +1,150 @@
+import { DomainError } from '@custodian/contracts';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { delay, openConnection, reconnectDelay } from './connection';
+import { DIRECT_REPLY_TO, type RpcReplyMessage, type RpcRequestMessage } from './rpc-wire';
+
+export interface RpcClientOptions {
+  url: string;
+  queue: string;
+  /** Every request has one: the caller gets a 504 instead of a hang. */
+  timeoutMs: number;
+  connectionName: string;
+  /** Name of the service behind the queue, for error messages. */
+  serviceName: string;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Request/response over RabbitMQ with direct reply-to. A request carries a TTL equal to its
+ * timeout, so a request that timed out is never executed later by a register that was slow.
+ */
+export class RmqRpcClient {
+  private connection: ChannelModel | null = null;
+  private channel: Channel | null = null;
+  private readonly pending = new Map<string, Pending>();
+  private sequence = 0;
+  private closing = false;
+
+  constructor(private readonly options: RpcClientOptions) {}
+
+  async connect(): Promise<void> {
+    const connection = await openConnection(this.options.url, this.options.connectionName);
+    const channel = await connection.createChannel();
+    // Declared here too so requests wait for a register that is still starting.
+    await channel.assertQueue(this.options.queue, { durable: true });
+    await channel.consume(DIRECT_REPLY_TO, (message) => this.onReply(message), { noAck: true });
+    connection.on('error', () => undefined);
+    connection.on('close', () => {
+      this.channel = null;
+      this.connection = null;
+      this.failAll(this.unavailable());
+      if (!this.closing) void this.reconnect();
+    });
+    this.connection = connection;
+    this.channel = channel;
+  }
+
+  /** Connects now if the broker is up, otherwise keeps trying in the background. */
+  async connectOrRetry(): Promise<void> {
+    try {
+      await this.connect();
+    } catch {
+      void this.reconnect();
+    }
+  }
+
+  isConnected(): boolean {
+    return this.channel !== null;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.failAll(this.unavailable());
+    const connection = this.connection;
+    this.connection = null;
+    this.channel = null;
+    await connection?.close().catch(() => undefined);
+  }
+
+  request<T>(pattern: string, data: unknown, timeoutMs = this.options.timeoutMs): Promise<T> {
+    const channel = this.channel;
+    if (!channel) return Promise.reject(this.unavailable());
+    const correlationId = (++this.sequence).toString(36);
+    const body: RpcRequestMessage = { pattern, data };
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(correlationId);
+        reject(
+          new DomainError(
+            'timeout',
+            `The ${this.options.serviceName} service did not answer in time`,
+          ),
+        );
+      }, timeoutMs);
+      this.pending.set(correlationId, { resolve: resolve as (v: unknown) => void, reject, timer });
+      try {
+        channel.sendToQueue(this.options.queue, Buffer.from(JSON.stringify(body)), {
+          correlationId,
+          replyTo: DIRECT_REPLY_TO,
+          expiration: String(timeoutMs),
+          contentType: 'application/json',
+        });
+      } catch {
+        clearTimeout(timer);
+        this.pending.delete(correlationId);
+        reject(this.unavailable());
+      }
+    });
+  }
+
+  private onReply(message: ConsumeMessage | null): void {
+    if (!message) return;
+    const id = (message.properties as { correlationId?: string }).correlationId;
+    const pending = id ? this.pending.get(id) : undefined;
+    if (!id || !pending) return; // a reply that arrived after its timeout
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    let reply: RpcReplyMessage;
+    try {
+      reply = JSON.parse(message.content.toString('utf8')) as RpcReplyMessage;
+    } catch {
+      pending.reject(new DomainError('internal', 'malformed reply'));
+      return;
+    }
+    if (reply.ok) pending.resolve(reply.response);
+    else pending.reject(new DomainError(reply.err.code, reply.err.message));
+  }
+
+  private failAll(error: Error): void {
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+      this.pending.delete(id);
+    }
+  }
+
+  private unavailable(): DomainError {
+    return new DomainError(
+      'unavailable',
+      `The ${this.options.serviceName} service is unavailable; try again shortly`,
+    );
+  }
+
+  private async reconnect(): Promise<void> {
+    for (let attempt = 0; !this.closing && !this.channel; attempt++) {
+      await delay(reconnectDelay(attempt));
+      if (this.closing) return;
+      try {
+        await this.connect();
+        return;
+      } catch {
+        // keep trying; requests meanwhile fail fast with 503
+      }
+    }
+  }
+}

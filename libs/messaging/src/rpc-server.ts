@@ -1,0 +1,157 @@
+import { isRpcErrorPayload, type RpcErrorPayload } from '@custodian/contracts';
+import { Server, RmqContext, type CustomTransportStrategy } from '@nestjs/microservices';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { lastValueFrom } from 'rxjs';
+import { delay, openConnection, reconnectDelay } from './connection';
+import type { RpcReplyMessage, RpcRequestMessage } from './rpc-wire';
+
+export interface RpcServerOptions {
+  url: string;
+  queue: string;
+  /** Messages in flight per consumer; bounds the work a replica takes on at once. */
+  prefetch: number;
+  connectionName: string;
+}
+
+/**
+ * A thin Nest transport on amqplib for request/response. Unlike the built-in RMQ transport it
+ * acks manually after the reply is sent, bounds prefetch, and turns on TCP_NODELAY.
+ * Requests carry a TTL (set by the client) so a request nobody answered in time is dropped
+ * instead of being executed after the caller has given up.
+ */
+export class RmqRpcServer extends Server implements CustomTransportStrategy {
+  private connection: ChannelModel | null = null;
+  private channel: Channel | null = null;
+  private closing = false;
+  private consumerTag: string | null = null;
+  private inFlight = 0;
+
+  constructor(private readonly options: RpcServerOptions) {
+    super();
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      await this.start();
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  /**
+   * Stops taking requests, lets those in flight finish and reply (a write that committed must
+   * not be redelivered and run twice), then closes the connection.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.channel && this.consumerTag) {
+      await this.channel.cancel(this.consumerTag).catch(() => undefined);
+    }
+    for (let waited = 0; this.inFlight > 0 && waited < 10_000; waited += 20) await delay(20);
+    const connection = this.connection;
+    this.connection = null;
+    this.channel = null;
+    await connection?.close().catch(() => undefined);
+  }
+
+  on(): never {
+    throw new Error('RmqRpcServer does not support event listeners');
+  }
+
+  unwrap<T>(): T {
+    return this.connection as T;
+  }
+
+  /** True while consuming; the health check reads it. */
+  isConnected(): boolean {
+    return this.channel !== null;
+  }
+
+  private async start(): Promise<void> {
+    const connection = await openConnection(this.options.url, this.options.connectionName);
+    const channel = await connection.createChannel();
+    await channel.assertQueue(this.options.queue, { durable: true });
+    await channel.prefetch(this.options.prefetch);
+    connection.on('error', (error: Error) => {
+      this.logger.warn(`RabbitMQ: ${error.message}`);
+    });
+    connection.on('close', () => {
+      this.channel = null;
+      if (!this.closing) void this.reconnect();
+    });
+    this.connection = connection;
+    this.channel = channel;
+    const { consumerTag } = await channel.consume(this.options.queue, (message) => {
+      if (message) void this.handle(channel, message);
+    });
+    this.consumerTag = consumerTag;
+  }
+
+  private async reconnect(): Promise<void> {
+    for (let attempt = 0; !this.closing; attempt++) {
+      await delay(reconnectDelay(attempt));
+      try {
+        await this.start();
+        this.logger.log(`Reconnected to RabbitMQ, consuming ${this.options.queue}`);
+        return;
+      } catch (error) {
+        this.logger.warn(`RabbitMQ reconnect failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+    this.inFlight++;
+    try {
+      this.respond(channel, message, await this.process(channel, message));
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private respond(channel: Channel, message: ConsumeMessage, reply: RpcReplyMessage): void {
+    const { replyTo, correlationId } = message.properties as {
+      replyTo?: string;
+      correlationId?: string;
+    };
+    try {
+      if (replyTo) {
+        channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(reply)), {
+          correlationId,
+          contentType: 'application/json',
+        });
+      }
+      channel.ack(message);
+    } catch (error) {
+      // The channel closed under us; the broker requeues the unacked request.
+      this.logger.warn(`Could not reply on ${this.options.queue}: ${(error as Error).message}`);
+    }
+  }
+
+  private async process(channel: Channel, message: ConsumeMessage): Promise<RpcReplyMessage> {
+    let request: RpcRequestMessage;
+    try {
+      request = JSON.parse(message.content.toString('utf8')) as RpcRequestMessage;
+    } catch {
+      return failure({ code: 'invalid_input', message: 'request is not valid JSON' });
+    }
+    const handler = this.getHandlerByPattern(request.pattern);
+    if (!handler) {
+      return failure({ code: 'internal', message: `no handler for ${request.pattern}` });
+    }
+    try {
+      const context = new RmqContext([message, channel, request.pattern]);
+      const result$ = this.transformToObservable<unknown>(await handler(request.data, context));
+      return { ok: true, response: (await lastValueFrom(result$, { defaultValue: null })) ?? null };
+    } catch (error) {
+      if (isRpcErrorPayload(error)) return failure(error);
+      this.logger.error(error);
+      return failure({ code: 'internal', message: 'internal error' });
+    }
+  }
+}
+
+function failure(err: RpcErrorPayload): RpcReplyMessage {
+  return { ok: false, err };
+}

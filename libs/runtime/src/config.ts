@@ -1,0 +1,19 @@
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { describeErrors } from './validation';
+
+/**
+ * Parses the environment into one typed, validated object; an app refuses to start with a
+ * message naming every bad variable rather than failing later on first use.
+ */
+export function loadConfig<T extends object>(
+  type: ClassConstructor<T>,
+  env: NodeJS.ProcessEnv = process.env,
+): T {
+  const instance = plainToInstance(type, { ...env }, { enableImplicitConversion: true });
+  const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true });
+  if (errors.length > 0) {
+    throw new Error(`Invalid configuration: ${describeErrors(errors)}`);
+  }
+  return instance;
+}

@@ -1,0 +1,86 @@
+import { DataSource, type MigrationInterface } from 'typeorm';
+
+export interface AppDataSourceOptions {
+  url: string;
+  /** Each app owns one schema; its migrations table lives inside it. */
+  schema: string;
+  migrations: Array<new () => MigrationInterface>;
+  applicationName: string;
+  poolSize?: number;
+}
+
+export function createAppDataSource(options: AppDataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    synchronize: false,
+    migrationsRun: false,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    migrations: options.migrations,
+    applicationName: options.applicationName,
+    poolSize: options.poolSize ?? 10,
+    extra: { connectionTimeoutMillis: 5_000 },
+  });
+}
+
+/**
+ * Runs an app's pending migrations. The schema is created first because TypeORM puts its
+ * migrations table in the schema before any migration has run.
+ */
+export async function migrate(dataSource: DataSource, schema: string): Promise<string[]> {
+  const wasInitialized = dataSource.isInitialized;
+  if (!wasInitialized) {
+    await ensureDatabase(String((dataSource.options as { url?: string }).url));
+    await dataSource.initialize();
+  }
+  try {
+    await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    const ran = await dataSource.runMigrations({ transaction: 'each' });
+    return ran.map((migration) => migration.name);
+  } finally {
+    if (!wasInitialized) await dataSource.destroy();
+  }
+}
+
+/** Postgres error code of a unique violation. */
+export const UNIQUE_VIOLATION = '23505';
+
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const driverError = (error as { driverError?: { code?: string; constraint?: string } })
+    .driverError;
+  const pgError = driverError ?? (error as { code?: string; constraint?: string });
+  return (
+    pgError?.code === UNIQUE_VIOLATION &&
+    (constraint === undefined || pgError.constraint === constraint)
+  );
+}
+
+/**
+ * Creates the database named in the URL when it does not exist yet, so that a fresh machine
+ * needs no manual `createdb` before the first migration.
+ */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client
+        .query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`)
+        .catch((error: unknown) => {
+          // Another app's migration created it a moment ago.
+          if ((error as { code?: string }).code !== '42P04') throw error;
+        });
+    }
+  } finally {
+    await client.end();
+  }
+}

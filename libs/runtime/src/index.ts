@@ -1,0 +1,6 @@
+export * from './config';
+export * from './database';
+export * from './ids';
+export * from './logging';
+export * from './validation';
+export * from './health';

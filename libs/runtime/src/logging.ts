@@ -1,0 +1,27 @@
+import type { Params } from 'nestjs-pino';
+
+export interface LoggingConfig {
+  LOG_LEVEL: string;
+  LOG_FORMAT: 'json' | 'pretty';
+}
+
+/**
+ * Structured JSON logs in production; `pretty` for a person at a terminal. Request logs
+ * never carry the API key: both key headers are redacted.
+ */
+export function loggerParams(app: string, config: LoggingConfig): Params {
+  return {
+    pinoHttp: {
+      name: app,
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+      transport:
+        config.LOG_FORMAT === 'pretty'
+          ? {
+              target: 'pino-pretty',
+              options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' },
+            }
+          : undefined,
+    },
+  };
+}

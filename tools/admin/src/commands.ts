@@ -1,0 +1,99 @@
+import { GatewayAdminPatterns, type GatewayAdminPattern } from '@custodian/contracts';
+
+export interface AdminCommand {
+  /** The queue of the app that owns the state this command changes. */
+  owner: 'gateway';
+  pattern: GatewayAdminPattern;
+  /** Options the command takes, as the CLI spells them. */
+  options: string[];
+  required: string[];
+}
+
+/** `<noun> <verb>` to the message that the owning app answers. */
+export const COMMANDS: Record<string, AdminCommand> = {
+  'workspace create': {
+    owner: 'gateway',
+    pattern: GatewayAdminPatterns.workspaceCreate,
+    options: ['name', 'plan'],
+    required: ['name', 'plan'],
+  },
+  'workspace show': {
+    owner: 'gateway',
+    pattern: GatewayAdminPatterns.workspaceGet,
+    options: ['workspace'],
+    required: ['workspace'],
+  },
+  'workspace plan': {
+    owner: 'gateway',
+    pattern: GatewayAdminPatterns.workspacePlan,
+    options: ['workspace', 'plan'],
+    required: ['workspace', 'plan'],
+  },
+  'workspace limits': {
+    owner: 'gateway',
+    pattern: GatewayAdminPatterns.workspaceLimits,
+    options: ['workspace', 'rate-per-minute', 'monthly-quota', 'assets', 'people', 'seats'],
+    required: ['workspace'],
+  },
+  'key create': {
+    owner: 'gateway',
+    pattern: GatewayAdminPatterns.keyCreate,
+    options: ['workspace', 'scope', 'name'],
+    required: ['workspace', 'scope'],
+  },
+  'key revoke': {
+    owner: 'gateway',
+    pattern: GatewayAdminPatterns.keyRevoke,
+    options: ['id'],
+    required: ['id'],
+  },
+  'key list': {
+    owner: 'gateway',
+    pattern: GatewayAdminPatterns.keyList,
+    options: ['workspace'],
+    required: ['workspace'],
+  },
+};
+
+export interface ParsedCommand {
+  name: string;
+  command: AdminCommand;
+  payload: Record<string, string | true>;
+}
+
+/** Parses `noun verb --option value ...`; throws an Error whose message is for the user. */
+export function parseCommand(argv: string[]): ParsedCommand {
+  const [noun, verb, ...rest] = argv;
+  const name = `${noun ?? ''} ${verb ?? ''}`.trim();
+  const command = COMMANDS[name];
+  if (!command) {
+    throw new Error(`unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+  }
+  const payload: Record<string, string | true> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i]!;
+    if (!token.startsWith('--')) throw new Error(`unexpected argument ${token}`);
+    const option = token.slice(2);
+    if (!command.options.includes(option)) {
+      throw new Error(
+        `unknown option --${option} for "${name}"; options: ${command.options.map((o) => `--${o}`).join(' ')}`,
+      );
+    }
+    const next = rest[i + 1];
+    if (next === undefined || next.startsWith('--')) {
+      payload[snake(option)] = true;
+    } else {
+      payload[snake(option)] = next;
+      i++;
+    }
+  }
+  const missing = command.required.filter((option) => payload[snake(option)] === undefined);
+  if (missing.length > 0) {
+    throw new Error(`"${name}" needs ${missing.map((o) => `--${o}`).join(', ')}`);
+  }
+  return { name, command, payload };
+}
+
+function snake(option: string): string {
+  return option.replace(/-/g, '_');
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# npm start: install if needed, check services, build, migrate each app, run all three in the
+# foreground. Ctrl-C stops them cleanly (each app drains and closes its connections).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "Installing dependencies (npm ci)..."
+  npm ci --no-audit --no-fund
+fi
+
+node tools/scripts/check-services.js
+echo "Building..."
+npx tsc -p tsconfig.build.json
+
+export NODE_ENV="${NODE_ENV:-development}"
+export LOG_FORMAT="${LOG_FORMAT:-pretty}"
+run() { node -r ./tools/runtime/register-paths.js "$@"; }
+
+for app in gateway register webhook-worker; do
+  run "dist/apps/$app/src/migrate.js"
+done
+
+pids=()
+stop() {
+  trap - INT TERM
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
+}
+trap 'stop; exit 130' INT
+trap 'stop; exit 143' TERM
+
+for app in register webhook-worker gateway; do
+  run "dist/apps/$app/src/main.js" &
+  pids+=($!)
+done
+echo "Custodian is starting: API at http://127.0.0.1:${PORT:-3000}/api/v1 (Ctrl-C stops)"
+
+# If one app dies, stop the others rather than leave a half-running stack.
+set +e
+wait -n "${pids[@]}"
+status=$?
+stop
+exit "$status"
