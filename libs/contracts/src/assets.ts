@@ -4,6 +4,7 @@ import {
   IsOptional,
   IsString,
   Length,
+  Matches,
   MaxLength,
   ValidateIf,
 } from 'class-validator';
@@ -24,11 +25,15 @@ export const ASSET_UNPAGED_MAX = 10_000;
 
 const STATUS_MESSAGE = `status must be one of ${ASSET_STATUSES.join(', ')}`;
 const TEXT_MAX = 200;
+/** These fields are stored trimmed, so whitespace alone would be stored as an empty string. */
+const NOT_BLANK = /\S/;
+const notBlank = (field: string) => Matches(NOT_BLANK, { message: `${field} must not be blank` });
 
 /** Body of POST /assets. Unknown fields are refused by the validator (whitelist). */
 export class CreateAssetInput {
   @IsString()
   @Length(1, TEXT_MAX, { message: `name must be between 1 and ${TEXT_MAX} characters` })
+  @notBlank('name')
   name!: string;
 
   @IsOptional() @IsString() @MaxLength(TEXT_MAX) sku?: string | null;
@@ -44,11 +49,12 @@ export class CreateAssetInput {
   @IsOptional()
   @IsString()
   @Length(1, 64, { message: 'asset_tag must be between 1 and 64 characters' })
+  @notBlank('asset_tag')
   asset_tag?: string;
 
-  @IsOptional() @IsString() @Length(1, TEXT_MAX) category?: string | null;
+  @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('category') category?: string | null;
 
-  @IsOptional() @IsString() @Length(1, TEXT_MAX) location?: string | null;
+  @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('location') location?: string | null;
 
   @IsOptional() @IsObject() custom_fields?: Record<string, unknown> | null;
 }
@@ -61,6 +67,7 @@ export class UpdateAssetInput {
   @ValidateIf((o: UpdateAssetInput) => o.name !== undefined)
   @IsString()
   @Length(1, TEXT_MAX, { message: `name must be between 1 and ${TEXT_MAX} characters` })
+  @notBlank('name')
   name?: string;
 
   @IsOptional() @IsString() @MaxLength(TEXT_MAX) sku?: string | null;
@@ -78,11 +85,12 @@ export class UpdateAssetInput {
   @ValidateIf((o: UpdateAssetInput) => o.asset_tag !== undefined)
   @IsString()
   @Length(1, 64, { message: 'asset_tag must be between 1 and 64 characters' })
+  @notBlank('asset_tag')
   asset_tag?: string;
 
-  @IsOptional() @IsString() @Length(1, TEXT_MAX) category?: string | null;
+  @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('category') category?: string | null;
 
-  @IsOptional() @IsString() @Length(1, TEXT_MAX) location?: string | null;
+  @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('location') location?: string | null;
 
   @IsOptional() @IsObject() custom_fields?: Record<string, unknown> | null;
 }

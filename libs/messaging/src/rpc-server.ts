@@ -145,7 +145,9 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
       const result$ = this.transformToObservable<unknown>(await handler(request.data, context));
       return { ok: true, response: (await lastValueFrom(result$, { defaultValue: null })) ?? null };
     } catch (error) {
-      if (isRpcErrorPayload(error)) return failure(error);
+      // Copy the two fields: a DomainError (an Error) would lose its non-enumerable message
+      // in JSON.stringify.
+      if (isRpcErrorPayload(error)) return failure({ code: error.code, message: error.message });
       this.logger.error(error);
       return failure({ code: 'internal', message: 'internal error' });
     }

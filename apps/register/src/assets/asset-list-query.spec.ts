@@ -1,0 +1,146 @@
+import {
+  ASSET_PAGE_SIZE_DEFAULT,
+  ASSET_PAGE_SIZE_MAX,
+  ASSET_STATUSES,
+  DomainError,
+  type RawQuery,
+} from '@custodian/contracts';
+import { likePattern, parseAssetListQuery } from './asset-list-query';
+
+function rejection(raw: RawQuery): string {
+  try {
+    parseAssetListQuery(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('invalid_input');
+    return (error as DomainError).message;
+  }
+  throw new Error(`expected ${JSON.stringify(raw)} to be rejected`);
+}
+
+describe('parseAssetListQuery', () => {
+  it('defaults to no page, the default page size, no filter and no search', () => {
+    expect(parseAssetListQuery({})).toEqual({
+      page: null,
+      pageSize: ASSET_PAGE_SIZE_DEFAULT,
+      status: null,
+      search: null,
+    });
+    expect(ASSET_PAGE_SIZE_DEFAULT).toBe(50);
+  });
+
+  it('treats a parameter present with value undefined as absent', () => {
+    expect(parseAssetListQuery({ page: undefined, status: undefined })).toEqual(
+      parseAssetListQuery({}),
+    );
+  });
+
+  describe('page', () => {
+    it('parses a page number', () => {
+      expect(parseAssetListQuery({ page: '1' }).page).toBe(1);
+      expect(parseAssetListQuery({ page: '37' }).page).toBe(37);
+      expect(parseAssetListQuery({ page: '1000000000' }).page).toBe(1_000_000_000);
+    });
+
+    it.each(['0', '-1', 'abc', '', '1.5', '1e3', ' 2', '0x10', '1000000001', '99999999999'])(
+      'rejects page=%j',
+      (page) => {
+        expect(rejection({ page })).toBe('page must be an integer of at least 1');
+      },
+    );
+  });
+
+  describe('pageSize', () => {
+    it('parses a page size within 1..200', () => {
+      expect(parseAssetListQuery({ pageSize: '1' }).pageSize).toBe(1);
+      expect(parseAssetListQuery({ pageSize: '25' }).pageSize).toBe(25);
+      expect(parseAssetListQuery({ pageSize: String(ASSET_PAGE_SIZE_MAX) }).pageSize).toBe(200);
+    });
+
+    it.each(['0', '201', '-5', 'ten', '', '2.0'])('rejects pageSize=%j', (pageSize) => {
+      expect(rejection({ pageSize })).toBe('pageSize must be an integer from 1 to 200');
+    });
+  });
+
+  describe('unknown and repeated parameters', () => {
+    it('names an unknown parameter', () => {
+      expect(rejection({ page_size: '10' })).toBe('unknown query parameter page_size');
+      expect(rejection({ Page: '1' })).toBe('unknown query parameter Page');
+    });
+
+    it('refuses an unknown parameter even next to valid ones', () => {
+      expect(rejection({ page: '1', sort: 'name' })).toBe('unknown query parameter sort');
+    });
+
+    it.each(['page', 'pageSize', 'status', 'search'])('refuses %s given twice', (name) => {
+      expect(rejection({ [name]: ['1', '2'] })).toBe(`${name} must be given once`);
+    });
+  });
+
+  describe('status', () => {
+    it('accepts each of the six statuses', () => {
+      expect([...ASSET_STATUSES]).toEqual([
+        'active',
+        'maintenance',
+        'retired',
+        'lost',
+        'stolen',
+        'inactive',
+      ]);
+      for (const status of ASSET_STATUSES) {
+        expect(parseAssetListQuery({ status }).status).toBe(status);
+      }
+    });
+
+    it.each(['ACTIVE', 'deleted', '', 'active '])('rejects status=%j', (status) => {
+      expect(rejection({ status })).toBe(
+        'status must be one of active, maintenance, retired, lost, stolen, inactive',
+      );
+    });
+  });
+
+  describe('search', () => {
+    it('trims the search text', () => {
+      expect(parseAssetListQuery({ search: '  laptop  ' }).search).toBe('laptop');
+      expect(parseAssetListQuery({ search: 'Dell XPS' }).search).toBe('Dell XPS');
+    });
+
+    it('treats a blank search as no search', () => {
+      expect(parseAssetListQuery({ search: '' }).search).toBeNull();
+      expect(parseAssetListQuery({ search: '   \t ' }).search).toBeNull();
+    });
+
+    it('accepts 200 characters and refuses 201', () => {
+      expect(parseAssetListQuery({ search: 'x'.repeat(200) }).search).toBe('x'.repeat(200));
+      expect(rejection({ search: 'x'.repeat(201) })).toBe('search must be at most 200 characters');
+    });
+  });
+
+  it('parses every parameter together', () => {
+    expect(
+      parseAssetListQuery({ page: '2', pageSize: '10', status: 'lost', search: ' mac ' }),
+    ).toEqual({ page: 2, pageSize: 10, status: 'lost', search: 'mac' });
+  });
+});
+
+describe('likePattern', () => {
+  it('wraps the lower-cased text in % for a substring match', () => {
+    expect(likePattern('MacBook')).toBe('%macbook%');
+  });
+
+  it('escapes %', () => {
+    expect(likePattern('50%')).toBe('%50\\%%');
+  });
+
+  it('escapes _', () => {
+    expect(likePattern('a_b')).toBe('%a\\_b%');
+  });
+
+  it('escapes the backslash itself', () => {
+    expect(likePattern('C:\\tmp')).toBe('%c:\\\\tmp%');
+  });
+
+  it('escapes every wildcard in a mixed string', () => {
+    expect(likePattern('%_\\')).toBe('%\\%\\_\\\\%');
+  });
+});

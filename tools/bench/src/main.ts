@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { benchReads } from './reads';
+
+const BENCHES: Record<string, () => Promise<void>> = { reads: benchReads };
+
+/** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */
+async function main(): Promise<void> {
+  const name = process.argv[2] ?? '';
+  const bench = BENCHES[name];
+  if (!bench) {
+    console.error(`usage: npm run bench -- <${Object.keys(BENCHES).join('|')}>`);
+    process.exit(2);
+  }
+  await bench();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../../..');
+
+/** Runs a compiled entry point of this repo as its own process, as production would. */
+export function runNode(entry: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      path.join(REPO_ROOT, 'tools/runtime/register-paths.js'),
+      path.join(REPO_ROOT, 'dist', entry),
+    ],
+    { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  return child;
+}
+
+export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function stopAll(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+        }),
+    ),
+  );
+}
