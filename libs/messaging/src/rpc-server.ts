@@ -136,7 +136,10 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     } catch {
       return failure({ code: 'invalid_input', message: 'request is not valid JSON' });
     }
-    const handler = this.getHandlerByPattern(request.pattern);
+    // Our patterns are plain strings: look them up directly. Nest's getHandlerByPattern first
+    // tries JSON.parse on every pattern, and the exception it throws cost ~5% of the CPU.
+    const handler =
+      this.messageHandlers.get(request.pattern) ?? this.getHandlerByPattern(request.pattern);
     if (!handler) {
       return failure({ code: 'internal', message: `no handler for ${request.pattern}` });
     }

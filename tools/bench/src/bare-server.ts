@@ -41,7 +41,16 @@ async function main(): Promise<void> {
            WHERE ${filter} ORDER BY a.created_at, a.id LIMIT ${pageSize} OFFSET ${offset}`,
           params,
         ),
-        pool.query(`SELECT count(*)::int AS total FROM register.assets a WHERE ${filter}`, params),
+        // The register's own counting: the workspace counter when unfiltered, else count(*).
+        params.length === 1
+          ? pool.query(
+              `SELECT asset_count AS total FROM register.workspace_counters WHERE workspace_id = $1`,
+              params,
+            )
+          : pool.query(
+              `SELECT count(*)::int AS total FROM register.assets a WHERE ${filter}`,
+              params,
+            ),
       ]);
       return {
         data: page.rows,

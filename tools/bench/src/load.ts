@@ -4,6 +4,8 @@ export interface LoadResult {
   name: string;
   requestsPerSecond: number;
   p50: number;
+  /** Only the steady-rate runner measures it; autocannon reports p97.5 instead. */
+  p95?: number;
   p97_5: number;
   p99: number;
   errors: number;

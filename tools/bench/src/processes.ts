@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
+/** The flags the apps run with in production too (tools/scripts/start.sh, Dockerfiles). */
+export const NODE_FLAGS = ['--max-semi-space-size=32'];
+
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
 
 /** Runs a compiled entry point of this repo as its own process, as production would. */

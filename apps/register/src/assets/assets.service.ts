@@ -65,10 +65,7 @@ export class AssetsService {
         `${select} LIMIT ${query.pageSize} OFFSET ${offset}`,
         params,
       ),
-      this.db.query<Array<{ total: number }>>(
-        `SELECT count(*)::int AS total FROM register.assets a WHERE ${filter}`,
-        params,
-      ),
+      this.countMatching(filter, params),
     ]);
     return {
       data: rows.map(toSummary),
@@ -76,6 +73,23 @@ export class AssetsService {
       pageSize: query.pageSize,
       total: counted[0]?.total ?? 0,
     };
+  }
+
+  /**
+   * The exact total for the envelope. Unfiltered, it is the workspace's asset counter, kept in
+   * the same transaction as every insert: counting 100,000 rows on each page 1 costs ~15 ms.
+   */
+  private async countMatching(filter: string, params: unknown[]) {
+    if (params.length === 1) {
+      return this.db.query<Array<{ total: number }>>(
+        `SELECT asset_count AS total FROM register.workspace_counters WHERE workspace_id = $1`,
+        params,
+      );
+    }
+    return this.db.query<Array<{ total: number }>>(
+      `SELECT count(*)::int AS total FROM register.assets a WHERE ${filter}`,
+      params,
+    );
   }
 
   async get(caller: CallerContext, id: unknown): Promise<AssetDetail> {

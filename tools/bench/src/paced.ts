@@ -1,0 +1,86 @@
+import http from 'node:http';
+import type { LoadResult } from './load';
+
+export interface PacedOptions {
+  name: string;
+  url: string;
+  paths: string[];
+  headers?: Record<string, string>;
+  ratePerSecond: number;
+  durationSeconds: number;
+  connections: number;
+}
+
+/**
+ * Open-loop load at a steady rate: one request every 1/rate seconds, whether or not earlier
+ * ones have answered, so latency includes any queueing. autocannon's rate limit releases
+ * each second's budget in a burst, which measures the burst rather than the service.
+ */
+export async function paced(options: PacedOptions): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const base = new URL(options.url);
+  const latencies: number[] = [];
+  let errors = 0;
+  let non2xx = 0;
+  let sent = 0;
+  const total = Math.round(options.ratePerSecond * options.durationSeconds);
+  const started = performance.now();
+  const inFlight = new Set<Promise<void>>();
+
+  const fire = (path: string) => {
+    const t0 = performance.now();
+    const request = new Promise<void>((resolve) => {
+      const req = http.request(
+        {
+          host: base.hostname,
+          port: base.port,
+          path,
+          method: 'GET',
+          agent,
+          headers: options.headers,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - t0);
+            if ((res.statusCode ?? 0) >= 300) non2xx++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+    inFlight.add(request);
+    void request.then(() => inFlight.delete(request));
+  };
+
+  while (sent < total) {
+    const due = Math.min(
+      total,
+      Math.floor(((performance.now() - started) / 1000) * options.ratePerSecond),
+    );
+    while (sent < due) fire(options.paths[sent++ % options.paths.length]!);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) /
+    10;
+  return {
+    name: options.name,
+    requestsPerSecond: latencies.length / elapsed,
+    p50: at(0.5),
+    p95: at(0.95),
+    p97_5: at(0.975),
+    p99: at(0.99),
+    errors,
+    non2xx,
+  };
+}
