@@ -34,6 +34,7 @@ export default tseslint.config(
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: [
                 'type:app',
+                'type:tool',
                 'type:contracts',
                 'type:data-access',
                 'type:util',

@@ -24,14 +24,14 @@ function coalesceWrites(socket: Socket): void {
     corked = false;
     socket.uncork();
   };
-  socket.write = ((...args: unknown[]) => {
+  socket.write = (...args: unknown[]) => {
     if (!corked) {
       corked = true;
       socket.cork();
       setImmediate(uncork);
     }
     return write(...args);
-  });
+  };
 }
 
 export function delay(ms: number): Promise<void> {

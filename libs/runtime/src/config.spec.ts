@@ -37,6 +37,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('treats an empty variable as not set, so the default applies', () => {
+    const config = loadConfig(ExampleConfig, { PORT: '', PREFIX: '' });
+    expect(config.PORT).toBe(3000);
+    expect(config.PREFIX).toBe('ex:');
+  });
+
   it('converts numeric strings to numbers', () => {
     const config = loadConfig(ExampleConfig, { PORT: '8080', TIMEOUT_MS: '250' });
     expect(config.PORT).toBe(8080);

@@ -10,7 +10,9 @@ export function loadConfig<T extends object>(
   type: ClassConstructor<T>,
   env: NodeJS.ProcessEnv = process.env,
 ): T {
-  const instance = plainToInstance(type, { ...env }, { enableImplicitConversion: true });
+  // An empty variable (`PORT=`) means "not set": it takes the default instead of becoming 0.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const instance = plainToInstance(type, given, { enableImplicitConversion: true });
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true });
   if (errors.length > 0) {
     throw new Error(`Invalid configuration: ${describeErrors(errors)}`);

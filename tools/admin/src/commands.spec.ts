@@ -127,10 +127,6 @@ describe('parseCommand', () => {
       ]);
       expect(parsed.payload).toEqual({ name: true, workspace: 'w', scope: 'read' });
     });
-
-    it('satisfies a required option (the owning app validates the value)', () => {
-      expect(parseCommand(['key', 'revoke', '--id']).payload).toEqual({ id: true });
-    });
   });
 
   describe('errors', () => {
@@ -170,6 +166,13 @@ describe('parseCommand', () => {
     it('names the one missing required option', () => {
       expect(failure(['workspace', 'create', '--name', 'Acme'])).toBe(
         '"workspace create" needs --plan',
+      );
+    });
+
+    it('refuses a required option given without a value', () => {
+      expect(failure(['key', 'revoke', '--id'])).toBe('--id needs a value');
+      expect(failure(['key', 'create', '--workspace', '--scope', 'read'])).toBe(
+        '--workspace needs a value',
       );
     });
 

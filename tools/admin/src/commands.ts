@@ -87,6 +87,10 @@ export function parseCommand(argv: string[]): ParsedCommand {
       i++;
     }
   }
+  const empty = command.required.filter((option) => payload[snake(option)] === true);
+  if (empty.length > 0) {
+    throw new Error(`${empty.map((o) => `--${o}`).join(', ')} needs a value`);
+  }
   const missing = command.required.filter((option) => payload[snake(option)] === undefined);
   if (missing.length > 0) {
     throw new Error(`"${name}" needs ${missing.map((o) => `--${o}`).join(', ')}`);

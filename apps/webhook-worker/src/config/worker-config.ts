@@ -20,6 +20,13 @@ export class WorkerConfig {
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
 
+  /**
+   * Whether webhook targets on loopback or private networks are allowed. Off in production;
+   * on by default elsewhere (npm start, tests) so a local receiver works.
+   */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: string = process.env.NODE_ENV === 'production' ? 'false' : 'true';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 
   @IsIn(['json', 'pretty']) LOG_FORMAT: 'json' | 'pretty' = 'json';
