@@ -6,6 +6,10 @@ import { AccessCache } from './access/access-cache';
 import { AccessStore } from './access/access-store';
 import { AccessGuard } from './access/access.guard';
 import { AccessService } from './access/access.service';
+import { AccessGate } from './limits/access-gate';
+import { ClientAddressLimiter } from './limits/client-address-limiter';
+import { UsageFlusher } from './limits/usage-flusher';
+import { GatewayEvents } from './outbox/gateway-events';
 import { AdminRpcController } from './admin/admin.rpc-controller';
 import { AssetsController } from './assets/assets.controller';
 import { GatewayConfig } from './config/gateway-config';
@@ -37,6 +41,10 @@ export class GatewayAppModule {
         AccessStore,
         AccessService,
         AccessGuard,
+        AccessGate,
+        ClientAddressLimiter,
+        UsageFlusher,
+        GatewayEvents,
         WorkspacesService,
         KeysService,
       ],

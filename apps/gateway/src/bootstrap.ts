@@ -14,7 +14,7 @@ export const API_PREFIX = 'api/v1';
 export async function startGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY === 'true',
   });
   registerJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -122,8 +122,23 @@ export class TestStack {
   }
 
   /** A workspace on `plan` with a key of `scope`, ready to call the API with. */
-  async tenant(plan: PlanName = 'pro', scope: KeyScope = 'write'): Promise<Tenant> {
-    const workspace = await this.createWorkspace(plan);
+  /**
+   * A workspace on `plan` with a key of `scope`, ready to call the API with. Unless
+   * `planRateLimit` is set, the per-minute limit is lifted (suites send hundreds of requests a
+   * minute); rate-limit tests ask for the plan's own limit.
+   */
+  async tenant(
+    plan: PlanName = 'pro',
+    scope: KeyScope = 'write',
+    options: { planRateLimit?: boolean } = {},
+  ): Promise<Tenant> {
+    let workspace = await this.createWorkspace(plan);
+    if (!options.planRateLimit && plan !== 'free') {
+      workspace = await this.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceLimits, {
+        workspace: workspace.id,
+        rate_per_minute: '1000000',
+      });
+    }
     const key = await this.createKey(workspace.id, scope);
     return new Tenant(this, workspace, key);
   }

@@ -10,7 +10,7 @@ import type { AccessRecord } from './access-record';
  */
 @Injectable()
 export class AccessCache {
-  private readonly ttl: number;
+  readonly ttl: number;
 
   constructor(
     private readonly redis: RedisConnection,

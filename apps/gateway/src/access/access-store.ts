@@ -22,12 +22,15 @@ interface AccessRow {
   seats: number | null;
 }
 
-const SELECT = `SELECT k.key_hash, k.id AS key_id, k.prefix, k.scope, k.revoked_at,
+const COLUMNS = `k.key_hash, k.id AS key_id, k.prefix, k.scope, k.revoked_at,
     w.id AS workspace_id, w.name AS workspace_name, w.plan, w.overrides,
-    p.api_access, p.rate_per_minute, p.monthly_quota, p.assets, p.people, p.seats
-  FROM gateway.api_keys k
+    p.api_access, p.rate_per_minute, p.monthly_quota, p.assets, p.people, p.seats`;
+
+const FROM = `gateway.api_keys k
   JOIN gateway.workspaces w ON w.id = k.workspace_id
   JOIN gateway.plans p ON p.name = w.plan`;
+
+const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
 
 /** Postgres is the truth about keys; the cache only ever holds what this returns. */
 @Injectable()
@@ -37,6 +40,21 @@ export class AccessStore {
   async byHash(keyHash: string): Promise<AccessRecord | null> {
     const rows = await this.db.query<AccessRow[]>(`${SELECT} WHERE k.key_hash = $1`, [keyHash]);
     return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** The record plus the key's request count for `month`, for seeding Redis. */
+  async byHashWithUsage(
+    keyHash: string,
+    month: string,
+  ): Promise<{ record: AccessRecord; monthUsed: number } | null> {
+    const rows = await this.db.query<Array<AccessRow & { month_used: string | null }>>(
+      `SELECT ${COLUMNS}, u.requests AS month_used FROM ${FROM}
+       LEFT JOIN gateway.key_usage u ON u.key_id = k.id AND u.month = $2
+       WHERE k.key_hash = $1`,
+      [keyHash, month],
+    );
+    const row = rows[0];
+    return row ? { record: toRecord(row), monthUsed: Number(row.month_used ?? 0) } : null;
   }
 
   async byWorkspace(workspaceId: string): Promise<Array<[string, AccessRecord]>> {

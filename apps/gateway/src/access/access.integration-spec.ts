@@ -18,6 +18,7 @@ import { RedisConnection } from '../redis/redis.provider';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AccessCache } from './access-cache';
 import type { AccessRecord } from './access-record';
+import { GatewayEvents } from '../outbox/gateway-events';
 import { AccessStore } from './access-store';
 import { AccessService } from './access.service';
 
@@ -85,7 +86,7 @@ beforeAll(async () => {
   store = new AccessStore(dataSource);
   cache = new AccessCache(redis, config);
   access = new AccessService(cache, store);
-  workspaces = new WorkspacesService(dataSource, store, cache);
+  workspaces = new WorkspacesService(dataSource, store, cache, new GatewayEvents(dataSource));
   keys = new KeysService(dataSource, workspaces, store, cache);
 });
 

@@ -26,7 +26,24 @@ export class AccessService {
       record = await this.store.byHash(keyHash);
       if (record && redisAnswered) await this.cache.fill(keyHash, record);
     }
+    return this.assertUsable(record);
+  }
+
+  /** Postgres only: the path when Redis cannot be asked. */
+  async resolveFromStore(rawKey: string): Promise<AccessRecord> {
+    if (!isWellFormedApiKey(rawKey)) {
+      throw new DomainError('unauthenticated', 'API key is malformed');
+    }
+    return this.assertUsable(await this.store.byHash(hashApiKey(rawKey)));
+  }
+
+  /** An unknown and a revoked key get the same answer. */
+  assertUsable(record: AccessRecord | null): AccessRecord {
     if (!record || record.revoked) throw new DomainError('unauthenticated', INVALID_KEY);
     return record;
+  }
+
+  get cacheTtl(): number {
+    return this.cache.ttl;
   }
 }

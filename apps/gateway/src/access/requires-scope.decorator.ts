@@ -7,14 +7,23 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import type { AccessRecord } from './access-record';
-import { AccessGuard, REQUIRED_SCOPE, type RequestWithAccess } from './access.guard';
+import {
+  ACCESS_POLICY,
+  AccessGuard,
+  type AccessPolicy,
+  type RequestWithAccess,
+} from './access.guard';
 
 /**
- * The one decorator every API route carries: it resolves the key, applies the plan gate and
- * checks the scope. A route without it fails lint (tools/lint-rules).
+ * The one decorator every API route carries: it resolves the key, applies the limits and the
+ * plan gate, and checks the scope. A route without it fails lint (tools/lint-rules).
  */
-export function RequiresScope(scope: KeyScope): MethodDecorator & ClassDecorator {
-  return applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), UseGuards(AccessGuard));
+export function RequiresScope(
+  scope: KeyScope,
+  options: { countsTowardQuota?: boolean } = {},
+): MethodDecorator & ClassDecorator {
+  const policy: AccessPolicy = { scope, countsTowardQuota: options.countsTowardQuota ?? true };
+  return applyDecorators(SetMetadata(ACCESS_POLICY, policy), UseGuards(AccessGuard));
 }
 
 /** The caller's access record, as the guard resolved it. */

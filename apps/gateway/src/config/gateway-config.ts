@@ -31,6 +31,18 @@ export class GatewayConfig {
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
 
+  /** Failed authentications allowed per client address and minute (brute-force guard). */
+  @IsInt() @Min(1) @Max(1_000_000) UNAUTHENTICATED_RATE_PER_MINUTE: number = 60;
+
+  /** How often monthly usage counts go from Redis to Postgres (at most this much is lost). */
+  @IsInt() @Min(10) @Max(60_000) USAGE_FLUSH_INTERVAL_MS: number = 2_000;
+
+  /**
+   * Trust X-Forwarded-For for the client address: only behind a proxy that sets it, or a
+   * client could pick its own address and escape the brute-force guard.
+   */
+  @IsIn(['true', 'false']) TRUST_PROXY: string = 'false';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 
   @IsIn(['json', 'pretty']) LOG_FORMAT: 'json' | 'pretty' = 'json';

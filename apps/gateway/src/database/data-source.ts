@@ -1,6 +1,7 @@
 import { createAppDataSource } from '@custodian/runtime';
 import type { DataSource } from 'typeorm';
 import { CreateWorkspacesAndKeys1763770000000 } from './migrations/1763770000000-CreateWorkspacesAndKeys';
+import { CreateUsageAndOutbox1763780000000 } from './migrations/1763780000000-CreateUsageAndOutbox';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
@@ -8,7 +9,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
   return createAppDataSource({
     url,
     schema: GATEWAY_SCHEMA,
-    migrations: [CreateWorkspacesAndKeys1763770000000],
+    migrations: [CreateWorkspacesAndKeys1763770000000, CreateUsageAndOutbox1763780000000],
     applicationName: 'custodian-gateway',
     poolSize,
   });

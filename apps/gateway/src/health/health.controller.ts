@@ -1,29 +1,50 @@
-import { connectionHealth, postgresHealth } from '@custodian/runtime';
-import { Controller, Get } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
+import { Public } from '../access/public.decorator';
 import { RedisConnection } from '../redis/redis.provider';
 import { RegisterClient } from '../register-client/register-client';
-import { Public } from '../access/public.decorator';
 
+type Check = { status: 'up' | 'down'; message?: string };
+
+/**
+ * 200 `ok`; 200 `degraded` when only Redis is down (the gateway keeps serving: keys from
+ * Postgres, limits not applied), so a load balancer keeps it in rotation; 503 `error` when
+ * Postgres or RabbitMQ is down and requests would fail.
+ */
 @Public()
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
-    private readonly indicators: HealthIndicatorService,
     private readonly db: DataSource,
     private readonly redis: RedisConnection,
     private readonly register: RegisterClient,
   ) {}
 
   @Get()
-  @HealthCheck()
-  check() {
-    return this.health.check([
-      () => postgresHealth(this.indicators, this.db),
-      () => connectionHealth(this.indicators, 'redis', this.redis.isReady()),
-      () => connectionHealth(this.indicators, 'rabbitmq', this.register.rpc.isConnected()),
-    ]);
+  async check(@Res({ passthrough: true }) reply: FastifyReply) {
+    const checks: Record<string, Check> = {
+      postgres: await this.postgres(),
+      redis: this.redis.isReady() ? { status: 'up' } : { status: 'down', message: 'not connected' },
+      rabbitmq: this.register.rpc.isConnected()
+        ? { status: 'up' }
+        : { status: 'down', message: 'not connected' },
+    };
+    const fatal = checks.postgres!.status === 'down' || checks.rabbitmq!.status === 'down';
+    const status = fatal ? 'error' : checks.redis!.status === 'down' ? 'degraded' : 'ok';
+    void reply.status(fatal ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.OK);
+    return { status, details: checks };
+  }
+
+  private async postgres(): Promise<Check> {
+    try {
+      await Promise.race([
+        this.db.query('SELECT 1'),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000).unref()),
+      ]);
+      return { status: 'up' };
+    } catch (error) {
+      return { status: 'down', message: (error as Error).message };
+    }
   }
 }

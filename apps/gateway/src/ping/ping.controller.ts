@@ -6,7 +6,8 @@ import { Access, RequiresScope } from '../access/requires-scope.decorator';
 @Controller('ping')
 export class PingController {
   @Get()
-  @RequiresScope('read')
+  // Verifying a key never uses up the month: /ping counts in the minute window only.
+  @RequiresScope('read', { countsTowardQuota: false })
   ping(@Access() access: AccessRecord): PingView {
     const scopes: KeyScope[] = access.scope === 'write' ? ['read', 'write'] : ['read'];
     return {

@@ -11,9 +11,10 @@ import {
 import { effectiveLimits } from '@custodian/plans';
 import { newId, validateInput } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AccessCache } from '../access/access-cache';
 import { AccessStore } from '../access/access-store';
+import { GatewayEvents } from '../outbox/gateway-events';
 
 interface WorkspaceRow {
   id: string;
@@ -45,6 +46,7 @@ export class WorkspacesService {
     private readonly db: DataSource,
     private readonly store: AccessStore,
     private readonly cache: AccessCache,
+    private readonly events: GatewayEvents,
   ) {}
 
   async create(raw: unknown): Promise<WorkspaceView> {
@@ -58,10 +60,10 @@ export class WorkspacesService {
     return this.get(id);
   }
 
-  async get(id: unknown): Promise<WorkspaceView> {
+  async get(id: unknown, manager: EntityManager = this.db.manager): Promise<WorkspaceView> {
     const rows =
       typeof id === 'string'
-        ? await this.db.query<WorkspaceRow[]>(
+        ? await manager.query<WorkspaceRow[]>(
             `SELECT w.*, p.api_access, p.rate_per_minute, p.monthly_quota, p.assets, p.people, p.seats
              FROM gateway.workspaces w JOIN gateway.plans p ON p.name = w.plan WHERE w.id = $1`,
             [id],
@@ -73,13 +75,12 @@ export class WorkspacesService {
 
   async changePlan(raw: unknown): Promise<WorkspaceView> {
     const input = validateInput(ChangePlanInput, raw);
-    await this.get(input.workspace);
-    await this.db.query(
-      `UPDATE gateway.workspaces SET plan = $2, updated_at = now() WHERE id = $1`,
-      [input.workspace, input.plan],
+    return this.change(input.workspace, (tx) =>
+      tx.query(`UPDATE gateway.workspaces SET plan = $2, updated_at = now() WHERE id = $1`, [
+        input.workspace,
+        input.plan,
+      ]),
     );
-    await this.republish(input.workspace);
-    return this.get(input.workspace);
   }
 
   async changeLimits(raw: unknown): Promise<WorkspaceView> {
@@ -92,12 +93,40 @@ export class WorkspacesService {
       if (value === 'plan') delete overrides[limit];
       else overrides[limit] = value === 'unlimited' ? null : Number(value);
     }
-    await this.db.query(
-      `UPDATE gateway.workspaces SET overrides = $2, updated_at = now() WHERE id = $1`,
-      [input.workspace, JSON.stringify(overrides)],
+    return this.change(input.workspace, (tx) =>
+      tx.query(`UPDATE gateway.workspaces SET overrides = $2, updated_at = now() WHERE id = $1`, [
+        input.workspace,
+        JSON.stringify(overrides),
+      ]),
     );
-    await this.republish(input.workspace);
-    return this.get(input.workspace);
+  }
+
+  /**
+   * A plan or limits change: the update and its `plan.changed` event in one transaction,
+   * then every cached key of the workspace rewritten so the change bites on the next request.
+   */
+  private async change(
+    workspaceId: string,
+    update: (tx: EntityManager) => Promise<unknown>,
+  ): Promise<WorkspaceView> {
+    const previous = await this.get(workspaceId);
+    const current = await this.db.transaction(async (tx) => {
+      await update(tx);
+      const next = await this.get(workspaceId, tx);
+      await this.events.write(
+        'plan.changed',
+        workspaceId,
+        {
+          workspace: { id: next.id, name: next.name },
+          previous: { plan: previous.plan, limits: previous.limits },
+          current: { plan: next.plan, limits: next.limits },
+        },
+        tx,
+      );
+      return next;
+    });
+    await this.republish(workspaceId);
+    return current;
   }
 
   /** Rewrites every cached key of the workspace so the change bites on the next request. */

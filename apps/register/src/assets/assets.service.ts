@@ -148,6 +148,15 @@ export class AssetsService {
         );
         const asset = toDetail(await this.findRow(tx, caller.workspaceId, id));
         await writeEvent(tx, caller.workspaceId, 'asset.created', asset);
+        if (caller.limits.assets !== null && counter.asset_count + 1 === caller.limits.assets) {
+          // This create used the last slot: one event per crossing, in the same transaction.
+          await writeEvent(tx, caller.workspaceId, 'plan.limit_reached', {
+            workspace: { id: caller.workspaceId },
+            plan: caller.plan,
+            limit: 'assets',
+            value: caller.limits.assets,
+          });
+        }
         return asset;
       });
     } catch (error) {

@@ -1,0 +1,36 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class CreateUsageAndOutbox1763780000000 implements MigrationInterface {
+  name = 'CreateUsageAndOutbox1763780000000';
+
+  async up(db: QueryRunner): Promise<void> {
+    // Monthly request counts per key, flushed from Redis every few seconds; Redis is
+    // re-seeded from here after a flush or restart.
+    await db.query(`
+      CREATE TABLE gateway.key_usage (
+        key_id text NOT NULL REFERENCES gateway.api_keys(id),
+        month text NOT NULL,
+        requests bigint NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (key_id, month)
+      )`);
+    // Events the gateway causes (plan changes, limit hits), published by the relay.
+    await db.query(`
+      CREATE TABLE gateway.outbox (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL,
+        event text NOT NULL,
+        data jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        published_at timestamptz
+      )`);
+    await db.query(
+      `CREATE INDEX outbox_unpublished ON gateway.outbox (created_at, id) WHERE published_at IS NULL`,
+    );
+  }
+
+  async down(db: QueryRunner): Promise<void> {
+    await db.query(`DROP TABLE gateway.outbox`);
+    await db.query(`DROP TABLE gateway.key_usage`);
+  }
+}

@@ -1,0 +1,35 @@
+import type { PlanName } from '@custodian/contracts';
+
+/** Where a key stands in its two limits after this request was counted (or refused). */
+export interface LimitState {
+  plan: PlanName;
+  ratePerMinute: number;
+  windowUsed: number;
+  windowResetAt: number;
+  monthlyQuota: number | null;
+  monthUsed: number;
+  monthEndsAt: number;
+}
+
+/** The six headers of spec section 8, for a response tied to a key. */
+export function limitHeaders(state: LimitState): Record<string, string> {
+  const unlimited = state.monthlyQuota === null;
+  return {
+    'x-ratelimit-limit': String(state.ratePerMinute),
+    'x-ratelimit-remaining': String(Math.max(0, state.ratePerMinute - state.windowUsed)),
+    'x-ratelimit-reset': String(state.windowResetAt),
+    'x-quota-limit': unlimited ? 'unlimited' : String(state.monthlyQuota),
+    'x-quota-used': String(state.monthUsed),
+    'x-quota-remaining': unlimited
+      ? 'unlimited'
+      : String(Math.max(0, (state.monthlyQuota ?? 0) - state.monthUsed)),
+  };
+}
+
+export function rateLimitMessage(state: LimitState): string {
+  return `Rate limit of ${state.ratePerMinute} requests per minute exceeded on the ${state.plan} plan`;
+}
+
+export function quotaMessage(state: LimitState): string {
+  return `Monthly quota of ${state.monthlyQuota ?? 0} requests exceeded on the ${state.plan} plan`;
+}

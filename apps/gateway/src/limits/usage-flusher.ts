@@ -1,0 +1,88 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { GatewayConfig } from '../config/gateway-config';
+import { RedisConnection } from '../redis/redis.provider';
+
+const BATCH = 500;
+
+/**
+ * Persists monthly request counts: every few seconds it takes the counters the access gate
+ * marked dirty and upserts them into Postgres. Counts only ever grow (GREATEST), so several
+ * gateways flushing the same key in any order agree. After a Redis flush or restart the gate
+ * re-seeds from here, losing at most one interval of counts.
+ */
+@Injectable()
+export class UsageFlusher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('UsageFlusher');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly db: DataSource,
+    @Inject(GatewayConfig) private readonly config: GatewayConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.flush(), this.config.USAGE_FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** One pass; concurrent calls share it. */
+  flush(): Promise<void> {
+    this.running ??= this.flushAll().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async flushAll(): Promise<void> {
+    if (!this.redis.isReady()) return;
+    try {
+      for (;;) {
+        const members = await this.redis.client.spop('quota:dirty', BATCH);
+        if (members.length === 0) return;
+        await this.persist(members).catch(async (error: unknown) => {
+          // Put them back: the next pass tries again.
+          await this.redis.client.sadd('quota:dirty', ...members);
+          throw error;
+        });
+        if (members.length < BATCH) return;
+      }
+    } catch (error) {
+      this.logger.warn(`usage flush failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async persist(members: string[]): Promise<void> {
+    const counts = await this.redis.client.mget(members.map((member) => `quota:${member}`));
+    const keyIds: string[] = [];
+    const months: string[] = [];
+    const requests: string[] = [];
+    members.forEach((member, index) => {
+      const count = counts[index];
+      const split = member.lastIndexOf(':');
+      if (count === null || count === undefined || split < 0) return;
+      keyIds.push(member.slice(0, split));
+      months.push(member.slice(split + 1));
+      requests.push(count);
+    });
+    if (keyIds.length === 0) return;
+    await this.db.query(
+      `INSERT INTO gateway.key_usage (key_id, month, requests)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+       ON CONFLICT (key_id, month) DO UPDATE
+         SET requests = GREATEST(gateway.key_usage.requests, EXCLUDED.requests), updated_at = now()`,
+      [keyIds, months, requests],
+    );
+  }
+}

@@ -1,0 +1,27 @@
+import type { EventKey } from '@custodian/contracts';
+import { newId } from '@custodian/runtime';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/**
+ * Events the gateway causes (plan changes, limits reached), as outbox rows; the relay
+ * publishes them. A plan change writes its row in the transaction of the change.
+ */
+@Injectable()
+export class GatewayEvents {
+  constructor(private readonly db: DataSource) {}
+
+  async write(
+    event: EventKey,
+    workspaceId: string,
+    data: object,
+    manager: EntityManager = this.db.manager,
+  ): Promise<string> {
+    const id = newId('evt');
+    await manager.query(
+      `INSERT INTO gateway.outbox (id, workspace_id, event, data) VALUES ($1, $2, $3, $4)`,
+      [id, workspaceId, event, JSON.stringify(data)],
+    );
+    return id;
+  }
+}
