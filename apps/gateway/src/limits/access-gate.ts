@@ -66,7 +66,7 @@ export class AccessGate {
   async admit(
     rawKey: string,
     countsTowardQuota: boolean,
-    beforeColdLookup: () => Promise<void> = async () => undefined,
+    beforeColdLookup: () => Promise<void> = () => Promise.resolve(),
   ): Promise<GateDecision> {
     if (!isWellFormedApiKey(rawKey)) {
       throw new DomainError('unauthenticated', 'API key is malformed');
