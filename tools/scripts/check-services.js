@@ -3,9 +3,9 @@
 const net = require('node:net');
 
 const checks = [
-  ['PostgreSQL', process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/custodian', 5432],
-  ['Redis', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 6379],
-  ['RabbitMQ', process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672', 5672],
+  ['PostgreSQL', process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/custodian', 5432],
+  ['Redis', process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379],
+  ['RabbitMQ', process.env.RABBITMQ_URL || 'amqp://guest:guest@127.0.0.1:5672', 5672],
 ];
 
 function probe([name, url, defaultPort]) {

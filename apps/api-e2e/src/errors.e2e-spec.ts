@@ -137,4 +137,21 @@ describe('error responses (e2e)', () => {
     expectErrorBody(await tenant.get('/assets?bogus=1'), 400, 'Bad Request');
     expectErrorBody(await tenant.get('/assets/ast_missing'), 404, 'Not Found');
   });
+
+  it('refuses NUL characters in a body, a search and an id without a 500', async () => {
+    const before = await total();
+    const body = await tenant.post('/assets', { name: 'a\u0000b' });
+    expect(expectErrorBody(body, 400, 'Bad Request')).toBe('name must not contain NUL characters');
+    const search = await tenant.get('/assets?page=1&search=%00');
+    expect(expectErrorBody(search, 400, 'Bad Request')).toBe(
+      'search must not contain NUL characters',
+    );
+    expectErrorBody(await tenant.get('/assets/ast_a%00b'), 404, 'Not Found');
+    expect(await total()).toBe(before);
+  });
+
+  it('answers a path with broken percent-encoding with the error body', async () => {
+    const response = await tenant.get('/assets/%E0%A4%A');
+    expect(expectErrorBody(response, 400, 'Bad Request')).toMatch(/percent-encoding/);
+  });
 });

@@ -3,6 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { AccessCache } from './access/access-cache';
+import { AccessPublisher } from './access/access-publisher';
 import { AccessStore } from './access/access-store';
 import { AccessGuard } from './access/access.guard';
 import { AccessService } from './access/access.service';
@@ -41,6 +42,7 @@ export class GatewayAppModule {
         AccessStore,
         AccessService,
         AccessGuard,
+        AccessPublisher,
         AccessGate,
         ClientAddressLimiter,
         UsageFlusher,

@@ -2,9 +2,11 @@ import { RmqRpcServer } from '@custodian/messaging';
 import { RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { GatewayAppModule } from './app.module';
-import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { errorBody } from '@custodian/contracts';
+import { ApiExceptionFilter, sendError } from './errors/api-exception.filter';
 import type { GatewayConfig } from './config/gateway-config';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './http/json-body-parser';
 
@@ -15,6 +17,13 @@ export async function startGateway(config: GatewayConfig): Promise<NestFastifyAp
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY === 'true',
+    // Errors Fastify meets while routing (a path with broken percent-encoding) get our body.
+    frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      sendError(
+        reply,
+        errorBody(400, `path ${request.url.split('?')[0]} is not valid percent-encoding`),
+      );
+    },
   });
   registerJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -2,3 +2,4 @@ export * from './connection';
 export * from './rpc-client';
 export * from './rpc-server';
 export * from './rpc-wire';
+export * from './managed-connection';

@@ -1,6 +1,6 @@
 import { DomainError } from '@custodian/contracts';
-import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { delay, openConnection, reconnectDelay } from './connection';
+import type { ConsumeMessage } from 'amqplib';
+import { ManagedConnection } from './managed-connection';
 import { DIRECT_REPLY_TO, type RpcReplyMessage, type RpcRequestMessage } from './rpc-wire';
 
 export interface RpcClientOptions {
@@ -24,58 +24,49 @@ interface Pending {
  * timeout, so a request that timed out is never executed later by a register that was slow.
  */
 export class RmqRpcClient {
-  private connection: ChannelModel | null = null;
-  private channel: Channel | null = null;
+  private readonly connection: ManagedConnection;
   private readonly pending = new Map<string, Pending>();
   private sequence = 0;
-  private closing = false;
 
-  constructor(private readonly options: RpcClientOptions) {}
-
-  async connect(): Promise<void> {
-    const connection = await openConnection(this.options.url, this.options.connectionName);
-    const channel = await connection.createChannel();
-    // Declared here too so requests wait for a register that is still starting.
-    await channel.assertQueue(this.options.queue, { durable: true });
-    await channel.consume(DIRECT_REPLY_TO, (message) => this.onReply(message), { noAck: true });
-    connection.on('error', () => undefined);
-    connection.on('close', () => {
-      this.channel = null;
-      this.connection = null;
-      this.failAll(this.unavailable());
-      if (!this.closing) void this.reconnect();
+  constructor(private readonly options: RpcClientOptions) {
+    this.connection = new ManagedConnection({
+      url: options.url,
+      name: options.connectionName,
+      setup: async (channel) => {
+        // Declared here too so requests wait for a register that is still starting.
+        await channel.assertQueue(options.queue, { durable: true });
+        await channel.consume(DIRECT_REPLY_TO, (message) => this.onReply(message), {
+          noAck: true,
+        });
+      },
+      onDown: () => this.failAll(this.unavailable()),
     });
-    this.connection = connection;
-    this.channel = channel;
+  }
+
+  /** Connects now; throws if the broker cannot be reached. */
+  connect(): Promise<void> {
+    return this.connection.open();
   }
 
   /** Connects now if the broker is up, otherwise keeps trying in the background. */
-  async connectOrRetry(): Promise<void> {
-    try {
-      await this.connect();
-    } catch {
-      void this.reconnect();
-    }
+  connectOrRetry(): Promise<void> {
+    return this.connection.openOrRetry();
   }
 
   isConnected(): boolean {
-    return this.channel !== null;
+    return this.connection.channel !== null;
   }
 
   async close(): Promise<void> {
-    this.closing = true;
     this.failAll(this.unavailable());
-    const connection = this.connection;
-    this.connection = null;
-    this.channel = null;
-    await connection?.close().catch(() => undefined);
+    await this.connection.close();
   }
 
   request<T>(pattern: string, data: unknown, timeoutMs = this.options.timeoutMs): Promise<T> {
-    const channel = this.channel;
+    const channel = this.connection.channel;
     if (!channel) return Promise.reject(this.unavailable());
     const correlationId = (++this.sequence).toString(36);
-    const body: RpcRequestMessage = { pattern, data };
+    const body: RpcRequestMessage = { pattern, data, deadline: Date.now() + timeoutMs };
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
@@ -133,18 +124,5 @@ export class RmqRpcClient {
       'unavailable',
       `The ${this.options.serviceName} service is unavailable; try again shortly`,
     );
-  }
-
-  private async reconnect(): Promise<void> {
-    for (let attempt = 0; !this.closing && !this.channel; attempt++) {
-      await delay(reconnectDelay(attempt));
-      if (this.closing) return;
-      try {
-        await this.connect();
-        return;
-      } catch {
-        // keep trying; requests meanwhile fail fast with 503
-      }
-    }
   }
 }

@@ -1,8 +1,9 @@
 import { isRpcErrorPayload, type RpcErrorPayload } from '@custodian/contracts';
 import { Server, RmqContext, type CustomTransportStrategy } from '@nestjs/microservices';
-import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
-import { delay, openConnection, reconnectDelay } from './connection';
+import { delay } from './connection';
+import { ManagedConnection } from './managed-connection';
 import type { RpcReplyMessage, RpcRequestMessage } from './rpc-wire';
 
 export interface RpcServerOptions {
@@ -16,23 +17,28 @@ export interface RpcServerOptions {
 /**
  * A thin Nest transport on amqplib for request/response. Unlike the built-in RMQ transport it
  * acks manually after the reply is sent, bounds prefetch, and turns on TCP_NODELAY.
- * Requests carry a TTL (set by the client) so a request nobody answered in time is dropped
- * instead of being executed after the caller has given up.
+ * Requests carry a TTL and a deadline (set by the client) so a request nobody answered in time
+ * is dropped instead of being executed after the caller has given up.
  */
 export class RmqRpcServer extends Server implements CustomTransportStrategy {
-  private connection: ChannelModel | null = null;
-  private channel: Channel | null = null;
-  private closing = false;
+  private readonly connection: ManagedConnection;
   private consumerTag: string | null = null;
   private inFlight = 0;
 
   constructor(private readonly options: RpcServerOptions) {
     super();
+    this.connection = new ManagedConnection({
+      url: options.url,
+      name: options.connectionName,
+      setup: (channel) => this.consume(channel),
+      onUp: () => this.logger.log(`Reconnected to RabbitMQ, consuming ${options.queue}`),
+      log: (message) => this.logger.warn(message),
+    });
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
-      await this.start();
+      await this.connection.open();
       callback();
     } catch (error) {
       callback(error);
@@ -44,15 +50,12 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
    * not be redelivered and run twice), then closes the connection.
    */
   async close(): Promise<void> {
-    this.closing = true;
-    if (this.channel && this.consumerTag) {
-      await this.channel.cancel(this.consumerTag).catch(() => undefined);
+    const channel = this.connection.channel;
+    if (channel && this.consumerTag) {
+      await channel.cancel(this.consumerTag).catch(() => undefined);
     }
     for (let waited = 0; this.inFlight > 0 && waited < 10_000; waited += 20) await delay(20);
-    const connection = this.connection;
-    this.connection = null;
-    this.channel = null;
-    await connection?.close().catch(() => undefined);
+    await this.connection.close();
   }
 
   on(): never {
@@ -65,40 +68,19 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
 
   /** True while consuming; the health check reads it. */
   isConnected(): boolean {
-    return this.channel !== null;
+    return this.connection.channel !== null;
   }
 
-  private async start(): Promise<void> {
-    const connection = await openConnection(this.options.url, this.options.connectionName);
-    const channel = await connection.createChannel();
+  private async consume(channel: Channel): Promise<void> {
     await channel.assertQueue(this.options.queue, { durable: true });
     await channel.prefetch(this.options.prefetch);
-    connection.on('error', (error: Error) => {
-      this.logger.warn(`RabbitMQ: ${error.message}`);
-    });
-    connection.on('close', () => {
-      this.channel = null;
-      if (!this.closing) void this.reconnect();
-    });
-    this.connection = connection;
-    this.channel = channel;
     const { consumerTag } = await channel.consume(this.options.queue, (message) => {
-      if (message) void this.handle(channel, message);
+      if (!message) return;
+      this.handle(channel, message).catch((error: unknown) => {
+        this.logger.error(error);
+      });
     });
     this.consumerTag = consumerTag;
-  }
-
-  private async reconnect(): Promise<void> {
-    for (let attempt = 0; !this.closing; attempt++) {
-      await delay(reconnectDelay(attempt));
-      try {
-        await this.start();
-        this.logger.log(`Reconnected to RabbitMQ, consuming ${this.options.queue}`);
-        return;
-      } catch (error) {
-        this.logger.warn(`RabbitMQ reconnect failed: ${(error as Error).message}`);
-      }
-    }
   }
 
   private async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
@@ -135,6 +117,14 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
       request = JSON.parse(message.content.toString('utf8')) as RpcRequestMessage;
     } catch {
       return failure({ code: 'invalid_input', message: 'request is not valid JSON' });
+    }
+    if (typeof request !== 'object' || request === null || typeof request.pattern !== 'string') {
+      return failure({ code: 'invalid_input', message: 'request has no pattern' });
+    }
+    // The TTL only drops requests still in the queue; one already delivered but not yet
+    // started when its caller gave up must not run either (it could commit after a 504).
+    if (typeof request.deadline === 'number' && Date.now() > request.deadline) {
+      return failure({ code: 'timeout', message: 'request expired before it was processed' });
     }
     // Our patterns are plain strings: look them up directly. Nest's getHandlerByPattern first
     // tries JSON.parse on every pattern, and the exception it throws cost ~5% of the CPU.

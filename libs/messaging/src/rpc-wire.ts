@@ -4,6 +4,8 @@ import type { RpcErrorPayload } from '@custodian/contracts';
 export interface RpcRequestMessage {
   pattern: string;
   data: unknown;
+  /** Epoch ms after which the caller no longer waits; the server then skips the request. */
+  deadline?: number;
 }
 
 export type RpcReplyMessage = { ok: true; response: unknown } | { ok: false; err: RpcErrorPayload };

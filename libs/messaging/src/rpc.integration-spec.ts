@@ -259,7 +259,8 @@ describe('RmqRpcClient and RmqRpcServer over RabbitMQ', () => {
     const pending = failure(client.request('slow', {}));
     await sleep(50);
     // Close the connection under the client, as a broker restart would.
-    const connection = (client as unknown as { connection: ChannelModel }).connection;
+    const managed = (client as unknown as { connection: { connection: ChannelModel } }).connection;
+    const connection = managed.connection;
     await connection.close();
 
     const error = await pending;
@@ -325,5 +326,55 @@ describe('RmqRpcClient and RmqRpcServer over RabbitMQ', () => {
     const error = await failure(client.request('work', {}, 300));
     expect(error.code).toBe('timeout');
     expect(started).toBe(1);
+  });
+
+  /** Sends a raw request the way a broken or slow client would, and waits for its reply. */
+  async function rawRequest(queue: string, body: string): Promise<unknown> {
+    const channel = await admin.createChannel();
+    try {
+      const reply = new Promise<unknown>((resolve) => {
+        void channel.consume(
+          'amq.rabbitmq.reply-to',
+          (message) => {
+            if (message) resolve(JSON.parse(message.content.toString('utf8')));
+          },
+          { noAck: true },
+        );
+      });
+      channel.sendToQueue(queue, Buffer.from(body), { replyTo: 'amq.rabbitmq.reply-to' });
+      return await reply;
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+
+  it('answers a request that is JSON but not an object, and keeps serving', async () => {
+    const queue = newQueue();
+    await startServer(queue, { ping: () => 'pong' });
+    const client = await startClient(queue);
+
+    for (const body of ['null', '5', '"text"', '{"data":1}']) {
+      await expect(rawRequest(queue, body)).resolves.toEqual({
+        ok: false,
+        err: { code: 'invalid_input', message: 'request has no pattern' },
+      });
+    }
+    await expect(client.request('ping', {})).resolves.toBe('pong');
+  });
+
+  it('skips a delivered request whose deadline has passed, without running the handler', async () => {
+    const queue = newQueue();
+    let runs = 0;
+    await startServer(queue, { work: () => ++runs });
+
+    const expired = JSON.stringify({ pattern: 'work', data: {}, deadline: Date.now() - 1 });
+    await expect(rawRequest(queue, expired)).resolves.toEqual({
+      ok: false,
+      err: { code: 'timeout', message: 'request expired before it was processed' },
+    });
+    expect(runs).toBe(0);
+
+    const live = JSON.stringify({ pattern: 'work', data: {}, deadline: Date.now() + 5_000 });
+    await expect(rawRequest(queue, live)).resolves.toEqual({ ok: true, response: 1 });
   });
 });

@@ -84,3 +84,28 @@ export async function ensureDatabase(url: string): Promise<void> {
     await client.end();
   }
 }
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01', // admin_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+
+/** True when Postgres could not be reached (down, restarting, pool exhausted), not a bad query. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const candidate = error as { code?: string; message?: string; driverError?: { code?: string } };
+  const code = candidate?.driverError?.code ?? candidate?.code;
+  if (code && UNAVAILABLE_CODES.has(code)) return true;
+  const message = candidate?.message ?? '';
+  return (
+    message.includes('timeout exceeded when trying to connect') ||
+    message.includes('Connection terminated')
+  );
+}

@@ -166,3 +166,14 @@ describe('validateInput', () => {
     });
   });
 });
+
+describe('NUL characters', () => {
+  it('refuses U+0000 anywhere in a body, naming the field', () => {
+    expect(() => validateInput(CreateAssetInput, { name: 'a\u0000b' })).toThrow(
+      'name must not contain NUL characters',
+    );
+    expect(() =>
+      validateInput(CreateAssetInput, { name: 'x', custom_fields: { note: ['ok', '\u0000'] } }),
+    ).toThrow('custom_fields.note[1] must not contain NUL characters');
+  });
+});

@@ -22,6 +22,10 @@ export function validateInput<T extends object>(
       throw new DomainError('invalid_input', `${what} must not contain the key ${key}`);
     }
   }
+  const withNul = findNul(raw, '');
+  if (withNul !== null) {
+    throw new DomainError('invalid_input', `${withNul || what} must not contain NUL characters`);
+  }
   const instance = plainToInstance(type, raw, { enableImplicitConversion: false });
   const errors = validateSync(instance, {
     whitelist: true,
@@ -48,4 +52,20 @@ export function describeErrors(errors: ValidationError[], parent = ''): string {
     if (error.children?.length) messages.push(describeErrors(error.children, path));
   }
   return messages.join('; ');
+}
+
+/**
+ * Postgres text cannot hold U+0000; a NUL reaching SQL is a 500. Returns the path of the
+ * first string (or key) holding one, '' for the value itself, or null.
+ */
+export function findNul(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const innerPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return innerPath;
+    const found = findNul(inner, innerPath);
+    if (found !== null) return found;
+  }
+  return null;
 }

@@ -26,9 +26,9 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const client = new RmqRpcClient({
-    url: io.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
-    queue: io.env.ADMIN_QUEUE ?? GATEWAY_ADMIN_QUEUE,
-    timeoutMs: Number(io.env.ADMIN_TIMEOUT_MS ?? 10_000),
+    url: io.env.RABBITMQ_URL || 'amqp://guest:guest@127.0.0.1:5672',
+    queue: io.env.ADMIN_QUEUE || GATEWAY_ADMIN_QUEUE,
+    timeoutMs: Number(io.env.ADMIN_TIMEOUT_MS) > 0 ? Number(io.env.ADMIN_TIMEOUT_MS) : 10_000,
     connectionName: 'custodian-admin-cli',
     serviceName: parsed.command.owner,
   });

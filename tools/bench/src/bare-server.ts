@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       let filter = 'a.workspace_id = $1';
       if (request.query.search) {
         params.push(likePattern(request.query.search));
-        filter += ' AND a.search_text LIKE $2';
+        filter += ' AND a.search_text LIKE lower($2)';
       }
       const [page, count] = await Promise.all([
         pool.query(

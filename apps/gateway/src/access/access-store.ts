@@ -1,7 +1,7 @@
 import type { EffectiveLimits, KeyScope, PlanName } from '@custodian/contracts';
 import { effectiveLimits } from '@custodian/plans';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { AccessRecord } from './access-record';
 
 interface AccessRow {
@@ -57,8 +57,11 @@ export class AccessStore {
     return row ? { record: toRecord(row), monthUsed: Number(row.month_used ?? 0) } : null;
   }
 
-  async byWorkspace(workspaceId: string): Promise<Array<[string, AccessRecord]>> {
-    const rows = await this.db.query<AccessRow[]>(`${SELECT} WHERE k.workspace_id = $1`, [
+  async byWorkspace(
+    workspaceId: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<Array<[string, AccessRecord]>> {
+    const rows = await manager.query<AccessRow[]>(`${SELECT} WHERE k.workspace_id = $1`, [
       workspaceId,
     ]);
     return rows.map((row) => [row.key_hash, toRecord(row)]);

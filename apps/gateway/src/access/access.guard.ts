@@ -126,10 +126,8 @@ export function extractApiKey(headers: FastifyRequest['headers']): string {
     }
     bearer = match[1];
   }
-  if (Array.isArray(apiKeyHeader)) {
-    throw new DomainError('unauthenticated', 'x-api-key header must be sent once');
-  }
-  const fromHeader = apiKeyHeader?.trim();
+  // Node joins a repeated x-api-key into one "a, b" string, which then fails the checksum.
+  const fromHeader = (Array.isArray(apiKeyHeader) ? apiKeyHeader.join(', ') : apiKeyHeader)?.trim();
   if (bearer && fromHeader && bearer !== fromHeader) {
     throw new DomainError('unauthenticated', 'Authorization and x-api-key carry different keys');
   }

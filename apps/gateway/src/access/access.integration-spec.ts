@@ -8,7 +8,7 @@ import {
 } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { loadGatewayConfig, type GatewayConfig } from '../config/gateway-config';
 import { gatewayDataSource } from '../database/data-source';
 import { hashApiKey } from '../keys/api-key-format';
@@ -17,6 +17,7 @@ import { migrateGateway } from '../migrate';
 import { RedisConnection } from '../redis/redis.provider';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AccessCache } from './access-cache';
+import { AccessPublisher } from './access-publisher';
 import type { AccessRecord } from './access-record';
 import { GatewayEvents } from '../outbox/gateway-events';
 import { AccessStore } from './access-store';
@@ -39,6 +40,7 @@ let cache: AccessCache;
 let access: AccessService;
 let workspaces: WorkspacesService;
 let keys: KeysService;
+let publisher: AccessPublisher;
 /** Every SQL statement sent through the data source since the last reset. */
 const queries: string[] = [];
 
@@ -74,9 +76,10 @@ beforeAll(async () => {
   });
   dataSource = await gatewayDataSource(database.url, 2).initialize();
   const query = dataSource.query.bind(dataSource);
-  dataSource.query = ((sql: string, parameters?: unknown[]) => {
+  // EntityManager.query passes its transaction's query runner as the third argument.
+  dataSource.query = ((sql: string, ...rest: [unknown[]?, QueryRunner?]) => {
     queries.push(sql);
-    return query(sql, parameters);
+    return query(sql, ...rest);
   }) as DataSource['query'];
 
   redis = new RedisConnection(config);
@@ -86,8 +89,9 @@ beforeAll(async () => {
   store = new AccessStore(dataSource);
   cache = new AccessCache(redis, config);
   access = new AccessService(cache, store);
-  workspaces = new WorkspacesService(dataSource, store, cache, new GatewayEvents(dataSource));
-  keys = new KeysService(dataSource, workspaces, store, cache);
+  publisher = new AccessPublisher(dataSource, store, cache, redis, config);
+  workspaces = new WorkspacesService(dataSource, publisher, new GatewayEvents(dataSource));
+  keys = new KeysService(dataSource, workspaces, publisher);
 });
 
 beforeEach(() => {
@@ -240,6 +244,22 @@ describe('AccessService against Postgres and Redis', () => {
     expect(queries).toEqual([]);
   });
 
+  it('never lets an overlapping plan change put a revoked key back in the cache', async () => {
+    for (let round = 0; round < 10; round++) {
+      const { workspace, key, hash } = await newWorkspaceWithKey();
+      await access.resolve(key.key);
+      // Both rewrite the workspace's cached keys; the workspace lock orders them.
+      await Promise.all([
+        workspaces.changePlan({ workspace: workspace.id, plan: 'business' }),
+        keys.revoke({ id: key.id }),
+        workspaces.changeLimits({ workspace: workspace.id, assets: '7' }),
+      ]);
+      const record = await cached(hash);
+      expect(record).toMatchObject({ revoked: true, plan: 'business' });
+      expect(record?.limits.assets).toBe(7);
+    }
+  });
+
   describe('with Redis unreachable', () => {
     let downRedis: RedisConnection;
     let downAccess: AccessService;
@@ -288,18 +308,30 @@ describe('AccessService against Postgres and Redis', () => {
       expect(error.message).toBe('API key is not valid or has been revoked');
     });
 
-    it('reports a revocation it could not push to the cache as unavailable', async () => {
+    it('commits a revocation it could not push to the cache, and repairs the cache later', async () => {
       const { key } = await newWorkspaceWithKey();
-      const downKeys = new KeysService(dataSource, workspaces, store, downCache);
+      const hash = hashApiKey(key.key);
+      await access.resolve(key.key);
+      expect((await cache.get(hash))?.revoked).toBe(false);
 
-      const error = await rejection(downKeys.revoke({ id: key.id }));
-      expect(error.code).toBe('unavailable');
-      // The revocation itself is in Postgres, so every gateway refuses the key from there.
-      const rows = await dataSource.query<Array<{ revoked_at: Date | null }>>(
-        `SELECT revoked_at FROM gateway.api_keys WHERE id = $1`,
-        [key.id],
-      );
-      expect(rows[0]?.revoked_at).toBeInstanceOf(Date);
+      const downPublisher = new AccessPublisher(dataSource, store, downCache, downRedis, config);
+      const downKeys = new KeysService(dataSource, workspaces, downPublisher);
+      await expect(downKeys.revoke({ id: key.id })).resolves.toMatchObject({ id: key.id });
+
+      // Postgres has it (a gateway without Redis refuses the key from there) and the
+      // workspace is queued; the shared cache is still stale until a gateway repairs it.
+      const queued = () =>
+        dataSource.query<Array<{ workspace_id: string }>>(
+          `SELECT workspace_id FROM gateway.cache_repairs WHERE workspace_id = $1`,
+          [key.workspace_id],
+        );
+      expect(await queued()).toHaveLength(1);
+      expect((await cache.get(hash))?.revoked).toBe(false);
+
+      await publisher.repair();
+      expect((await cache.get(hash))?.revoked).toBe(true);
+      expect(await queued()).toHaveLength(0);
+      expect((await rejection(access.resolve(key.key))).code).toBe('unauthenticated');
     });
   });
 });

@@ -24,7 +24,7 @@ describe('loadGatewayConfig', () => {
       REGISTER_QUEUE: REGISTER_RPC_QUEUE,
       ADMIN_QUEUE: GATEWAY_ADMIN_QUEUE,
       REGISTER_TIMEOUT_MS: 4_000,
-      KEY_CACHE_TTL_SECONDS: 3_600,
+      KEY_CACHE_TTL_SECONDS: 300,
       DATABASE_POOL_SIZE: 10,
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',

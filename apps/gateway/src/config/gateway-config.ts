@@ -27,7 +27,10 @@ export class GatewayConfig {
   @IsInt() @Min(100) @Max(30_000) REGISTER_TIMEOUT_MS: number = 4_000;
 
   /** How long a resolved key stays cached in Redis; revocation and plan changes rewrite it. */
-  @IsInt() @Min(1) @Max(86_400) KEY_CACHE_TTL_SECONDS: number = 3_600;
+  @IsInt() @Min(1) @Max(86_400) KEY_CACHE_TTL_SECONDS: number = 300;
+
+  /** How often a gateway retries key-cache rewrites that failed while Redis was down. */
+  @IsInt() @Min(10) @Max(600_000) CACHE_REPAIR_INTERVAL_MS: number = 5_000;
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
 

@@ -6,6 +6,7 @@ import {
   type ErrorBody,
   type RpcErrorPayload,
 } from '@custodian/contracts';
+import { isDatabaseUnavailable } from '@custodian/runtime';
 import {
   Catch,
   HttpException,
@@ -60,6 +61,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (FASTIFY_MESSAGES[status]) return errorBody(status, FASTIFY_MESSAGES[status]);
       const response = exception.getResponse();
       return errorBody(status, httpExceptionMessage(response, exception.message));
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`database unavailable: ${(exception as Error).message}`);
+      return errorBodyForCode(
+        'unavailable',
+        'The gateway database is unavailable; try again shortly',
+      );
     }
     const errorId = randomUUID();
     this.logger.error({ err: exception, errorId }, 'unhandled error');

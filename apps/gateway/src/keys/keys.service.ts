@@ -10,8 +10,7 @@ import {
 import { newId, validateInput } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessCache } from '../access/access-cache';
-import { AccessStore } from '../access/access-store';
+import { AccessPublisher } from '../access/access-publisher';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 
@@ -30,8 +29,7 @@ export class KeysService {
   constructor(
     private readonly db: DataSource,
     private readonly workspaces: WorkspacesService,
-    private readonly store: AccessStore,
-    private readonly cache: AccessCache,
+    private readonly publisher: AccessPublisher,
   ) {}
 
   async create(raw: unknown): Promise<CreatedKeyView> {
@@ -62,27 +60,25 @@ export class KeysService {
     };
   }
 
-  /** Revocation is written to Postgres, then to the shared cache, before it is reported done. */
+  /** Revocation commits and reaches the shared key cache before it is reported done. */
   async revoke(raw: unknown): Promise<{ id: string; revoked_at: string }> {
     const input = validateInput(RevokeKeyInput, raw);
-    // TypeORM answers an UPDATE with [rows, affected count].
-    const rows = await this.db.query<[Array<{ id: string; revoked_at: Date }>, number]>(
-      `UPDATE gateway.api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
-       RETURNING id, revoked_at`,
+    const keys = await this.db.query<Array<{ workspace_id: string }>>(
+      `SELECT workspace_id FROM gateway.api_keys WHERE id = $1`,
       [input.id],
     );
-    const row = rows[0][0];
-    if (!row) throw new DomainError('not_found', `Key ${input.id} not found`);
-    const entry = await this.store.byKeyId(row.id);
-    try {
-      if (entry) await this.cache.overwrite([entry]);
-    } catch {
-      throw new DomainError(
-        'unavailable',
-        'The key is revoked in the database but Redis could not be updated; repeat the command',
+    const workspaceId = keys[0]?.workspace_id;
+    if (!workspaceId) throw new DomainError('not_found', `Key ${input.id} not found`);
+    return this.publisher.change(workspaceId, async (tx) => {
+      // TypeORM answers an UPDATE with [rows, affected count].
+      const [rows] = await tx.query<[Array<{ id: string; revoked_at: Date }>, number]>(
+        `UPDATE gateway.api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
+         RETURNING id, revoked_at`,
+        [input.id],
       );
-    }
-    return { id: row.id, revoked_at: row.revoked_at.toISOString() };
+      const row = rows[0]!;
+      return { id: row.id, revoked_at: row.revoked_at.toISOString() };
+    });
   }
 
   async list(raw: unknown): Promise<KeyView[]> {

@@ -12,8 +12,7 @@ import { effectiveLimits } from '@custodian/plans';
 import { newId, validateInput } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccessCache } from '../access/access-cache';
-import { AccessStore } from '../access/access-store';
+import { AccessPublisher } from '../access/access-publisher';
 import { GatewayEvents } from '../outbox/gateway-events';
 
 interface WorkspaceRow {
@@ -44,8 +43,7 @@ const OVERRIDE_FIELDS: Array<[keyof ChangeLimitsInput, LimitName]> = [
 export class WorkspacesService {
   constructor(
     private readonly db: DataSource,
-    private readonly store: AccessStore,
-    private readonly cache: AccessCache,
+    private readonly publisher: AccessPublisher,
     private readonly events: GatewayEvents,
   ) {}
 
@@ -101,16 +99,13 @@ export class WorkspacesService {
     );
   }
 
-  /**
-   * A plan or limits change: the update and its `plan.changed` event in one transaction,
-   * then every cached key of the workspace rewritten so the change bites on the next request.
-   */
+  /** A plan or limits change and its `plan.changed` event, published to the key cache. */
   private async change(
     workspaceId: string,
     update: (tx: EntityManager) => Promise<unknown>,
   ): Promise<WorkspaceView> {
-    const previous = await this.get(workspaceId);
-    const current = await this.db.transaction(async (tx) => {
+    return this.publisher.change(workspaceId, async (tx) => {
+      const previous = await this.get(workspaceId, tx);
       await update(tx);
       const next = await this.get(workspaceId, tx);
       await this.events.write(
@@ -125,20 +120,6 @@ export class WorkspacesService {
       );
       return next;
     });
-    await this.republish(workspaceId);
-    return current;
-  }
-
-  /** Rewrites every cached key of the workspace so the change bites on the next request. */
-  private async republish(workspaceId: string): Promise<void> {
-    try {
-      await this.cache.overwrite(await this.store.byWorkspace(workspaceId));
-    } catch {
-      throw new DomainError(
-        'unavailable',
-        'The change is saved but Redis could not be updated; repeat the command',
-      );
-    }
   }
 }
 

@@ -123,9 +123,17 @@ describe('parseAssetListQuery', () => {
   });
 });
 
+describe('NUL characters', () => {
+  it('refuses a query value holding U+0000, naming the parameter', () => {
+    expect(() => parseAssetListQuery({ search: 'a\u0000b' })).toThrow(
+      'search must not contain NUL characters',
+    );
+  });
+});
+
 describe('likePattern', () => {
-  it('wraps the lower-cased text in % for a substring match', () => {
-    expect(likePattern('MacBook')).toBe('%macbook%');
+  it('wraps the text in % for a substring match, leaving case to Postgres lower()', () => {
+    expect(likePattern('MacBook')).toBe('%MacBook%');
   });
 
   it('escapes %', () => {
@@ -137,7 +145,7 @@ describe('likePattern', () => {
   });
 
   it('escapes the backslash itself', () => {
-    expect(likePattern('C:\\tmp')).toBe('%c:\\\\tmp%');
+    expect(likePattern('C:\\tmp')).toBe('%C:\\\\tmp%');
   });
 
   it('escapes every wildcard in a mixed string', () => {

@@ -7,6 +7,7 @@ import {
   type AssetStatus,
   type RawQuery,
 } from '@custodian/contracts';
+import { findNul } from '@custodian/runtime';
 
 const KNOWN = new Set(['page', 'pageSize', 'status', 'search']);
 const MAX_SEARCH = 200;
@@ -19,6 +20,8 @@ export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
   for (const name of Object.keys(raw)) {
     if (!KNOWN.has(name)) throw invalid(`unknown query parameter ${name}`);
   }
+  const withNul = findNul(raw, '');
+  if (withNul !== null) throw invalid(`${withNul} must not contain NUL characters`);
   const page = single(raw, 'page');
   const pageSize = single(raw, 'pageSize');
   const status = single(raw, 'status');
@@ -63,7 +66,11 @@ function invalid(message: string): DomainError {
   return new DomainError('invalid_input', message);
 }
 
-/** Escapes LIKE wildcards so a search for `50%` matches the text, not everything. */
+/**
+ * Escapes LIKE wildcards so a search for `50%` matches the text, not everything. Not lowered
+ * here: the SQL applies Postgres' lower(), the same function that built search_text (JS and
+ * Postgres disagree on characters such as U+0130).
+ */
 export function likePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

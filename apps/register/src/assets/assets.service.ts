@@ -45,7 +45,7 @@ export class AssetsService {
     }
     if (query.search) {
       params.push(likePattern(query.search));
-      where.push(`a.search_text LIKE $${params.length}`);
+      where.push(`a.search_text LIKE lower($${params.length})`);
     }
     const filter = where.join(' AND ');
     const select = `SELECT ${SUMMARY_COLUMNS}
@@ -182,6 +182,8 @@ export class AssetsService {
           if (input[column] !== undefined) set(column, input[column]);
         }
         if (input.asset_tag !== undefined && input.asset_tag.trim() !== current.asset_tag) {
+          // Under the counter lock, like creates, so a hand-set tag cannot race a generated one.
+          await lockCounter(tx, caller.workspaceId);
           await assertTagFree(tx, caller.workspaceId, input.asset_tag.trim());
           set('asset_tag', input.asset_tag.trim());
         }
@@ -227,7 +229,7 @@ export class AssetsService {
     forUpdate = false,
   ): Promise<AssetDetailRow> {
     const rows =
-      typeof id === 'string' && id.length <= 64
+      typeof id === 'string' && id.length <= 64 && !id.includes('\u0000')
         ? await manager.query<AssetDetailRow[]>(
             `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM}
              WHERE a.id = $1 AND a.workspace_id = $2${forUpdate ? ' FOR UPDATE OF a' : ''}`,

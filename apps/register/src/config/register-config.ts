@@ -11,7 +11,7 @@ export class RegisterConfig {
 
   @IsString() REGISTER_QUEUE: string = REGISTER_RPC_QUEUE;
 
-  @IsInt() @Min(1) @Max(1000) RPC_PREFETCH: number = 64;
+  @IsInt() @Min(1) @Max(1000) RPC_PREFETCH: number = 20;
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
 

@@ -1,4 +1,5 @@
 import { DomainError, type RpcErrorPayload } from '@custodian/contracts';
+import { isDatabaseUnavailable } from '@custodian/runtime';
 import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { throwError, type Observable } from 'rxjs';
@@ -15,6 +16,14 @@ export class DomainErrorFilter implements RpcExceptionFilter<unknown> {
   catch(exception: unknown): Observable<never> {
     if (exception instanceof DomainError) {
       const payload: RpcErrorPayload = { code: exception.code, message: exception.message };
+      return throwError(() => payload);
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`database unavailable: ${(exception as Error).message}`);
+      const payload: RpcErrorPayload = {
+        code: 'unavailable',
+        message: 'The register database is unavailable; try again shortly',
+      };
       return throwError(() => payload);
     }
     const errorId = randomUUID();

@@ -1,4 +1,4 @@
-import { delay, openConnection, reconnectDelay } from '@custodian/messaging';
+import { ManagedConnection } from '@custodian/messaging';
 import {
   Inject,
   Injectable,
@@ -6,7 +6,6 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import type { ChannelModel } from 'amqplib';
 import { WorkerConfig } from '../config/worker-config';
 
 /**
@@ -17,55 +16,33 @@ import { WorkerConfig } from '../config/worker-config';
 @Injectable()
 export class EventConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EventConsumer');
-  private connection: ChannelModel | null = null;
-  private closing = false;
+  private readonly connection: ManagedConnection;
 
-  constructor(@Inject(WorkerConfig) private readonly config: WorkerConfig) {}
+  constructor(@Inject(WorkerConfig) config: WorkerConfig) {
+    this.connection = new ManagedConnection({
+      url: config.RABBITMQ_URL,
+      name: 'custodian-webhook-worker',
+      setup: async (channel) => {
+        await channel.assertExchange(config.EVENTS_EXCHANGE, 'topic', { durable: true });
+        await channel.assertQueue(config.EVENTS_QUEUE, {
+          durable: true,
+          arguments: { 'x-queue-type': 'quorum' },
+        });
+        await channel.bindQueue(config.EVENTS_QUEUE, config.EVENTS_EXCHANGE, '#');
+      },
+      log: (message) => this.logger.warn(message),
+    });
+  }
 
   isConnected(): boolean {
-    return this.connection !== null;
+    return this.connection.channel !== null;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    try {
-      await this.connect();
-    } catch (error) {
-      this.logger.warn(`RabbitMQ unavailable: ${(error as Error).message}`);
-      void this.reconnect();
-    }
+  onApplicationBootstrap(): Promise<void> {
+    return this.connection.openOrRetry();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.closing = true;
-    await this.connection?.close().catch(() => undefined);
-    this.connection = null;
-  }
-
-  private async connect(): Promise<void> {
-    const connection = await openConnection(this.config.RABBITMQ_URL, 'custodian-webhook-worker');
-    const channel = await connection.createChannel();
-    await channel.assertExchange(this.config.EVENTS_EXCHANGE, 'topic', { durable: true });
-    await channel.assertQueue(this.config.EVENTS_QUEUE, {
-      durable: true,
-      arguments: { 'x-queue-type': 'quorum' },
-    });
-    await channel.bindQueue(this.config.EVENTS_QUEUE, this.config.EVENTS_EXCHANGE, '#');
-    connection.on('error', () => undefined);
-    connection.on('close', () => {
-      this.connection = null;
-      if (!this.closing) void this.reconnect();
-    });
-    this.connection = connection;
-  }
-
-  private async reconnect(): Promise<void> {
-    for (let attempt = 0; !this.closing && !this.connection; attempt++) {
-      await delay(reconnectDelay(attempt));
-      try {
-        await this.connect();
-      } catch {
-        // retried with backoff; /health says down meanwhile
-      }
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.connection.close();
   }
 }
