@@ -31,8 +31,12 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
       url: options.url,
       name: options.connectionName,
       setup: (channel) => this.consume(channel),
-      onUp: () => this.logger.log(`Reconnected to RabbitMQ, consuming ${options.queue}`),
-      log: (message) => this.logger.warn(message),
+      onUp: () => {
+        this.logger.log(`Reconnected to RabbitMQ, consuming ${options.queue}`);
+      },
+      log: (message) => {
+        this.logger.warn(message);
+      },
     });
   }
 
