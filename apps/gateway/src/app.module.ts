@@ -5,6 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AccessCache } from './access/access-cache';
 import { AccessPublisher } from './access/access-publisher';
 import { AccessStore } from './access/access-store';
+import { AccessHook } from './access/access-hook';
 import { AccessGuard } from './access/access.guard';
 import { AccessService } from './access/access.service';
 import { AccessGate } from './limits/access-gate';
@@ -42,6 +43,7 @@ export class GatewayAppModule {
         AccessStore,
         AccessService,
         AccessGuard,
+        AccessHook,
         AccessPublisher,
         AccessGate,
         ClientAddressLimiter,

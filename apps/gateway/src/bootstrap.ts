@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
+import { AccessHook } from './access/access-hook';
 import { GatewayAppModule } from './app.module';
 import { errorBody } from '@custodian/contracts';
 import { ApiExceptionFilter, sendError } from './errors/api-exception.filter';
@@ -14,6 +15,17 @@ export const API_PREFIX = 'api/v1';
 
 /** Builds and starts the gateway; main.ts and the test harness both call this. */
 export async function startGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
+  const adapter = createGatewayAdapter(config);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayAppModule.forConfig(config),
+    adapter,
+    { bufferLogs: true, bodyParser: false },
+  );
+  return listenGateway(app, config);
+}
+
+/** Fastify as the gateway needs it: 1 MiB JSON bodies, our error body for routing errors. */
+export function createGatewayAdapter(config: GatewayConfig): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY === 'true',
@@ -26,12 +38,29 @@ export async function startGateway(config: GatewayConfig): Promise<NestFastifyAp
     },
   });
   registerJsonBodyParser(adapter.getInstance());
-  const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayAppModule.forConfig(config),
-    adapter,
-    { bufferLogs: true, bodyParser: false },
-  );
+  return adapter;
+}
+
+/**
+ * Fastify's first hook runs AccessHook. It is added before Nest registers any route (so it
+ * applies to all of them and to the 404 handler) and bound to the DI instance once the app
+ * exists.
+ */
+function installAccessHook(app: NestFastifyApplication): void {
+  const hook = app.get(AccessHook);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply) => hook.onRequest(request, reply));
+}
+
+/** Everything after the module is built: errors, prefix, admin queue, shutdown, listen. */
+export async function listenGateway(
+  app: NestFastifyApplication,
+  config: GatewayConfig,
+): Promise<NestFastifyApplication> {
   app.useLogger(app.get(Logger));
+  installAccessHook(app);
   // Global (not APP_FILTER) so that errors Fastify raises before a route runs, such as body
   // size and parsing, reach the same mapper through Nest's router error handler.
   app.useGlobalFilters(new ApiExceptionFilter());

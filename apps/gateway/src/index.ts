@@ -1,4 +1,8 @@
-// What other projects may use of this app: only end-to-end tests, to run it in-process.
-export { startGateway } from './bootstrap';
+// What other projects may use of this app: only end-to-end tests and benchmarks, to run it
+// in-process.
+export { createGatewayAdapter, listenGateway, startGateway } from './bootstrap';
+export { GatewayAppModule } from './app.module';
+export { AccessGate, type GateDecision } from './limits/access-gate';
+export { AccessService } from './access/access.service';
 export { loadGatewayConfig } from './config/gateway-config';
 export { migrateGateway } from './migrate';

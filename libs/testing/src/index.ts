@@ -1,2 +1,3 @@
 export * from './http';
 export * from './test-database';
+export * from './redis-server';

@@ -30,6 +30,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export interface StackOptions {
   /** Gateway's timeout on register calls; tests of a slow register set it low. */
   registerTimeoutMs?: number;
+  /** Env merged over the defaults, for every app (e.g. REDIS_URL of a dedicated server). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -41,6 +43,8 @@ export class TestStack {
   gateway!: INestApplication;
   register: INestApplication | null = null;
   worker!: INestApplication;
+  /** Further gateway processes on the same env (another port), from `startExtraGateway`. */
+  readonly extraGateways: INestApplication[] = [];
   baseUrl = '';
   readonly suffix = uniqueSuffix();
   private database!: TestDatabase;
@@ -62,6 +66,7 @@ export class TestStack {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       REGISTER_TIMEOUT_MS: String(options.registerTimeoutMs ?? 4_000),
+      ...options.env,
     };
   }
 
@@ -90,6 +95,13 @@ export class TestStack {
     this.register = await startRegister(loadRegisterConfig(this.env));
   }
 
+  /** Another gateway on the same database, queues and Redis; returns its API base URL. */
+  async startExtraGateway(): Promise<string> {
+    const app = await startGateway(loadGatewayConfig(this.env));
+    this.extraGateways.push(app);
+    return `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/api/v1`;
+  }
+
   async stopRegister(): Promise<void> {
     await this.register?.close();
     this.register = null;
@@ -97,6 +109,7 @@ export class TestStack {
 
   async stop(): Promise<void> {
     await this.admin?.close();
+    for (const extra of this.extraGateways) await extra.close();
     await this.gateway?.close();
     await this.register?.close();
     await this.worker?.close();

@@ -6,27 +6,29 @@ import {
   UseGuards,
   type ExecutionContext,
 } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { AccessPolicy, RequestWithAccess } from './access-hook';
 import type { AccessRecord } from './access-record';
-import {
-  ACCESS_POLICY,
-  AccessGuard,
-  type AccessPolicy,
-  type RequestWithAccess,
-} from './access.guard';
+import { ACCESS_POLICY, AccessGuard } from './access.guard';
 
 /**
- * The one decorator every API route carries: it resolves the key, applies the limits and the
- * plan gate, and checks the scope. A route without it fails lint (tools/lint-rules).
+ * The one decorator every API route carries: the key, the limits and the plan gate (in
+ * AccessHook, which reads the policy from Fastify's route config), and the scope (in the
+ * guard). A route without it, or @Public, fails lint (tools/lint-rules).
  */
 export function RequiresScope(
   scope: KeyScope,
   options: { countsTowardQuota?: boolean } = {},
 ): MethodDecorator & ClassDecorator {
   const policy: AccessPolicy = { scope, countsTowardQuota: options.countsTowardQuota ?? true };
-  return applyDecorators(SetMetadata(ACCESS_POLICY, policy), UseGuards(AccessGuard));
+  return applyDecorators(
+    SetMetadata(ACCESS_POLICY, policy),
+    RouteConfig({ access: policy }),
+    UseGuards(AccessGuard),
+  );
 }
 
-/** The caller's access record, as the guard resolved it. */
+/** The caller's access record, as AccessHook resolved it. */
 export const Access = createParamDecorator(
   (_: unknown, context: ExecutionContext): AccessRecord =>
     context.switchToHttp().getRequest<RequestWithAccess>().access!,
