@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import { benchLimits } from './limits';
 import { benchReads } from './reads';
 
-const BENCHES: Record<string, () => Promise<void>> = { reads: benchReads };
+const BENCHES: Record<string, () => Promise<void>> = { reads: benchReads, limits: benchLimits };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */
 async function main(): Promise<void> {

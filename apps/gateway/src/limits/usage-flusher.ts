@@ -2,8 +2,8 @@ import {
   Inject,
   Injectable,
   Logger,
+  type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway-config';
@@ -18,7 +18,7 @@ const BATCH = 500;
  * re-seeds from here, losing at most one interval of counts.
  */
 @Injectable()
-export class UsageFlusher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class UsageFlusher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('UsageFlusher');
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -34,7 +34,8 @@ export class UsageFlusher implements OnApplicationBootstrap, OnApplicationShutdo
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the Redis and Postgres connections close (their hooks run after this one). */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.flush();
   }
