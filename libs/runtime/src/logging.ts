@@ -1,3 +1,4 @@
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 
 export interface LoggingConfig {
@@ -11,6 +12,8 @@ export interface LoggingConfig {
  */
 export function loggerParams(app: string, config: LoggingConfig): Params {
   return {
+    // Nest 11's wildcard syntax; nestjs-pino 4 defaults to the old '*', which Nest warns about.
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
     pinoHttp: {
       name: app,
       level: config.LOG_LEVEL,
