@@ -1,6 +1,7 @@
 /** Queue names and message patterns; every app and the admin CLI take them from here. */
 export const REGISTER_RPC_QUEUE = 'custodian.register.rpc';
 export const GATEWAY_ADMIN_QUEUE = 'custodian.gateway.admin';
+export const REGISTER_ADMIN_QUEUE = 'custodian.register.admin';
 export const EVENTS_EXCHANGE = 'custodian.events';
 
 export const RegisterPatterns = {
@@ -8,6 +9,21 @@ export const RegisterPatterns = {
   assetsCreate: 'assets.create',
   assetsGet: 'assets.get',
   assetsUpdate: 'assets.update',
+  peopleList: 'people.list',
+  peopleCreate: 'people.create',
+  peopleGet: 'people.get',
+  peopleUpdate: 'people.update',
+  membersList: 'members.list',
+  membersInvite: 'members.invite',
+  membersUpdate: 'members.update',
+} as const;
+
+/** Console work the register owns, reached by the admin CLI. */
+export const RegisterAdminPatterns = {
+  customFieldCreate: 'admin.customfield.create',
+  invitationList: 'admin.invitation.list',
+  invitationAccept: 'admin.invitation.accept',
+  ownerCreate: 'admin.member.owner',
 } as const;
 
 export const GatewayAdminPatterns = {
@@ -22,3 +38,5 @@ export const GatewayAdminPatterns = {
 
 export type RegisterPattern = (typeof RegisterPatterns)[keyof typeof RegisterPatterns];
 export type GatewayAdminPattern = (typeof GatewayAdminPatterns)[keyof typeof GatewayAdminPatterns];
+export type RegisterAdminPattern =
+  (typeof RegisterAdminPatterns)[keyof typeof RegisterAdminPatterns];
