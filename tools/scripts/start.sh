@@ -15,6 +15,8 @@ npx tsc -p tsconfig.build.json
 
 export NODE_ENV="${NODE_ENV:-development}"
 export LOG_FORMAT="${LOG_FORMAT:-pretty}"
+# Invitation e-mails link to the gateway; without SMTP_URL the register logs them instead.
+export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://127.0.0.1:${PORT:-3000}}"
 # A larger young generation: fewer objects promoted, fewer major-GC pauses in the p99.
 export NODE_OPTIONS="${NODE_OPTIONS:---max-semi-space-size=32}"
 run() { node -r ./tools/runtime/register-paths.js "$@"; }

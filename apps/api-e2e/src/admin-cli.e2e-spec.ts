@@ -15,7 +15,11 @@ describe('admin CLI (e2e)', () => {
     let stdout = '';
     let stderr = '';
     const code = await runAdmin(argv, {
-      env: { RABBITMQ_URL: stack.env.RABBITMQ_URL, ADMIN_QUEUE: stack.env.ADMIN_QUEUE },
+      env: {
+        RABBITMQ_URL: stack.env.RABBITMQ_URL,
+        ADMIN_QUEUE: stack.env.ADMIN_QUEUE,
+        REGISTER_ADMIN_QUEUE: stack.env.REGISTER_ADMIN_QUEUE,
+      },
       stdout: (text) => (stdout += text),
       stderr: (text) => (stderr += text),
     });
@@ -67,6 +71,25 @@ describe('admin CLI (e2e)', () => {
     );
     const view = JSON.parse(limits.stdout) as WorkspaceView;
     expect(view.limits).toMatchObject({ assets: 7, monthlyQuota: null, ratePerMinute: 600 });
+  });
+
+  it('defines a custom field, which the register then enforces on assets', async () => {
+    const tenant = await stack.tenant('pro', 'write');
+    const defined = await admin(
+      ...['customfield', 'create', '--workspace', tenant.workspace.id, '--key', 'tier'],
+      ...['--label', 'Tier', '--type', 'select', '--options', 'gold,silver', '--required'],
+    );
+    expect(defined.code).toBe(0);
+    expect(JSON.parse(defined.stdout)).toMatchObject({
+      key: 'tier',
+      type: 'select',
+      options: ['gold', 'silver'],
+      required: true,
+    });
+    const refused = await tenant.post<ErrorBody>('/assets', { name: 'Desk' });
+    expect(refused.body.message).toBe('custom_fields.tier is required');
+    const created = await tenant.post('/assets', { name: 'Desk', custom_fields: { tier: 'gold' } });
+    expect(created.status).toBe(201);
   });
 
   it('prints the error body on stderr and exits non-zero', async () => {

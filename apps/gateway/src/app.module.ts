@@ -18,8 +18,11 @@ import { GatewayConfig } from './config/gateway-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { KeysService } from './keys/keys.service';
+import { InvitationsController, MembersController } from './members/members.controller';
+import { PeopleController } from './people/people.controller';
 import { PingController } from './ping/ping.controller';
 import { RedisConnection } from './redis/redis.provider';
+import { RegisterAdminClient } from './register-client/register-admin-client';
 import { RegisterClient } from './register-client/register-client';
 import { WorkspacesService } from './workspaces/workspaces.service';
 
@@ -34,11 +37,20 @@ export class GatewayAppModule {
         TerminusModule.forRoot({ logger: false }),
         DatabaseModule,
       ],
-      controllers: [PingController, AssetsController, AdminRpcController, HealthController],
+      controllers: [
+        PingController,
+        AssetsController,
+        PeopleController,
+        MembersController,
+        InvitationsController,
+        AdminRpcController,
+        HealthController,
+      ],
       providers: [
         { provide: GatewayConfig, useValue: config },
         RedisConnection,
         RegisterClient,
+        RegisterAdminClient,
         AccessCache,
         AccessStore,
         AccessService,

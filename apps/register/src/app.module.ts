@@ -4,11 +4,14 @@ import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { AssetsModule } from './assets/assets.module';
+import { CustomFieldsModule } from './custom-fields/custom-fields.module';
+import { PeopleModule } from './people/people.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { DomainErrorFilter } from './rpc/domain-error.filter';
-import { RpcServerHandle } from './rpc/rpc-server.handle';
+import { AdminRpcServerHandle, RpcServerHandle } from './rpc/rpc-server.handle';
+import { MembersModule } from './members/members.module';
 
 @Module({})
 export class RegisterAppModule {
@@ -21,14 +24,18 @@ export class RegisterAppModule {
         TerminusModule.forRoot({ logger: false }),
         DatabaseModule,
         AssetsModule,
+        PeopleModule,
+        CustomFieldsModule,
+        MembersModule,
       ],
       controllers: [HealthController],
       providers: [
         { provide: RegisterConfig, useValue: config },
         { provide: APP_FILTER, useClass: DomainErrorFilter },
         RpcServerHandle,
+        AdminRpcServerHandle,
       ],
-      exports: [RegisterConfig, RpcServerHandle],
+      exports: [RegisterConfig, RpcServerHandle, AdminRpcServerHandle],
     };
   }
 }

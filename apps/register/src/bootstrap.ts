@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { RegisterAppModule } from './app.module';
 import type { RegisterConfig } from './config/register-config';
-import { RpcServerHandle } from './rpc/rpc-server.handle';
+import { AdminRpcServerHandle, RpcServerHandle } from './rpc/rpc-server.handle';
 
 /** Builds and starts the register; main.ts and the test harness both call this. */
 export async function startRegister(config: RegisterConfig): Promise<NestFastifyApplication> {
@@ -16,6 +16,10 @@ export async function startRegister(config: RegisterConfig): Promise<NestFastify
   app.enableShutdownHooks();
   app.connectMicroservice(
     { strategy: app.get(RpcServerHandle).server },
+    { inheritAppConfig: true },
+  );
+  app.connectMicroservice(
+    { strategy: app.get(AdminRpcServerHandle).server },
     { inheritAppConfig: true },
   );
   await app.startAllMicroservices();

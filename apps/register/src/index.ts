@@ -3,5 +3,5 @@ export { startRegister } from './bootstrap';
 export { loadRegisterConfig } from './config/register-config';
 export { migrateRegister } from './migrate';
 // The benchmark's bare handler serves the very same SQL, for a fair comparison.
-export { DETAIL_COLUMNS, DETAIL_FROM, SUMMARY_COLUMNS } from './assets/asset-rows';
+export { DETAIL_COLUMNS, DETAIL_FROM, SUMMARY_COLUMNS, SUMMARY_FROM } from './assets/asset-rows';
 export { likePattern } from './assets/asset-list-query';

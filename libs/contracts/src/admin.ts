@@ -1,4 +1,13 @@
-import { IsIn, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import {
+  IsEmail,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import type { KeyScope } from './caller-context';
 import { PLAN_NAMES, type EffectiveLimits, type PlanName } from './plans';
 
@@ -8,6 +17,12 @@ const LIMIT_PATTERN = /^(unlimited|\d{1,12})$/;
 export class CreateWorkspaceInput {
   @IsString() @Length(1, 200) name!: string;
   @IsIn(PLAN_NAMES, { message: PLAN_MESSAGE }) plan!: PlanName;
+
+  /** The workspace's first member, an active owner (created in the register). */
+  @IsOptional()
+  @IsEmail({}, { message: 'owner_email must be an e-mail address' })
+  @MaxLength(320)
+  owner_email?: string;
 }
 
 export class WorkspaceRefInput {

@@ -57,6 +57,9 @@ export class CreateAssetInput {
   @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('location') location?: string | null;
 
   @IsOptional() @IsObject() custom_fields?: Record<string, unknown> | null;
+
+  /** Checks the asset out to this person (of the same workspace). */
+  @IsOptional() @IsString() @Length(1, 64) assigned_to_id?: string | null;
 }
 
 /**
@@ -93,6 +96,9 @@ export class UpdateAssetInput {
   @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('location') location?: string | null;
 
   @IsOptional() @IsObject() custom_fields?: Record<string, unknown> | null;
+
+  /** A person id checks the asset out to them; `null` checks it in. */
+  @IsOptional() @IsString() @Length(1, 64) assigned_to_id?: string | null;
 }
 
 /** Query of GET /assets, as the gateway received it (strings, unparsed). */

@@ -5,3 +5,6 @@ export * from './events';
 export * from './patterns';
 export * from './plans';
 export * from './admin';
+export * from './members';
+export * from './people';
+export * from './custom-fields';

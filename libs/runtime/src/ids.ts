@@ -1,7 +1,19 @@
 import { monotonicFactory } from 'ulid';
 
 export type IdPrefix =
-  'ast' | 'per' | 'usr' | 'wsp' | 'key' | 'whe' | 'evt' | 'dlv' | 'cat' | 'loc' | 'inv' | 'cfd';
+  | 'ast'
+  | 'per'
+  | 'usr'
+  | 'wsp'
+  | 'key'
+  | 'whe'
+  | 'evt'
+  | 'dlv'
+  | 'cat'
+  | 'loc'
+  | 'dep'
+  | 'inv'
+  | 'cfd';
 
 const nextUlid = monotonicFactory();
 

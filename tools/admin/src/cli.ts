@@ -3,6 +3,7 @@ import {
   errorBody,
   errorBodyForCode,
   GATEWAY_ADMIN_QUEUE,
+  REGISTER_ADMIN_QUEUE,
 } from '@custodian/contracts';
 import { RmqRpcClient } from '@custodian/messaging';
 import { parseCommand } from './commands';
@@ -27,7 +28,10 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   }
   const client = new RmqRpcClient({
     url: io.env.RABBITMQ_URL || 'amqp://guest:guest@127.0.0.1:5672',
-    queue: io.env.ADMIN_QUEUE || GATEWAY_ADMIN_QUEUE,
+    queue:
+      parsed.command.owner === 'register'
+        ? io.env.REGISTER_ADMIN_QUEUE || REGISTER_ADMIN_QUEUE
+        : io.env.ADMIN_QUEUE || GATEWAY_ADMIN_QUEUE,
     timeoutMs: Number(io.env.ADMIN_TIMEOUT_MS) > 0 ? Number(io.env.ADMIN_TIMEOUT_MS) : 10_000,
     connectionName: 'custodian-admin-cli',
     serviceName: parsed.command.owner,

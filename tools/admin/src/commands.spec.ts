@@ -1,4 +1,4 @@
-import { GatewayAdminPatterns } from '@custodian/contracts';
+import { GatewayAdminPatterns, RegisterAdminPatterns } from '@custodian/contracts';
 import { COMMANDS, parseCommand } from './commands';
 
 function failure(argv: string[]): string {
@@ -81,9 +81,57 @@ describe('parseCommand', () => {
     expect(parsed.payload).toEqual({ workspace: 'wsp_1' });
   });
 
+  it('parses workspace create with an owner e-mail', () => {
+    const parsed = parseCommand([
+      'workspace',
+      'create',
+      '--name',
+      'Acme',
+      '--plan',
+      'pro',
+      '--owner-email',
+      'a@b.co',
+    ]);
+    expect(parsed.command.owner).toBe('gateway');
+    expect(parsed.payload).toEqual({ name: 'Acme', plan: 'pro', owner_email: 'a@b.co' });
+  });
+
+  it('parses invitation list, sent to the register', () => {
+    const parsed = parseCommand(['invitation', 'list', '--workspace', 'wsp_1']);
+    expect(parsed.command.pattern).toBe(RegisterAdminPatterns.invitationList);
+    expect(parsed.command.owner).toBe('register');
+    expect(parsed.payload).toEqual({ workspace: 'wsp_1' });
+  });
+
+  it('parses invitation accept, sent to the register', () => {
+    const parsed = parseCommand(['invitation', 'accept', '--token', 'tok']);
+    expect(parsed.command.pattern).toBe(RegisterAdminPatterns.invitationAccept);
+    expect(parsed.command.owner).toBe('register');
+    expect(parsed.payload).toEqual({ token: 'tok' });
+  });
+
+  it('parses customfield create with a list of options and a bare --required flag', () => {
+    const parsed = parseCommand([
+      ...['customfield', 'create', '--workspace', 'wsp_1', '--key', 'tier', '--label', 'Tier'],
+      ...['--type', 'select', '--options', 'gold,silver', '--required'],
+    ]);
+    expect(parsed.command.owner).toBe('register');
+    expect(parsed.payload).toEqual({
+      workspace: 'wsp_1',
+      key: 'tier',
+      label: 'Tier',
+      type: 'select',
+      options: 'gold,silver',
+      required: true,
+    });
+  });
+
   it('has a test above for every command it knows', () => {
     expect(Object.keys(COMMANDS).sort()).toEqual(
       [
+        'customfield create',
+        'invitation accept',
+        'invitation list',
         'key create',
         'key list',
         'key revoke',

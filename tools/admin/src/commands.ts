@@ -1,9 +1,17 @@
-import { GatewayAdminPatterns, type GatewayAdminPattern } from '@custodian/contracts';
+import {
+  GatewayAdminPatterns,
+  RegisterAdminPatterns,
+  type GatewayAdminPattern,
+  type RegisterAdminPattern,
+} from '@custodian/contracts';
 
 export interface AdminCommand {
-  /** The queue of the app that owns the state this command changes. */
-  owner: 'gateway';
-  pattern: GatewayAdminPattern;
+  /**
+   * The app that owns the state this command changes; its admin queue gets the message
+   * (`ADMIN_QUEUE` for the gateway, `REGISTER_ADMIN_QUEUE` for the register).
+   */
+  owner: 'gateway' | 'register';
+  pattern: GatewayAdminPattern | RegisterAdminPattern;
   /** Options the command takes, as the CLI spells them. */
   options: string[];
   required: string[];
@@ -14,7 +22,7 @@ export const COMMANDS: Record<string, AdminCommand> = {
   'workspace create': {
     owner: 'gateway',
     pattern: GatewayAdminPatterns.workspaceCreate,
-    options: ['name', 'plan'],
+    options: ['name', 'plan', 'owner-email'],
     required: ['name', 'plan'],
   },
   'workspace show': {
@@ -52,6 +60,24 @@ export const COMMANDS: Record<string, AdminCommand> = {
     pattern: GatewayAdminPatterns.keyList,
     options: ['workspace'],
     required: ['workspace'],
+  },
+  'invitation list': {
+    owner: 'register',
+    pattern: RegisterAdminPatterns.invitationList,
+    options: ['workspace'],
+    required: ['workspace'],
+  },
+  'invitation accept': {
+    owner: 'register',
+    pattern: RegisterAdminPatterns.invitationAccept,
+    options: ['token'],
+    required: ['token'],
+  },
+  'customfield create': {
+    owner: 'register',
+    pattern: RegisterAdminPatterns.customFieldCreate,
+    options: ['workspace', 'key', 'label', 'type', 'options', 'required'],
+    required: ['workspace', 'key', 'label', 'type'],
   },
 };
 

@@ -1,6 +1,12 @@
 import 'reflect-metadata';
 /* eslint-disable @nx/enforce-module-boundaries -- the bench reuses the register's SQL */
-import { DETAIL_COLUMNS, DETAIL_FROM, SUMMARY_COLUMNS, likePattern } from '@custodian/register';
+import {
+  DETAIL_COLUMNS,
+  DETAIL_FROM,
+  SUMMARY_COLUMNS,
+  SUMMARY_FROM,
+  likePattern,
+} from '@custodian/register';
 /* eslint-enable @nx/enforce-module-boundaries */
 import Fastify from 'fastify';
 import { Pool } from 'pg';
@@ -36,8 +42,7 @@ async function main(): Promise<void> {
       }
       const [page, count] = await Promise.all([
         pool.query(
-          `SELECT ${SUMMARY_COLUMNS} FROM register.assets a
-           LEFT JOIN register.categories c ON c.id = a.category_id
+          `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}
            WHERE ${filter} ORDER BY a.created_at, a.id LIMIT ${pageSize} OFFSET ${offset}`,
           params,
         ),

@@ -8,13 +8,18 @@ import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { load, type LoadResult } from './load';
-import { runNode, stopAll, waitForHttp } from './processes';
+import {
+  POSTGRES,
+  RABBITMQ_URL,
+  REDIS_URL,
+  benchEnv,
+  runNode,
+  stopAll,
+  waitForHttp,
+} from './processes';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** High enough that neither limiter refuses: the bench measures what limiting costs. */
 const RATE_PER_MINUTE = 10_000_000;
 
@@ -34,18 +39,7 @@ interface Measured {
 export async function benchLimits(): Promise<void> {
   const run = randomBytes(3).toString('hex');
   const database = `custodian_bench_${run}`;
-  const env = {
-    DATABASE_URL: `${POSTGRES}/${database}`,
-    RABBITMQ_URL,
-    REDIS_URL,
-    REDIS_PREFIX: `bench:${run}:`,
-    REGISTER_QUEUE: `custodian.register.rpc.bench.${run}`,
-    ADMIN_QUEUE: `custodian.gateway.admin.bench.${run}`,
-    LOG_LEVEL: 'warn',
-    LOG_FORMAT: 'json',
-    HOST: '127.0.0.1',
-    USAGE_FLUSH_INTERVAL_MS: '2000',
-  };
+  const env: Record<string, string> = { ...benchEnv(run), USAGE_FLUSH_INTERVAL_MS: '2000' };
   const rows: Array<[string, Measured]> = [];
   try {
     const migration = runNode('apps/gateway/src/migrate.js', env);
@@ -61,7 +55,7 @@ export async function benchLimits(): Promise<void> {
       });
       try {
         await waitForHttp('http://127.0.0.1:3300/health');
-        const key = await createKey(env.ADMIN_QUEUE);
+        const key = await createKey(env.ADMIN_QUEUE!);
         rows.push([name, await measure(key.key)]);
       } finally {
         await stopAll([gateway]);

@@ -47,3 +47,28 @@ export async function stopAll(children: ChildProcess[]): Promise<void> {
     ),
   );
 }
+
+export const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
+export const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * The environment of one bench run's apps: its own database, queues and Redis prefix, so a
+ * run never touches a stack that `npm start` or the tests are running.
+ */
+export function benchEnv(run: string): Record<string, string> {
+  return {
+    DATABASE_URL: `${POSTGRES}/custodian_bench_${run}`,
+    RABBITMQ_URL,
+    REDIS_URL,
+    REDIS_PREFIX: `bench:${run}:`,
+    REGISTER_QUEUE: `custodian.register.rpc.bench.${run}`,
+    REGISTER_ADMIN_QUEUE: `custodian.register.admin.bench.${run}`,
+    ADMIN_QUEUE: `custodian.gateway.admin.bench.${run}`,
+    GATEWAY_ADMIN_QUEUE: `custodian.gateway.admin.bench.${run}`,
+    EVENTS_QUEUE: `custodian.webhook-worker.events.bench.${run}`,
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    HOST: '127.0.0.1',
+  };
+}

@@ -8,15 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { load, type LoadResult } from './load';
 import { paced } from './paced';
-import { runNode, stopAll, waitForHttp } from './processes';
+import { POSTGRES, RABBITMQ_URL, benchEnv, runNode, stopAll, waitForHttp } from './processes';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const FULL = 'http://127.0.0.1:3200';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * `npm run bench -- reads`: the full path (gateway → RabbitMQ → register → Postgres) against
@@ -25,19 +22,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export async function benchReads(): Promise<void> {
   const run = randomBytes(3).toString('hex');
   const database = `custodian_bench_${run}`;
-  const databaseUrl = `${POSTGRES}/${database}`;
-  const env = {
-    DATABASE_URL: databaseUrl,
-    RABBITMQ_URL,
-    REDIS_URL,
-    REDIS_PREFIX: `bench:${run}:`,
-    REGISTER_QUEUE: `custodian.register.rpc.bench.${run}`,
-    ADMIN_QUEUE: `custodian.gateway.admin.bench.${run}`,
-    EVENTS_QUEUE: `custodian.webhook-worker.events.bench.${run}`,
-    LOG_LEVEL: 'warn',
-    LOG_FORMAT: 'json',
-    HOST: '127.0.0.1',
-  };
+  const env: Record<string, string> = benchEnv(run);
   const children = [];
   try {
     for (const app of ['gateway', 'register', 'webhook-worker']) {
@@ -50,7 +35,7 @@ export async function benchReads(): Promise<void> {
     await waitForHttp('http://127.0.0.1:3201/health');
 
     const { workspace, key } = await createTenant(env);
-    const seeded = await seed(databaseUrl, workspace.id);
+    const seeded = await seed(env.DATABASE_URL!, workspace.id);
     console.log(`seeded ${ASSETS} assets in ${seeded.ms} ms`);
 
     children.push(

@@ -30,7 +30,11 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export interface StackOptions {
   /** Gateway's timeout on register calls; tests of a slow register set it low. */
   registerTimeoutMs?: number;
-  /** Env merged over the defaults, for every app (e.g. REDIS_URL of a dedicated server). */
+  /**
+   * Env merged over the defaults, for every app (e.g. REDIS_URL of a dedicated server).
+   * `stack.env` may also be changed before `start()`, e.g. SMTP_URL of a server the test
+   * started on a free port.
+   */
   env?: Record<string, string>;
 }
 
@@ -49,6 +53,7 @@ export class TestStack {
   readonly suffix = uniqueSuffix();
   private database!: TestDatabase;
   private admin!: RmqRpcClient;
+  private registerAdmin!: RmqRpcClient;
 
   readonly env: Record<string, string>;
 
@@ -59,6 +64,7 @@ export class TestStack {
       REDIS_PREFIX: `t:${this.suffix}:`,
       REGISTER_QUEUE: `custodian.register.rpc.t.${this.suffix}`,
       ADMIN_QUEUE: `custodian.gateway.admin.t.${this.suffix}`,
+      REGISTER_ADMIN_QUEUE: `custodian.register.admin.t.${this.suffix}`,
       EVENTS_QUEUE: `custodian.webhook-worker.events.t.${this.suffix}`,
       EVENTS_EXCHANGE: `custodian.events.t.${this.suffix}`,
       PORT: '0',
@@ -68,6 +74,8 @@ export class TestStack {
       REGISTER_TIMEOUT_MS: String(options.registerTimeoutMs ?? 4_000),
       ...options.env,
     };
+    // The register asks the gateway for plans on the gateway's admin queue.
+    this.env.GATEWAY_ADMIN_QUEUE ??= this.env.ADMIN_QUEUE!;
   }
 
   async start(): Promise<this> {
@@ -88,6 +96,14 @@ export class TestStack {
       serviceName: 'gateway',
     });
     await this.admin.connect();
+    this.registerAdmin = new RmqRpcClient({
+      url: RABBITMQ_URL,
+      queue: this.env.REGISTER_ADMIN_QUEUE!,
+      timeoutMs: 5_000,
+      connectionName: 'custodian-test-register-admin',
+      serviceName: 'register',
+    });
+    await this.registerAdmin.connect();
     return this;
   }
 
@@ -109,6 +125,7 @@ export class TestStack {
 
   async stop(): Promise<void> {
     await this.admin?.close();
+    await this.registerAdmin?.close();
     for (const extra of this.extraGateways) await extra.close();
     await this.gateway?.close();
     await this.register?.close();
@@ -124,6 +141,11 @@ export class TestStack {
   /** A message to the gateway's admin queue, as the admin CLI sends it. */
   adminCall<T>(pattern: string, payload: object): Promise<T> {
     return this.admin.request<T>(pattern, payload);
+  }
+
+  /** A message to the register's admin queue, as the admin CLI sends it. */
+  registerAdminCall<T>(pattern: string, payload: object): Promise<T> {
+    return this.registerAdmin.request<T>(pattern, payload);
   }
 
   async createWorkspace(plan: PlanName = 'pro', name = 'Acme'): Promise<WorkspaceView> {
@@ -164,7 +186,12 @@ export class TestStack {
     const connection = await openConnection(RABBITMQ_URL, 'custodian-test-cleanup');
     try {
       const channel = await connection.createChannel();
-      for (const queue of [this.env.REGISTER_QUEUE, this.env.ADMIN_QUEUE, this.env.EVENTS_QUEUE]) {
+      for (const queue of [
+        this.env.REGISTER_QUEUE,
+        this.env.ADMIN_QUEUE,
+        this.env.REGISTER_ADMIN_QUEUE,
+        this.env.EVENTS_QUEUE,
+      ]) {
         await channel.deleteQueue(queue!);
       }
       await channel.deleteExchange(this.env.EVENTS_EXCHANGE!);

@@ -15,6 +15,7 @@ import { hashApiKey } from '../keys/api-key-format';
 import { KeysService } from '../keys/keys.service';
 import { migrateGateway } from '../migrate';
 import { RedisConnection } from '../redis/redis.provider';
+import { RegisterAdminClient } from '../register-client/register-admin-client';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AccessCache } from './access-cache';
 import { AccessPublisher } from './access-publisher';
@@ -90,7 +91,12 @@ beforeAll(async () => {
   cache = new AccessCache(redis, config);
   access = new AccessService(cache, store);
   publisher = new AccessPublisher(dataSource, store, cache, redis, config);
-  workspaces = new WorkspacesService(dataSource, publisher, new GatewayEvents(dataSource));
+  workspaces = new WorkspacesService(
+    dataSource,
+    publisher,
+    new GatewayEvents(dataSource),
+    new RegisterAdminClient(config), // never connected: no workspace here has an owner
+  );
   keys = new KeysService(dataSource, workspaces, publisher);
 });
 

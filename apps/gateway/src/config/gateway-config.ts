@@ -1,4 +1,8 @@
-import { GATEWAY_ADMIN_QUEUE, REGISTER_RPC_QUEUE } from '@custodian/contracts';
+import {
+  GATEWAY_ADMIN_QUEUE,
+  REGISTER_ADMIN_QUEUE,
+  REGISTER_RPC_QUEUE,
+} from '@custodian/contracts';
 import { loadConfig } from '@custodian/runtime';
 import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
@@ -22,6 +26,9 @@ export class GatewayConfig {
   @IsString() REGISTER_QUEUE: string = REGISTER_RPC_QUEUE;
 
   @IsString() ADMIN_QUEUE: string = GATEWAY_ADMIN_QUEUE;
+
+  /** The register's admin queue: invitation acceptance and workspace owners. */
+  @IsString() REGISTER_ADMIN_QUEUE: string = REGISTER_ADMIN_QUEUE;
 
   /** Every call to the register gives up after this; the client gets a 504 body. */
   @IsInt() @Min(100) @Max(30_000) REGISTER_TIMEOUT_MS: number = 4_000;

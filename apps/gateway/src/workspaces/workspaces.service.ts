@@ -3,8 +3,10 @@ import {
   ChangePlanInput,
   CreateWorkspaceInput,
   DomainError,
+  RegisterAdminPatterns,
   type EffectiveLimits,
   type LimitName,
+  type MemberView,
   type PlanName,
   type WorkspaceView,
 } from '@custodian/contracts';
@@ -14,6 +16,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPublisher } from '../access/access-publisher';
 import { GatewayEvents } from '../outbox/gateway-events';
+import { RegisterAdminClient } from '../register-client/register-admin-client';
 
 interface WorkspaceRow {
   id: string;
@@ -45,9 +48,15 @@ export class WorkspacesService {
     private readonly db: DataSource,
     private readonly publisher: AccessPublisher,
     private readonly events: GatewayEvents,
+    private readonly registerAdmin: RegisterAdminClient,
   ) {}
 
-  async create(raw: unknown): Promise<WorkspaceView> {
+  /**
+   * A new workspace; with `owner_email`, also its owner, an active member that the register
+   * creates. If the register refuses or cannot be reached the workspace is removed again
+   * (it has no keys yet), so a workspace never exists without the owner asked for.
+   */
+  async create(raw: unknown): Promise<WorkspaceView & { owner?: MemberView }> {
     const input = validateInput(CreateWorkspaceInput, raw);
     const id = newId('wsp');
     await this.db.query(`INSERT INTO gateway.workspaces (id, name, plan) VALUES ($1, $2, $3)`, [
@@ -55,7 +64,18 @@ export class WorkspacesService {
       input.name.trim(),
       input.plan,
     ]);
-    return this.get(id);
+    if (input.owner_email === undefined) return this.get(id);
+    let owner: MemberView;
+    try {
+      owner = await this.registerAdmin.call<MemberView>(RegisterAdminPatterns.ownerCreate, {
+        workspace: id,
+        email: input.owner_email,
+      });
+    } catch (error) {
+      await this.db.query(`DELETE FROM gateway.workspaces WHERE id = $1`, [id]);
+      throw error;
+    }
+    return { ...(await this.get(id)), owner };
   }
 
   async get(id: unknown, manager: EntityManager = this.db.manager): Promise<WorkspaceView> {

@@ -1,76 +1,9 @@
-import {
-  ASSET_PAGE_SIZE_DEFAULT,
-  ASSET_PAGE_SIZE_MAX,
-  ASSET_STATUSES,
-  DomainError,
-  type AssetListQuery,
-  type AssetStatus,
-  type RawQuery,
-} from '@custodian/contracts';
-import { findNul } from '@custodian/runtime';
+import { ASSET_STATUSES, type AssetListQuery, type RawQuery } from '@custodian/contracts';
+import { parseListQuery } from '../listing/list-query';
 
-const KNOWN = new Set(['page', 'pageSize', 'status', 'search']);
-const MAX_SEARCH = 200;
+export { likePattern } from '../listing/list-query';
 
-/**
- * Parses GET /assets query strings. Unknown parameters are refused by name: a typo such as
- * `page_size` silently ignored would return the wrong page size without the client knowing.
- */
+/** GET /assets: the shared list query with the six asset statuses. */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
-  for (const name of Object.keys(raw)) {
-    if (!KNOWN.has(name)) throw invalid(`unknown query parameter ${name}`);
-  }
-  const withNul = findNul(raw, '');
-  if (withNul !== null) throw invalid(`${withNul} must not contain NUL characters`);
-  const page = single(raw, 'page');
-  const pageSize = single(raw, 'pageSize');
-  const status = single(raw, 'status');
-  const search = single(raw, 'search');
-
-  if (status !== undefined && !(ASSET_STATUSES as readonly string[]).includes(status)) {
-    throw invalid(`status must be one of ${ASSET_STATUSES.join(', ')}`);
-  }
-  if (search !== undefined && search.length > MAX_SEARCH) {
-    throw invalid(`search must be at most ${MAX_SEARCH} characters`);
-  }
-  return {
-    page: page === undefined ? null : integerIn('page', page, 1, 1_000_000_000),
-    pageSize:
-      pageSize === undefined
-        ? ASSET_PAGE_SIZE_DEFAULT
-        : integerIn('pageSize', pageSize, 1, ASSET_PAGE_SIZE_MAX),
-    status: (status as AssetStatus | undefined) ?? null,
-    search: search === undefined || search.trim() === '' ? null : search.trim(),
-  };
-}
-
-function single(raw: RawQuery, name: string): string | undefined {
-  const value = raw[name];
-  if (Array.isArray(value)) throw invalid(`${name} must be given once`);
-  return value;
-}
-
-function integerIn(name: string, value: string, min: number, max: number): number {
-  const parsed = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-    throw invalid(
-      max === ASSET_PAGE_SIZE_MAX
-        ? `${name} must be an integer from ${min} to ${max}`
-        : `${name} must be an integer of at least ${min}`,
-    );
-  }
-  return parsed;
-}
-
-function invalid(message: string): DomainError {
-  return new DomainError('invalid_input', message);
-}
-
-/**
- * Escapes LIKE wildcards so a search for `50%` matches the text, not everything. Not lowered
- * here: the SQL applies Postgres' lower(), the same function that built search_text (JS and
- * Postgres disagree on characters such as U+0130).
- */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return parseListQuery(raw, ASSET_STATUSES);
 }

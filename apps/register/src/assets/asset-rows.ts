@@ -1,4 +1,4 @@
-import type { AssetDetail, AssetStatus, AssetSummary } from '@custodian/contracts';
+import type { AssetDetail, AssetStatus, AssetSummary, NamedRef } from '@custodian/contracts';
 
 /** A row of the summary query; column names are the SQL aliases below. */
 export interface AssetSummaryRow {
@@ -10,6 +10,8 @@ export interface AssetSummaryRow {
   model: string | null;
   serial_number: string | null;
   category_name: string | null;
+  assigned_to_id: string | null;
+  assigned_name: string | null;
   updated_at: Date;
 }
 
@@ -18,18 +20,22 @@ export interface AssetDetailRow extends AssetSummaryRow {
   category_id: string | null;
   location_id: string | null;
   location_name: string | null;
+  assigned_at: Date | null;
   custom_fields: Record<string, unknown>;
   created_at: Date;
 }
 
 export const SUMMARY_COLUMNS = `a.id, a.name, a.sku, a.status, a.brand, a.model, a.serial_number,
-  c.name AS category_name, a.updated_at`;
+  c.name AS category_name, a.assigned_to_id, p.full_name AS assigned_name, a.updated_at`;
+
+export const SUMMARY_FROM = `register.assets a
+  LEFT JOIN register.categories c ON c.id = a.category_id
+  LEFT JOIN register.people p ON p.id = a.assigned_to_id`;
 
 export const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a.location_id,
-  l.name AS location_name, a.custom_fields, a.created_at`;
+  l.name AS location_name, a.assigned_at, a.custom_fields, a.created_at`;
 
-export const DETAIL_FROM = `register.assets a
-  LEFT JOIN register.categories c ON c.id = a.category_id
+export const DETAIL_FROM = `${SUMMARY_FROM}
   LEFT JOIN register.locations l ON l.id = a.location_id`;
 
 export function toSummary(row: AssetSummaryRow): AssetSummary {
@@ -42,8 +48,7 @@ export function toSummary(row: AssetSummaryRow): AssetSummary {
     model: row.model,
     serial_number: row.serial_number,
     category: row.category_name === null ? null : { name: row.category_name },
-    // Custody arrives with people (issue 4); until then nothing can be assigned.
-    assigned_to: null,
+    assigned_to: holderOf(row),
     updated_at: row.updated_at.toISOString(),
   };
 }
@@ -62,10 +67,19 @@ export function toDetail(row: AssetDetailRow): AssetDetail {
       row.category_id === null ? null : { id: row.category_id, name: row.category_name ?? '' },
     location:
       row.location_id === null ? null : { id: row.location_id, name: row.location_name ?? '' },
-    assigned_to: null,
-    custody: null,
+    assigned_to: holderOf(row),
+    custody:
+      row.assigned_to_id === null || row.assigned_at === null
+        ? null
+        : { person: holderOf(row)!, since: row.assigned_at.toISOString() },
     custom_fields: row.custom_fields,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+function holderOf(row: AssetSummaryRow): NamedRef | null {
+  return row.assigned_to_id === null
+    ? null
+    : { id: row.assigned_to_id, name: row.assigned_name ?? '' };
 }

@@ -1,5 +1,4 @@
 import {
-  ASSET_UNPAGED_MAX,
   CreateAssetInput,
   DomainError,
   UpdateAssetInput,
@@ -14,17 +13,22 @@ import { isUniqueViolation, newId, validateInput } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { writeEvent } from '../outbox/outbox.writer';
-import { likePattern, parseAssetListQuery } from './asset-list-query';
+import { listPage } from '../listing/list-page';
+import { parseAssetListQuery } from './asset-list-query';
 import {
   DETAIL_COLUMNS,
   DETAIL_FROM,
   SUMMARY_COLUMNS,
+  SUMMARY_FROM,
   toDetail,
   toSummary,
   type AssetDetailRow,
   type AssetSummaryRow,
 } from './asset-rows';
-import { resolveNamedRef } from './named-refs';
+import { checkoutTarget, type Holder } from './custody';
+import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
+import { UpdateSet } from '../sql/update-set';
+import { resolveOptionalRef } from './named-refs';
 
 const TAG_CONSTRAINT = 'assets_workspace_tag';
 
@@ -32,64 +36,16 @@ const TAG_CONSTRAINT = 'assets_workspace_tag';
 export class AssetsService {
   constructor(private readonly db: DataSource) {}
 
-  async list(
-    caller: CallerContext,
-    rawQuery: RawQuery,
-  ): Promise<AssetSummary[] | Page<AssetSummary>> {
-    const query = parseAssetListQuery(rawQuery);
-    const where = ['a.workspace_id = $1'];
-    const params: unknown[] = [caller.workspaceId];
-    if (query.status) {
-      params.push(query.status);
-      where.push(`a.status = $${params.length}`);
-    }
-    if (query.search) {
-      params.push(likePattern(query.search));
-      where.push(`a.search_text LIKE lower($${params.length})`);
-    }
-    const filter = where.join(' AND ');
-    const select = `SELECT ${SUMMARY_COLUMNS}
-      FROM register.assets a LEFT JOIN register.categories c ON c.id = a.category_id
-      WHERE ${filter} ORDER BY a.created_at, a.id`;
-
-    if (query.page === null) {
-      const rows = await this.db.query<AssetSummaryRow[]>(
-        `${select} LIMIT ${ASSET_UNPAGED_MAX}`,
-        params,
-      );
-      return rows.map(toSummary);
-    }
-    const offset = (query.page - 1) * query.pageSize;
-    const [rows, counted] = await Promise.all([
-      this.db.query<AssetSummaryRow[]>(
-        `${select} LIMIT ${query.pageSize} OFFSET ${offset}`,
-        params,
-      ),
-      this.countMatching(filter, params),
-    ]);
-    return {
-      data: rows.map(toSummary),
-      page: query.page,
-      pageSize: query.pageSize,
-      total: counted[0]?.total ?? 0,
-    };
-  }
-
-  /**
-   * The exact total for the envelope. Unfiltered, it is the workspace's asset counter, kept in
-   * the same transaction as every insert: counting 100,000 rows on each page 1 costs ~15 ms.
-   */
-  private async countMatching(filter: string, params: unknown[]) {
-    if (params.length === 1) {
-      return this.db.query<Array<{ total: number }>>(
-        `SELECT asset_count AS total FROM register.workspace_counters WHERE workspace_id = $1`,
-        params,
-      );
-    }
-    return this.db.query<Array<{ total: number }>>(
-      `SELECT count(*)::int AS total FROM register.assets a WHERE ${filter}`,
-      params,
-    );
+  list(caller: CallerContext, rawQuery: RawQuery): Promise<AssetSummary[] | Page<AssetSummary>> {
+    return listPage(this.db, {
+      select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
+      table: 'register.assets a',
+      alias: 'a',
+      counter: 'asset_count',
+      workspaceId: caller.workspaceId,
+      query: parseAssetListQuery(rawQuery),
+      map: (row: AssetSummaryRow) => toSummary(row),
+    });
   }
 
   async get(caller: CallerContext, id: unknown): Promise<AssetDetail> {
@@ -98,9 +54,16 @@ export class AssetsService {
 
   async create(caller: CallerContext, body: unknown): Promise<AssetDetail> {
     const input = validateInput(CreateAssetInput, body);
-    assertNoCustomFields(input.custom_fields);
     try {
       return await this.db.transaction(async (tx) => {
+        const customFields = applyCustomFields(
+          await customFieldDefinitions(tx, caller.workspaceId),
+          {},
+          input.custom_fields ?? {},
+        );
+        const holder = input.assigned_to_id
+          ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
+          : null;
         const counter = await lockCounter(tx, caller.workspaceId);
         if (wouldExceed(caller.limits.assets, counter.asset_count)) {
           throw new DomainError(
@@ -121,8 +84,10 @@ export class AssetsService {
         const id = newId('ast');
         await tx.query(
           `INSERT INTO register.assets (id, workspace_id, name, sku, status, brand, model,
-             serial_number, asset_tag, category_id, location_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+             serial_number, asset_tag, category_id, location_id, custom_fields, assigned_to_id,
+             assigned_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END)`,
           [
             id,
             caller.workspaceId,
@@ -133,12 +98,10 @@ export class AssetsService {
             input.model ?? null,
             input.serial_number ?? null,
             assetTag,
-            input.category
-              ? await resolveNamedRef(tx, 'categories', caller.workspaceId, input.category)
-              : null,
-            input.location
-              ? await resolveNamedRef(tx, 'locations', caller.workspaceId, input.location)
-              : null,
+            await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
+            await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+            JSON.stringify(customFields),
+            holder?.id ?? null,
           ],
         );
         await tx.query(
@@ -148,6 +111,8 @@ export class AssetsService {
         );
         const asset = toDetail(await this.findRow(tx, caller.workspaceId, id));
         await writeEvent(tx, caller.workspaceId, 'asset.created', asset);
+        if (holder)
+          await writeCustodyEvent(tx, caller.workspaceId, 'assignment.checked_out', asset, holder);
         if (caller.limits.assets !== null && counter.asset_count + 1 === caller.limits.assets) {
           // This create used the last slot: one event per crossing, in the same transaction.
           await writeEvent(tx, caller.workspaceId, 'plan.limit_reached', {
@@ -166,16 +131,11 @@ export class AssetsService {
 
   async update(caller: CallerContext, id: unknown, body: unknown): Promise<AssetDetail> {
     const input = validateInput(UpdateAssetInput, body);
-    assertNoCustomFields(input.custom_fields);
     try {
       return await this.db.transaction(async (tx) => {
         const current = await this.findRow(tx, caller.workspaceId, id, true);
-        const sets: string[] = [];
-        const params: unknown[] = [current.id, caller.workspaceId];
-        const set = (column: string, value: unknown) => {
-          params.push(value);
-          sets.push(`${column} = $${params.length}`);
-        };
+        const update = new UpdateSet(current.id, caller.workspaceId);
+        const set = (column: string, value: unknown) => update.set(column, value);
         if (input.name !== undefined) set('name', input.name.trim());
         if (input.status !== undefined) set('status', input.status);
         for (const column of ['sku', 'brand', 'model', 'serial_number'] as const) {
@@ -190,27 +150,59 @@ export class AssetsService {
         if (input.category !== undefined) {
           set(
             'category_id',
-            input.category === null
-              ? null
-              : await resolveNamedRef(tx, 'categories', caller.workspaceId, input.category),
+            await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
           );
         }
         if (input.location !== undefined) {
           set(
             'location_id',
-            input.location === null
-              ? null
-              : await resolveNamedRef(tx, 'locations', caller.workspaceId, input.location),
+            await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
           );
         }
-        if (sets.length === 0) return toDetail(current);
-        await tx.query(
-          `UPDATE register.assets SET ${sets.join(', ')}, updated_at = now()
-           WHERE id = $1 AND workspace_id = $2`,
-          params,
-        );
+        if (input.custom_fields !== undefined) {
+          const next = applyCustomFields(
+            await customFieldDefinitions(tx, caller.workspaceId),
+            current.custom_fields,
+            input.custom_fields,
+          );
+          set('custom_fields', JSON.stringify(next));
+        }
+        // Custody: the asset row is locked (FOR UPDATE above), so concurrent PATCHes of one
+        // asset check it out and in one after the other and every change has its event.
+        let custody: { out: Holder | null; in: Holder | null } = { out: null, in: null };
+        if (input.assigned_to_id !== undefined && input.assigned_to_id !== current.assigned_to_id) {
+          const previous = current.assigned_to_id
+            ? { id: current.assigned_to_id, name: current.assigned_name ?? '' }
+            : null;
+          const next = input.assigned_to_id
+            ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
+            : null;
+          set('assigned_to_id', next?.id ?? null);
+          update.raw(next ? 'assigned_at = now()' : 'assigned_at = NULL');
+          custody = { in: previous, out: next };
+        }
+        if (update.empty) return toDetail(current);
+        await tx.query(update.statement('register.assets'), update.params);
         const asset = toDetail(await this.findRow(tx, caller.workspaceId, current.id));
         await writeEvent(tx, caller.workspaceId, 'asset.updated', asset);
+        if (custody.in) {
+          await writeCustodyEvent(
+            tx,
+            caller.workspaceId,
+            'assignment.checked_in',
+            asset,
+            custody.in,
+          );
+        }
+        if (custody.out) {
+          await writeCustodyEvent(
+            tx,
+            caller.workspaceId,
+            'assignment.checked_out',
+            asset,
+            custody.out,
+          );
+        }
         return asset;
       });
     } catch (error) {
@@ -286,13 +278,17 @@ function translateTagConflict(error: unknown, body: unknown): unknown {
   return error;
 }
 
-/** Custom-field definitions arrive with issue 4; until then no key can be valid. */
-function assertNoCustomFields(fields: Record<string, unknown> | null | undefined): void {
-  const key = fields ? Object.keys(fields)[0] : undefined;
-  if (key !== undefined) {
-    throw new DomainError(
-      'invalid_input',
-      `custom_fields.${key} is not a custom field of this workspace`,
-    );
-  }
+/** Check-out and check-in events carry the asset as fetched and the person concerned. */
+async function writeCustodyEvent(
+  tx: EntityManager,
+  workspaceId: string,
+  event: 'assignment.checked_out' | 'assignment.checked_in',
+  asset: AssetDetail,
+  person: Holder,
+): Promise<void> {
+  await writeEvent(tx, workspaceId, event, {
+    asset,
+    person,
+    at: asset.updated_at,
+  });
 }

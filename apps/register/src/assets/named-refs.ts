@@ -1,7 +1,7 @@
 import { newId } from '@custodian/runtime';
 import type { EntityManager } from 'typeorm';
 
-type NamedTable = 'categories' | 'locations';
+type NamedTable = 'categories' | 'locations' | 'departments';
 
 /** Categories and locations are referenced by name and created on first use. */
 export async function resolveNamedRef(
@@ -10,7 +10,7 @@ export async function resolveNamedRef(
   workspaceId: string,
   name: string,
 ): Promise<string> {
-  const prefix = table === 'categories' ? 'cat' : 'loc';
+  const prefix = table === 'categories' ? 'cat' : table === 'locations' ? 'loc' : 'dep';
   // The no-op update makes RETURNING yield the existing row on conflict.
   const rows = await manager.query<Array<{ id: string }>>(
     `INSERT INTO register.${table} (id, workspace_id, name) VALUES ($1, $2, $3)
@@ -19,4 +19,14 @@ export async function resolveNamedRef(
     [newId(prefix), workspaceId, name.trim()],
   );
   return rows[0]!.id;
+}
+
+/** The id for a name given in a write, or null when the write clears it (or gives none). */
+export async function resolveOptionalRef(
+  manager: EntityManager,
+  table: NamedTable,
+  workspaceId: string,
+  name: string | null | undefined,
+): Promise<string | null> {
+  return name ? resolveNamedRef(manager, table, workspaceId, name) : null;
 }

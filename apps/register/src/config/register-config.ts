@@ -1,6 +1,10 @@
-import { REGISTER_RPC_QUEUE } from '@custodian/contracts';
+import {
+  GATEWAY_ADMIN_QUEUE,
+  REGISTER_ADMIN_QUEUE,
+  REGISTER_RPC_QUEUE,
+} from '@custodian/contracts';
 import { loadConfig } from '@custodian/runtime';
-import { IsIn, IsInt, IsString, Max, Min, Matches } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, Matches } from 'class-validator';
 
 export class RegisterConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
@@ -10,6 +14,25 @@ export class RegisterConfig {
   RABBITMQ_URL: string = 'amqp://guest:guest@127.0.0.1:5672';
 
   @IsString() REGISTER_QUEUE: string = REGISTER_RPC_QUEUE;
+
+  /** Console work the register owns (invitations, owners), reached by the admin CLI. */
+  @IsString() REGISTER_ADMIN_QUEUE: string = REGISTER_ADMIN_QUEUE;
+
+  /** The gateway's admin queue: the register asks it for a workspace's plan and limits. */
+  @IsString() GATEWAY_ADMIN_QUEUE: string = GATEWAY_ADMIN_QUEUE;
+
+  @IsInt() @Min(100) @Max(30_000) GATEWAY_TIMEOUT_MS: number = 3_000;
+
+  /** Invitation e-mails go to this SMTP server; unset, they are logged instead (development). */
+  @IsOptional()
+  @Matches(/^smtps?:\/\//, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsString() MAIL_FROM: string = 'Custodian <no-reply@custodian.local>';
+
+  /** Where the API is reached from outside; the invitation link starts with it. */
+  @Matches(/^https?:\/\/[^/]+/, { message: 'PUBLIC_BASE_URL must be an http(s):// URL' })
+  PUBLIC_BASE_URL: string = 'http://127.0.0.1:3000';
 
   @IsInt() @Min(1) @Max(1000) RPC_PREFETCH: number = 20;
 

@@ -1,0 +1,124 @@
+import type { AssetDetail, AssetSummary, ErrorBody, PersonDetail } from '@custodian/contracts';
+import { Client } from 'pg';
+import { TestStack, type Tenant } from './support/stack';
+
+describe('custody: checking assets out and in (e2e)', () => {
+  const stack = new TestStack();
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    await stack.start();
+    tenant = await stack.tenant('pro', 'write');
+  }, 30_000);
+  afterAll(() => stack.stop());
+
+  async function custodyEvents(assetId: string): Promise<string[]> {
+    const client = new Client({ connectionString: stack.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ event: string }>(
+        `SELECT event FROM register.outbox
+         WHERE event LIKE 'assignment.%' AND data->'asset'->>'id' = $1 ORDER BY id`,
+        [assetId],
+      );
+      return rows.map((row) => row.event);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async function person(name: string, on: Tenant = tenant): Promise<PersonDetail> {
+    return (await on.post<PersonDetail>('/people', { full_name: name })).body;
+  }
+
+  it('checks out on create and shows assigned_to, custody and holdings consistently', async () => {
+    const holder = await person('Margaret Hamilton');
+    const asset = await tenant.post<AssetDetail>('/assets', {
+      name: 'ThinkPad',
+      assigned_to_id: holder.id,
+    });
+    expect(asset.status).toBe(201);
+    expect(asset.body.assigned_to).toEqual({ id: holder.id, name: 'Margaret Hamilton' });
+    expect(asset.body.custody).toMatchObject({ person: { id: holder.id } });
+    expect(asset.body.custody!.since).toMatch(/Z$/);
+    const listed = await tenant.get<AssetSummary[]>('/assets');
+    expect(listed.body.find((a) => a.id === asset.body.id)?.assigned_to).toEqual({
+      id: holder.id,
+      name: 'Margaret Hamilton',
+    });
+    const fetched = await tenant.get<PersonDetail>(`/people/${holder.id}`);
+    expect(fetched.body.holdings.map((h) => h.id)).toEqual([asset.body.id]);
+    expect(await custodyEvents(asset.body.id)).toEqual(['assignment.checked_out']);
+  });
+
+  it('moves custody on PATCH and checks in with null, one event per change', async () => {
+    const first = await person('First');
+    const second = await person('Second');
+    const asset = (await tenant.post<AssetDetail>('/assets', { name: 'Monitor' })).body;
+    await tenant.patch(`/assets/${asset.id}`, { assigned_to_id: first.id });
+    const moved = await tenant.patch<AssetDetail>(`/assets/${asset.id}`, {
+      assigned_to_id: second.id,
+    });
+    expect(moved.body.assigned_to?.id).toBe(second.id);
+    const returned = await tenant.patch<AssetDetail>(`/assets/${asset.id}`, {
+      assigned_to_id: null,
+    });
+    expect(returned.body).toMatchObject({ assigned_to: null, custody: null });
+    expect(await custodyEvents(asset.id)).toEqual([
+      'assignment.checked_out',
+      'assignment.checked_in',
+      'assignment.checked_out',
+      'assignment.checked_in',
+    ]);
+    expect((await tenant.get<PersonDetail>(`/people/${second.id}`)).body.holdings).toEqual([]);
+  });
+
+  it('refuses a person of another workspace or an inactive person with 400', async () => {
+    const other = await stack.tenant('pro', 'write');
+    const theirs = await person('Theirs', other);
+    const asset = (await tenant.post<AssetDetail>('/assets', { name: 'Phone' })).body;
+    const foreign = await tenant.patch<ErrorBody>(`/assets/${asset.id}`, {
+      assigned_to_id: theirs.id,
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.message).toBe(
+      `assigned_to_id ${theirs.id} is not a person of this workspace`,
+    );
+    const leaver = await person('Leaver');
+    await tenant.patch(`/people/${leaver.id}`, { status: 'inactive' });
+    const inactive = await tenant.post<ErrorBody>('/assets', {
+      name: 'Laptop',
+      assigned_to_id: leaver.id,
+    });
+    expect(inactive.status).toBe(400);
+    expect(inactive.body.message).toMatch(/inactive/);
+    expect((await tenant.get<AssetDetail>(`/assets/${asset.id}`)).body.assigned_to).toBeNull();
+  });
+
+  it('stays consistent under concurrent PATCHes of one asset', async () => {
+    const people = await Promise.all(['P1', 'P2', 'P3', 'P4', 'P5'].map((name) => person(name)));
+    const asset = (await tenant.post<AssetDetail>('/assets', { name: 'Shared drill' })).body;
+    const results = await Promise.all(
+      [...people, ...people].map((p) =>
+        tenant.patch(`/assets/${asset.id}`, { assigned_to_id: p.id }),
+      ),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const final = (await tenant.get<AssetDetail>(`/assets/${asset.id}`)).body;
+    const holders = await Promise.all(
+      people.map(async (p) => (await tenant.get<PersonDetail>(`/people/${p.id}`)).body.holdings),
+    );
+    // Exactly one person holds it, the one the asset names.
+    const holding = people.filter((_, index) => holders[index]!.some((h) => h.id === asset.id));
+    expect(holding.map((p) => p.id)).toEqual([final.assigned_to!.id]);
+    // Every change of holder was recorded as a check-in of the old and a check-out of the new.
+    const events = await custodyEvents(asset.id);
+    expect(events[0]).toBe('assignment.checked_out');
+    for (let i = 1; i < events.length; i += 2) {
+      expect([events[i], events[i + 1]]).toEqual([
+        'assignment.checked_in',
+        'assignment.checked_out',
+      ]);
+    }
+  });
+});

@@ -1,0 +1,59 @@
+import {
+  RegisterAdminPatterns,
+  RegisterPatterns,
+  type MemberView,
+  type RawQuery,
+} from '@custodian/contracts';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import type { AccessRecord } from '../access/access-record';
+import { Public } from '../access/public.decorator';
+import { Access, RequiresScope } from '../access/requires-scope.decorator';
+import { RegisterAdminClient } from '../register-client/register-admin-client';
+import { RegisterClient } from '../register-client/register-client';
+
+/** HTTP face of the register's members; validation and the role rules live in the register. */
+@Controller('members')
+export class MembersController {
+  constructor(private readonly register: RegisterClient) {}
+
+  @Get()
+  @RequiresScope('read')
+  list(@Access() access: AccessRecord): Promise<MemberView[]> {
+    return this.register.call(RegisterPatterns.membersList, access, {});
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequiresScope('write')
+  invite(@Access() access: AccessRecord, @Body() body: unknown): Promise<MemberView> {
+    return this.register.call(RegisterPatterns.membersInvite, access, { body: body ?? null });
+  }
+
+  @Patch(':userId')
+  @RequiresScope('write')
+  update(
+    @Access() access: AccessRecord,
+    @Param('userId') userId: string,
+    @Body() body: unknown,
+  ): Promise<MemberView> {
+    return this.register.call(RegisterPatterns.membersUpdate, access, {
+      id: userId,
+      body: body ?? null,
+    });
+  }
+}
+
+/**
+ * The link of the invitation e-mail. It needs no API key (whoever holds the 256-bit token is
+ * the invitee); the register makes the member active if a seat is left.
+ */
+@Controller('invitations')
+export class InvitationsController {
+  constructor(private readonly registerAdmin: RegisterAdminClient) {}
+
+  @Get('accept')
+  @Public()
+  accept(@Query() query: RawQuery): Promise<MemberView> {
+    return this.registerAdmin.call(RegisterAdminPatterns.invitationAccept, { token: query.token });
+  }
+}

@@ -1,0 +1,88 @@
+import { DomainError, type CustomFieldType } from '@custodian/contracts';
+import type { EntityManager } from 'typeorm';
+
+export interface CustomFieldDefinition {
+  key: string;
+  type: CustomFieldType;
+  options: string[] | null;
+  required: boolean;
+}
+
+export async function customFieldDefinitions(
+  manager: EntityManager,
+  workspaceId: string,
+): Promise<CustomFieldDefinition[]> {
+  return manager.query<CustomFieldDefinition[]>(
+    `SELECT key, type, options, required FROM register.custom_fields
+     WHERE workspace_id = $1 ORDER BY key`,
+    [workspaceId],
+  );
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The custom-field values an asset ends up with after a write: `given` merged over `current`
+ * (null removes a key; `given` null clears them all), checked against the workspace's
+ * definitions by type, options and required-ness. Errors name `custom_fields.<key>`.
+ */
+export function applyCustomFields(
+  definitions: CustomFieldDefinition[],
+  current: Record<string, unknown>,
+  given: Record<string, unknown> | null | undefined,
+): Record<string, unknown> {
+  const byKey = new Map(definitions.map((definition) => [definition.key, definition]));
+  const next: Record<string, unknown> = given === null ? {} : { ...current };
+  for (const [key, value] of Object.entries(given ?? {})) {
+    const definition = byKey.get(key);
+    if (!definition) {
+      throw invalid(`custom_fields.${key} is not a custom field of this workspace`);
+    }
+    if (value === null) delete next[key];
+    else next[key] = checkValue(definition, value);
+  }
+  for (const definition of definitions) {
+    if (definition.required && next[definition.key] === undefined) {
+      throw invalid(`custom_fields.${definition.key} is required`);
+    }
+  }
+  return next;
+}
+
+function checkValue(definition: CustomFieldDefinition, value: unknown): unknown {
+  const field = `custom_fields.${definition.key}`;
+  switch (definition.type) {
+    case 'text':
+      if (typeof value !== 'string' || value.length > 2_000) {
+        throw invalid(`${field} must be a string of at most 2000 characters`);
+      }
+      return value;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        throw invalid(`${field} must be a number`);
+      }
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalid(`${field} must be true or false`);
+      return value;
+    case 'date':
+      if (typeof value !== 'string' || !DATE.test(value) || !isCalendarDate(value)) {
+        throw invalid(`${field} must be a date as YYYY-MM-DD`);
+      }
+      return value;
+    case 'select':
+      if (typeof value !== 'string' || !(definition.options ?? []).includes(value)) {
+        throw invalid(`${field} must be one of ${(definition.options ?? []).join(', ')}`);
+      }
+      return value;
+  }
+}
+
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+function invalid(message: string): DomainError {
+  return new DomainError('invalid_input', message);
+}

@@ -1,0 +1,39 @@
+import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
+import { RmqRpcClient } from '@custodian/messaging';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { RegisterConfig } from '../config/register-config';
+
+/**
+ * The register's way to the gateway's admin queue. The gateway owns workspaces and plans; the
+ * register asks it for a workspace's plan and effective limits where no API caller brings
+ * them (accepting an invitation has no key, so no caller context).
+ */
+@Injectable()
+export class GatewayClient implements OnModuleInit, OnApplicationShutdown {
+  private readonly rpc: RmqRpcClient;
+
+  constructor(config: RegisterConfig) {
+    this.rpc = new RmqRpcClient({
+      url: config.RABBITMQ_URL,
+      queue: config.GATEWAY_ADMIN_QUEUE,
+      timeoutMs: config.GATEWAY_TIMEOUT_MS,
+      connectionName: 'custodian-register-to-gateway',
+      serviceName: 'gateway',
+    });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.rpc.connectOrRetry();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.rpc.close();
+  }
+
+  /** The workspace with its plan and effective limits; `not_found` if there is none. */
+  workspace(workspaceId: string): Promise<WorkspaceView> {
+    return this.rpc.request<WorkspaceView>(GatewayAdminPatterns.workspaceGet, {
+      workspace: workspaceId,
+    });
+  }
+}

@@ -1,0 +1,377 @@
+import {
+  DomainError,
+  INVITATION_TTL_DAYS,
+  InvitationAcceptInput,
+  InvitationListInput,
+  InviteMemberInput,
+  OwnerCreateInput,
+  UpdateMemberInput,
+  type CallerContext,
+  type InvitationView,
+  type MemberRole,
+  type MemberStatus,
+  type MemberView,
+} from '@custodian/contracts';
+import { limitReachedMessage, wouldExceed } from '@custodian/plans';
+import { isUniqueViolation, newId, validateInput } from '@custodian/runtime';
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { RegisterConfig } from '../config/register-config';
+import { GatewayClient } from '../gateway-client/gateway-client';
+import { Mailer } from '../mail/mailer';
+import { writeEvent } from '../outbox/outbox.writer';
+import { API_KEY_ROLE, inviteRefusal, roleChangeRefusal } from './member-roles';
+
+const EMAIL_CONSTRAINT = 'members_workspace_email';
+const MEMBER_COLUMNS = `m.id, m.email, m.name, m.role, m.status, m.invited_at, m.joined_at`;
+
+interface MemberRow {
+  id: string;
+  email: string;
+  name: string | null;
+  role: MemberRole;
+  status: MemberStatus;
+  invited_at: Date | null;
+  joined_at: Date | null;
+}
+
+interface InvitationRow {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  email: string;
+  role: MemberRole;
+  token: string;
+  expires_at: Date;
+  accepted_at: Date | null;
+}
+
+/**
+ * Workspace members (logins, not people records) and their invitations. A seat is an active
+ * member: inviting is free, accepting consumes a seat, counted exactly under the workspace's
+ * counter row lock.
+ */
+@Injectable()
+export class MembersService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly config: RegisterConfig,
+    private readonly mailer: Mailer,
+    private readonly gateway: GatewayClient,
+  ) {}
+
+  async list(caller: CallerContext): Promise<MemberView[]> {
+    const rows = await this.db.query<MemberRow[]>(
+      `SELECT ${MEMBER_COLUMNS} FROM register.members m
+       WHERE m.workspace_id = $1 ORDER BY m.created_at, m.id`,
+      [caller.workspaceId],
+    );
+    return rows.map(toView);
+  }
+
+  /** POST /members: an invited member, its invitation and `member.invited`; then the e-mail. */
+  async invite(caller: CallerContext, body: unknown): Promise<MemberView> {
+    const input = validateInput(InviteMemberInput, body);
+    const role = input.role ?? 'member';
+    const refusal = inviteRefusal(API_KEY_ROLE, role);
+    if (refusal) throw new DomainError('forbidden', refusal);
+    const email = input.email.trim();
+    let invited: { member: MemberView; invitation: InvitationRow };
+    try {
+      invited = await this.db.transaction(async (tx) => {
+        const memberId = await this.upsertInvited(tx, caller.workspaceId, email, role, input.name);
+        const invitation = await insertInvitation(tx, caller.workspaceId, memberId);
+        const member = toView(await findMember(tx, caller.workspaceId, memberId));
+        await writeEvent(tx, caller.workspaceId, 'member.invited', member);
+        return { member, invitation };
+      });
+    } catch (error) {
+      throw translateEmailConflict(error, alreadyInvited(email));
+    }
+    // After the commit: a mail that fails leaves the invitation listed, token and all.
+    this.mailer.send(this.invitationMail(invited.member, invited.invitation));
+    return invited.member;
+  }
+
+  /**
+   * The member row for a new invitation. An e-mail already active, or invited with a link still
+   * valid, is a conflict; one whose invitation expired is invited again.
+   */
+  private async upsertInvited(
+    tx: EntityManager,
+    workspaceId: string,
+    email: string,
+    role: MemberRole,
+    name: string | null | undefined,
+  ): Promise<string> {
+    const existing = await tx.query<Array<{ id: string; status: MemberStatus; open: boolean }>>(
+      `SELECT m.id, m.status, EXISTS (
+         SELECT 1 FROM register.invitations i
+         WHERE i.member_id = m.id AND i.accepted_at IS NULL AND i.expires_at > now()) AS open
+       FROM register.members m
+       WHERE m.workspace_id = $1 AND lower(m.email) = lower($2) FOR UPDATE OF m`,
+      [workspaceId, email],
+    );
+    const current = existing[0];
+    if (current?.status === 'active') throw alreadyMember(email);
+    if (current?.open) throw alreadyInvited(email);
+    if (current) {
+      await tx.query(
+        `UPDATE register.members SET role = $2, name = $3, email = $4, invited_at = now(),
+           updated_at = now() WHERE id = $1`,
+        [current.id, role, name?.trim() ?? null, email],
+      );
+      return current.id;
+    }
+    const id = newId('usr');
+    await tx.query(
+      `INSERT INTO register.members (id, workspace_id, email, name, role, status, invited_at)
+       VALUES ($1, $2, $3, $4, $5, 'invited', now())`,
+      [id, workspaceId, email, name?.trim() ?? null, role],
+    );
+    return id;
+  }
+
+  /** PATCH /members/{userId}: the key acts as admin, bounded by the role hierarchy. */
+  async update(caller: CallerContext, userId: unknown, body: unknown): Promise<MemberView> {
+    const input = validateInput(UpdateMemberInput, body);
+    return this.db.transaction(async (tx) => {
+      const current = await findMember(tx, caller.workspaceId, userId, true);
+      const refusal = roleChangeRefusal(API_KEY_ROLE, current.role, input.role);
+      if (refusal) throw new DomainError('forbidden', refusal);
+      if (current.role === input.role) return toView(current);
+      await tx.query(
+        `UPDATE register.members SET role = $3, updated_at = now()
+         WHERE id = $1 AND workspace_id = $2`,
+        [current.id, caller.workspaceId, input.role],
+      );
+      return toView(await findMember(tx, caller.workspaceId, current.id));
+    });
+  }
+
+  /** Admin: the open invitations of a workspace (not accepted, not expired), oldest first. */
+  async listInvitations(raw: unknown): Promise<InvitationView[]> {
+    const input = validateInput(InvitationListInput, raw, 'payload');
+    await this.gateway.workspace(input.workspace); // 404 for a workspace that does not exist
+    const rows = await this.db.query<InvitationRow[]>(
+      `SELECT i.id, m.email, m.role, i.token, i.expires_at
+       FROM register.invitations i JOIN register.members m ON m.id = i.member_id
+       WHERE i.workspace_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now()
+       ORDER BY i.created_at, i.id`,
+      [input.workspace],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      email: row.email,
+      role: row.role,
+      token: row.token,
+      expires_at: row.expires_at.toISOString(),
+    }));
+  }
+
+  /**
+   * The link in the e-mail and `invitation accept`: the member becomes active and takes a
+   * seat. The register does not own plans, so the seat limit comes from the gateway.
+   */
+  async accept(raw: unknown): Promise<MemberView> {
+    const input = validateInput(InvitationAcceptInput, raw, 'payload');
+    const found = await findInvitation(this.db.manager, input.token, false);
+    assertAcceptable(found);
+    const workspace = await this.gateway.workspace(found.workspace_id);
+    const seats = workspace.limits.seats;
+    return this.db.transaction(async (tx) => {
+      const seatsUsed = await lockMemberCount(tx, found.workspace_id);
+      // Re-read under the lock: a concurrent accept of the same token must not win twice.
+      const invitation = await findInvitation(tx, input.token, true);
+      assertAcceptable(invitation);
+      if (wouldExceed(seats, seatsUsed)) {
+        throw new DomainError(
+          'limit_reached',
+          limitReachedMessage('seats', seats ?? 0, workspace.plan),
+        );
+      }
+      await tx.query(`UPDATE register.invitations SET accepted_at = now() WHERE id = $1`, [
+        invitation.id,
+      ]);
+      await tx.query(
+        `UPDATE register.members SET status = 'active', joined_at = now(), updated_at = now()
+         WHERE id = $1`,
+        [invitation.member_id],
+      );
+      await addSeat(tx, invitation.workspace_id);
+      if (seats !== null && seatsUsed + 1 === seats) {
+        // This acceptance took the last seat: one event per crossing, as for assets.
+        await writeEvent(tx, invitation.workspace_id, 'plan.limit_reached', {
+          workspace: { id: invitation.workspace_id },
+          plan: workspace.plan,
+          limit: 'seats',
+          value: seats,
+        });
+      }
+      return toView(await findMember(tx, invitation.workspace_id, invitation.member_id));
+    });
+  }
+
+  /**
+   * Admin: the owner of a workspace, active at once (`workspace create --owner-email`). The
+   * owner takes a seat; it is created with its workspace, so it is not refused for lack of one.
+   */
+  async createOwner(raw: unknown): Promise<MemberView> {
+    const input = validateInput(OwnerCreateInput, raw, 'payload');
+    const email = input.email.trim();
+    try {
+      return await this.db.transaction(async (tx) => {
+        await lockMemberCount(tx, input.workspace);
+        const id = newId('usr');
+        await tx.query(
+          `INSERT INTO register.members (id, workspace_id, email, name, role, status, joined_at)
+           VALUES ($1, $2, $3, $4, 'owner', 'active', now())`,
+          [id, input.workspace, email, input.name?.trim() ?? null],
+        );
+        await addSeat(tx, input.workspace);
+        return toView(await findMember(tx, input.workspace, id));
+      });
+    } catch (error) {
+      throw translateEmailConflict(error, alreadyMember(email));
+    }
+  }
+
+  private invitationMail(member: MemberView, invitation: InvitationRow) {
+    const base = this.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    const link = `${base}/api/v1/invitations/accept?token=${encodeURIComponent(invitation.token)}`;
+    return {
+      to: member.email,
+      subject: 'You are invited to a Custodian workspace',
+      text: [
+        `Hello${member.name ? ` ${member.name}` : ''},`,
+        '',
+        `You have been invited to join a Custodian workspace as ${member.role}.`,
+        `Accept the invitation by opening this link:`,
+        '',
+        link,
+        '',
+        `The link is valid until ${invitation.expires_at.toISOString()}.`,
+      ].join('\n'),
+    };
+  }
+}
+
+/**
+ * The one way a member is looked up by id: within the workspace, and the same 404 whether the
+ * id is unknown or belongs to another workspace.
+ */
+async function findMember(
+  manager: EntityManager,
+  workspaceId: string,
+  id: unknown,
+  forUpdate = false,
+): Promise<MemberRow> {
+  const rows =
+    typeof id === 'string' && id.length <= 64 && !id.includes('\u0000')
+      ? await manager.query<MemberRow[]>(
+          `SELECT ${MEMBER_COLUMNS} FROM register.members m
+           WHERE m.id = $1 AND m.workspace_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+          [id, workspaceId],
+        )
+      : [];
+  const row = rows[0];
+  if (!row) throw new DomainError('not_found', `Member ${String(id)} not found`);
+  return row;
+}
+
+async function findInvitation(
+  manager: EntityManager,
+  token: string,
+  forUpdate: boolean,
+): Promise<InvitationRow> {
+  const rows = await manager.query<InvitationRow[]>(
+    `SELECT i.id, i.workspace_id, i.member_id, m.email, m.role, i.token, i.expires_at,
+       i.accepted_at
+     FROM register.invitations i JOIN register.members m ON m.id = i.member_id
+     WHERE i.token = $1${forUpdate ? ' FOR UPDATE OF i' : ''}`,
+    [token],
+  );
+  const row = rows[0];
+  if (!row) throw new DomainError('not_found', 'Invitation not found; the link may be mistyped');
+  return row;
+}
+
+function assertAcceptable(invitation: InvitationRow): void {
+  if (invitation.accepted_at) {
+    throw new DomainError('conflict', 'This invitation has already been accepted');
+  }
+  if (invitation.expires_at.getTime() <= Date.now()) {
+    throw new DomainError(
+      'conflict',
+      `This invitation expired at ${invitation.expires_at.toISOString()}; ask for a new one`,
+    );
+  }
+}
+
+async function insertInvitation(
+  tx: EntityManager,
+  workspaceId: string,
+  memberId: string,
+): Promise<InvitationRow> {
+  const rows = await tx.query<InvitationRow[]>(
+    `INSERT INTO register.invitations (id, workspace_id, member_id, token, expires_at)
+     VALUES ($1, $2, $3, $4, now() + make_interval(days => $5))
+     RETURNING id, workspace_id, member_id, token, expires_at, accepted_at`,
+    [
+      newId('inv'),
+      workspaceId,
+      memberId,
+      randomBytes(32).toString('base64url'),
+      INVITATION_TTL_DAYS,
+    ],
+  );
+  return rows[0]!;
+}
+
+/**
+ * Takes the workspace's counter row lock (shared with asset creates) and returns the seats in
+ * use: acceptances racing for the last seat are serialised, so the count is exact.
+ */
+async function lockMemberCount(tx: EntityManager, workspaceId: string): Promise<number> {
+  const rows = await tx.query<Array<{ member_count: number }>>(
+    `INSERT INTO register.workspace_counters (workspace_id) VALUES ($1)
+     ON CONFLICT (workspace_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id
+     RETURNING member_count`,
+    [workspaceId],
+  );
+  return rows[0]!.member_count;
+}
+
+async function addSeat(tx: EntityManager, workspaceId: string): Promise<void> {
+  await tx.query(
+    `UPDATE register.workspace_counters SET member_count = member_count + 1
+     WHERE workspace_id = $1`,
+    [workspaceId],
+  );
+}
+
+function alreadyMember(email: string): DomainError {
+  return new DomainError('conflict', `${email} is already a member of this workspace`);
+}
+
+function alreadyInvited(email: string): DomainError {
+  return new DomainError('conflict', `${email} is already invited to this workspace`);
+}
+
+/** Two concurrent invites of one e-mail both pass the check; the unique index decides. */
+function translateEmailConflict(error: unknown, conflict: DomainError): unknown {
+  return isUniqueViolation(error, EMAIL_CONSTRAINT) ? conflict : error;
+}
+
+function toView(row: MemberRow): MemberView {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    status: row.status,
+    invited_at: row.invited_at?.toISOString() ?? null,
+    joined_at: row.joined_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,174 @@
+import {
+  CreatePersonInput,
+  DomainError,
+  PERSON_STATUSES,
+  UpdatePersonInput,
+  type CallerContext,
+  type Page,
+  type PersonDetail,
+  type PersonSummary,
+  type RawQuery,
+} from '@custodian/contracts';
+import { limitReachedMessage, wouldExceed } from '@custodian/plans';
+import { newId, validateInput } from '@custodian/runtime';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { resolveOptionalRef } from '../assets/named-refs';
+import { UpdateSet } from '../sql/update-set';
+import { listPage } from '../listing/list-page';
+import { parseListQuery } from '../listing/list-query';
+import { writeEvent } from '../outbox/outbox.writer';
+import {
+  PERSON_DETAIL_COLUMNS,
+  PERSON_DETAIL_FROM,
+  PERSON_SUMMARY_COLUMNS,
+  toPersonDetail,
+  toPersonSummary,
+  type HoldingRow,
+  type PersonDetailRow,
+  type PersonSummaryRow,
+} from './person-rows';
+
+/** People equipment is issued to (not logins). Every write and its events: one transaction. */
+@Injectable()
+export class PeopleService {
+  constructor(private readonly db: DataSource) {}
+
+  list(caller: CallerContext, rawQuery: RawQuery): Promise<PersonSummary[] | Page<PersonSummary>> {
+    return listPage(this.db, {
+      select: `SELECT ${PERSON_SUMMARY_COLUMNS} FROM register.people p`,
+      table: 'register.people p',
+      alias: 'p',
+      counter: 'person_count',
+      workspaceId: caller.workspaceId,
+      query: parseListQuery(rawQuery, PERSON_STATUSES),
+      map: (row: PersonSummaryRow) => toPersonSummary(row),
+    });
+  }
+
+  get(caller: CallerContext, id: unknown): Promise<PersonDetail> {
+    return this.detail(this.db.manager, caller.workspaceId, id);
+  }
+
+  async create(caller: CallerContext, body: unknown): Promise<PersonDetail> {
+    const input = validateInput(CreatePersonInput, body);
+    return this.db.transaction(async (tx) => {
+      // Serialises creates in the workspace, so the people limit is exact.
+      const counters = await tx.query<Array<{ person_count: number }>>(
+        `INSERT INTO register.workspace_counters (workspace_id) VALUES ($1)
+         ON CONFLICT (workspace_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id
+         RETURNING person_count`,
+        [caller.workspaceId],
+      );
+      const count = counters[0]!.person_count;
+      const limit = caller.limits.people;
+      if (wouldExceed(limit, count)) {
+        throw new DomainError(
+          'limit_reached',
+          limitReachedMessage('people', limit ?? 0, caller.plan),
+        );
+      }
+      const id = newId('per');
+      await tx.query(
+        `INSERT INTO register.people (id, workspace_id, full_name, email, employee_number, status,
+           department_id, location_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          id,
+          caller.workspaceId,
+          input.full_name.trim(),
+          input.email ?? null,
+          input.employee_number ?? null,
+          input.status ?? 'active',
+          await resolveOptionalRef(tx, 'departments', caller.workspaceId, input.department),
+          await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+        ],
+      );
+      await tx.query(
+        `UPDATE register.workspace_counters SET person_count = person_count + 1
+         WHERE workspace_id = $1`,
+        [caller.workspaceId],
+      );
+      const person = await this.detail(tx, caller.workspaceId, id);
+      await writeEvent(tx, caller.workspaceId, 'employee.created', person);
+      if (limit !== null && count + 1 === limit) {
+        await writeEvent(tx, caller.workspaceId, 'plan.limit_reached', {
+          workspace: { id: caller.workspaceId },
+          plan: caller.plan,
+          limit: 'people',
+          value: limit,
+        });
+      }
+      return person;
+    });
+  }
+
+  async update(caller: CallerContext, id: unknown, body: unknown): Promise<PersonDetail> {
+    const input = validateInput(UpdatePersonInput, body);
+    return this.db.transaction(async (tx) => {
+      const current = await this.findRow(tx, caller.workspaceId, id, true);
+      const update = new UpdateSet(current.id, caller.workspaceId);
+      const set = (column: string, value: unknown) => update.set(column, value);
+      if (input.full_name !== undefined) set('full_name', input.full_name.trim());
+      if (input.status !== undefined && input.status !== current.status)
+        set('status', input.status);
+      for (const column of ['email', 'employee_number'] as const) {
+        if (input[column] !== undefined) set(column, input[column]);
+      }
+      if (input.department !== undefined) {
+        set(
+          'department_id',
+          await resolveOptionalRef(tx, 'departments', caller.workspaceId, input.department),
+        );
+      }
+      if (input.location !== undefined) {
+        set(
+          'location_id',
+          await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+        );
+      }
+      if (update.empty) return this.detail(tx, caller.workspaceId, current.id);
+      await tx.query(update.statement('register.people'), update.params);
+      const person = await this.detail(tx, caller.workspaceId, current.id);
+      // The row lock above makes this exact: once per move to inactive, never while inactive.
+      if (current.status !== 'inactive' && person.status === 'inactive') {
+        await writeEvent(tx, caller.workspaceId, 'employee.offboarded', person);
+      }
+      return person;
+    });
+  }
+
+  private async detail(
+    manager: EntityManager,
+    workspaceId: string,
+    id: unknown,
+  ): Promise<PersonDetail> {
+    const row = await this.findRow(manager, workspaceId, id);
+    const holdings = await manager.query<HoldingRow[]>(
+      `SELECT id, name, asset_tag, assigned_at FROM register.assets
+       WHERE workspace_id = $1 AND assigned_to_id = $2 ORDER BY assigned_at, id`,
+      [workspaceId, row.id],
+    );
+    return toPersonDetail(row, holdings);
+  }
+
+  /** Within the caller's workspace only; the same 404 for unknown and foreign ids. */
+  private async findRow(
+    manager: EntityManager,
+    workspaceId: string,
+    id: unknown,
+    forUpdate = false,
+  ): Promise<PersonDetailRow> {
+    const rows =
+      typeof id === 'string' && id.length <= 64 && !id.includes('\u0000')
+        ? await manager.query<PersonDetailRow[]>(
+            `SELECT ${PERSON_DETAIL_COLUMNS} FROM ${PERSON_DETAIL_FROM}
+             WHERE p.id = $1 AND p.workspace_id = $2${forUpdate ? ' FOR UPDATE OF p' : ''}`,
+            [id, workspaceId],
+          )
+        : [];
+    const row = rows[0];
+    if (!row) throw new DomainError('not_found', `Person ${String(id)} not found`);
+    return row;
+  }
+}

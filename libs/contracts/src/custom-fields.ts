@@ -1,0 +1,50 @@
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+} from 'class-validator';
+
+export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'boolean', 'select'] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+/** What the admin CLI sends to define a custom field for a workspace's assets. */
+export class CreateCustomFieldInput {
+  @IsString() @Length(1, 64) workspace!: string;
+
+  @Matches(/^[a-z][a-z0-9_]{0,62}$/, {
+    message: 'key must be lower-case letters, digits and _, starting with a letter',
+  })
+  key!: string;
+
+  @IsString() @Length(1, 200) label!: string;
+
+  @IsIn(CUSTOM_FIELD_TYPES, { message: `type must be one of ${CUSTOM_FIELD_TYPES.join(', ')}` })
+  type!: CustomFieldType;
+
+  /** Comma-separated on the CLI; required for `select`, refused otherwise. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  options?: string[];
+
+  @IsOptional() @IsBoolean() required?: boolean;
+}
+
+export interface CustomFieldView {
+  id: string;
+  workspace_id: string;
+  key: string;
+  label: string;
+  type: CustomFieldType;
+  options: string[] | null;
+  required: boolean;
+  created_at: string;
+}

@@ -1,0 +1,79 @@
+import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+
+/** Workspace roles, highest first (DECISIONS.md, Members). */
+export const MEMBER_ROLES = ['owner', 'admin', 'manager', 'member'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export const MEMBER_STATUSES = ['invited', 'active'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+/** How long an invitation link stays valid. */
+export const INVITATION_TTL_DAYS = 7;
+
+const ROLE_MESSAGE = `role must be one of ${MEMBER_ROLES.join(', ')}`;
+
+/** Body of POST /members. Unknown fields are refused by the validator (whitelist). */
+export class InviteMemberInput {
+  @IsString()
+  @IsEmail({}, { message: 'email must be an e-mail address' })
+  @MaxLength(320, { message: 'email must be at most 320 characters' })
+  email!: string;
+
+  @IsOptional() @IsIn(MEMBER_ROLES, { message: ROLE_MESSAGE }) role?: MemberRole;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 200, { message: 'name must be between 1 and 200 characters' })
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name?: string | null;
+}
+
+/** Body of PATCH /members/{userId}. */
+export class UpdateMemberInput {
+  @IsIn(MEMBER_ROLES, { message: ROLE_MESSAGE }) role!: MemberRole;
+}
+
+/** Admin queue: `invitation list --workspace W`. */
+export class InvitationListInput {
+  @IsString() @Length(1, 64) workspace!: string;
+}
+
+/** Admin queue and the public accept link: `invitation accept --token T`. */
+export class InvitationAcceptInput {
+  @IsString()
+  @Length(1, 128, { message: 'token must be between 1 and 128 characters' })
+  token!: string;
+}
+
+/** Admin queue: the owner of a new workspace (`workspace create --owner-email E`). */
+export class OwnerCreateInput {
+  @IsString() @Length(1, 64) workspace!: string;
+
+  @IsString()
+  @IsEmail({}, { message: 'email must be an e-mail address' })
+  @MaxLength(320, { message: 'email must be at most 320 characters' })
+  email!: string;
+
+  @IsOptional() @IsString() @Length(1, 200) name?: string;
+}
+
+/** A workspace member: a login, not a person record (spec 2.3). */
+export interface MemberView {
+  /** The `userId` of PATCH /members/{userId}: `usr_...`. */
+  id: string;
+  email: string;
+  name: string | null;
+  role: MemberRole;
+  status: MemberStatus;
+  invited_at: string | null;
+  joined_at: string | null;
+}
+
+/** An open invitation, as `invitation list` prints it. */
+export interface InvitationView {
+  id: string;
+  email: string;
+  role: MemberRole;
+  token: string;
+  expires_at: string;
+}
