@@ -154,4 +154,26 @@ describe('error responses (e2e)', () => {
     const response = await tenant.get('/assets/%E0%A4%A');
     expect(expectErrorBody(response, 400, 'Bad Request')).toMatch(/percent-encoding/);
   });
+
+  it('refuses bodies nested deeper than 32 levels, however deep, with 400', async () => {
+    for (const depth of [33, 150_000]) {
+      const body = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const response = await tenant.request('/people', { method: 'POST', body });
+      expect(expectErrorBody(response, 400, 'Bad Request')).toBe(
+        'body must not nest deeper than 32 levels',
+      );
+    }
+  });
+
+  it('refuses lone surrogates and constructor keys at any depth with 400, not 500', async () => {
+    const surrogate = await tenant.request('/assets', {
+      method: 'POST',
+      body: '{"name":"a","custom_fields":{"note":"\\ud800"}}',
+    });
+    expect(expectErrorBody(surrogate, 400, 'Bad Request')).toBe(
+      'custom_fields.note must be valid Unicode text',
+    );
+    const nested = await tenant.post('/assets', { name: 'a', custom_fields: { constructor: 'x' } });
+    expect(expectErrorBody(nested, 400, 'Bad Request')).toMatch(/constructor/);
+  });
 });

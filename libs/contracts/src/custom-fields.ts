@@ -17,8 +17,9 @@ export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 export class CreateCustomFieldInput {
   @IsString() @Length(1, 64) workspace!: string;
 
-  @Matches(/^[a-z][a-z0-9_]{0,62}$/, {
-    message: 'key must be lower-case letters, digits and _, starting with a letter',
+  @Matches(/^(?!(constructor|prototype|__proto__)$)[a-z][a-z0-9_]{0,62}$/, {
+    message:
+      'key must be lower-case letters, digits and _, starting with a letter, and not constructor or prototype',
   })
   key!: string;
 

@@ -109,3 +109,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     message.includes('Connection terminated')
   );
 }
+
+/**
+ * Runs a transaction again when Postgres aborted it for a deadlock or a serialization
+ * failure: the work is then safe to repeat, and the client should not see a 500 for it.
+ */
+export async function retryTransaction<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code =
+        (error as { driverError?: { code?: string }; code?: string }).driverError?.code ??
+        (error as { code?: string }).code;
+      if (attempt >= attempts || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}

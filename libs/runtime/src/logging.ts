@@ -6,9 +6,17 @@ export interface LoggingConfig {
   LOG_FORMAT: 'json' | 'pretty';
 }
 
+/** Query parameters that are credentials (the invitation link's token). */
+const SECRET_QUERY = /([?&](?:token)=)[^&#]*/gi;
+
+/** A URL fit for a log line: credentials in its query replaced by [Redacted]. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[Redacted]');
+}
+
 /**
  * Structured JSON logs in production; `pretty` for a person at a terminal. Request logs
- * never carry the API key: both key headers are redacted.
+ * never carry credentials: both key headers and the invitation token are redacted.
  */
 export function loggerParams(app: string, config: LoggingConfig): Params {
   return {
@@ -17,7 +25,10 @@ export function loggerParams(app: string, config: LoggingConfig): Params {
     pinoHttp: {
       name: app,
       level: config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.query.token'],
+      serializers: {
+        req: (req: { url?: string }) => ({ ...req, url: req.url && redactUrl(req.url) }),
+      },
       transport:
         config.LOG_FORMAT === 'pretty'
           ? {

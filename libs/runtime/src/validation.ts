@@ -17,14 +17,9 @@ export function validateInput<T extends object>(
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new DomainError('invalid_input', `${what} must be a JSON object`);
   }
-  for (const key of Object.keys(raw)) {
-    if (FORBIDDEN_KEYS.has(key)) {
-      throw new DomainError('invalid_input', `${what} must not contain the key ${key}`);
-    }
-  }
-  const withNul = findNul(raw, '');
-  if (withNul !== null) {
-    throw new DomainError('invalid_input', `${withNul || what} must not contain NUL characters`);
+  const problem = findUnstorableText(raw, '');
+  if (problem !== null) {
+    throw new DomainError('invalid_input', `${problem.path || what} ${problem.reason}`);
   }
   const instance = plainToInstance(type, raw, { enableImplicitConversion: false });
   const errors = validateSync(instance, {
@@ -54,18 +49,45 @@ export function describeErrors(errors: ValidationError[], parent = ''): string {
   return messages.join('; ');
 }
 
+export interface TextProblem {
+  path: string;
+  reason: string;
+}
+
+/** An unpaired UTF-16 surrogate: valid in a JS string, refused by Postgres jsonb. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /**
- * Postgres text cannot hold U+0000; a NUL reaching SQL is a 500. Returns the path of the
- * first string (or key) holding one, '' for the value itself, or null.
+ * What Postgres or the validator cannot take, anywhere in a JSON value: U+0000 and lone
+ * surrogates (Postgres refuses them: a 500), and the keys `__proto__`, `constructor`,
+ * `prototype` at any depth (class-transformer throws on them). Walks with an explicit stack.
  */
-export function findNul(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const innerPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return innerPath;
-    const found = findNul(inner, innerPath);
-    if (found !== null) return found;
+export function findUnstorableText(value: unknown, path: string): TextProblem | null {
+  const stack: Array<[unknown, string]> = [[value, path]];
+  while (stack.length > 0) {
+    const [current, at] = stack.pop()!;
+    if (typeof current === 'string') {
+      const reason = textReason(current);
+      if (reason) return { path: at, reason };
+      continue;
+    }
+    if (typeof current !== 'object' || current === null) continue;
+    const isArray = Array.isArray(current);
+    for (const [key, inner] of Object.entries(current)) {
+      const innerPath = isArray ? `${at}[${key}]` : at ? `${at}.${key}` : key;
+      if (!isArray && FORBIDDEN_KEYS.has(key)) {
+        return { path: at, reason: `must not contain the key ${key}` };
+      }
+      const keyReason = textReason(key);
+      if (keyReason) return { path: innerPath, reason: keyReason };
+      stack.push([inner, innerPath]);
+    }
   }
+  return null;
+}
+
+function textReason(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode text';
   return null;
 }

@@ -26,6 +26,10 @@ function parse(
     done(null, undefined);
     return;
   }
+  if (nestingOf(text) > MAX_DEPTH) {
+    done(new DomainError('invalid_input', `body must not nest deeper than ${MAX_DEPTH} levels`));
+    return;
+  }
   try {
     done(null, parseJson(text, null, { protoAction: 'error', constructorAction: 'error' }));
   } catch (error) {
@@ -40,4 +44,32 @@ function parse(
       undefined,
     );
   }
+}
+
+/** No API body needs more; deeper ones would overflow recursive serialisers downstream. */
+const MAX_DEPTH = 32;
+
+/**
+ * The deepest nesting of objects and arrays in JSON text, by one pass over the characters
+ * (brackets inside strings do not count), before anything recursive touches it.
+ */
+function nestingOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') {
+      inString = true;
+    } else if (char === '{' || char === '[') {
+      deepest = Math.max(deepest, ++depth);
+      if (deepest > MAX_DEPTH) return deepest;
+    } else if (char === '}' || char === ']') {
+      depth--;
+    }
+  }
+  return deepest;
 }

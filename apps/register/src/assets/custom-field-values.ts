@@ -32,7 +32,11 @@ export function applyCustomFields(
   given: Record<string, unknown> | null | undefined,
 ): Record<string, unknown> {
   const byKey = new Map(definitions.map((definition) => [definition.key, definition]));
-  const next: Record<string, unknown> = given === null ? {} : { ...current };
+  // Null-prototype objects: a key such as `toString` must not find Object.prototype's.
+  const next: Record<string, unknown> = Object.assign(
+    Object.create(null) as Record<string, unknown>,
+    given === null ? {} : current,
+  );
   for (const [key, value] of Object.entries(given ?? {})) {
     const definition = byKey.get(key);
     if (!definition) {
@@ -42,11 +46,11 @@ export function applyCustomFields(
     else next[key] = checkValue(definition, value);
   }
   for (const definition of definitions) {
-    if (definition.required && next[definition.key] === undefined) {
+    if (definition.required && !Object.hasOwn(next, definition.key)) {
       throw invalid(`custom_fields.${definition.key} is required`);
     }
   }
-  return next;
+  return { ...next };
 }
 
 function checkValue(definition: CustomFieldDefinition, value: unknown): unknown {

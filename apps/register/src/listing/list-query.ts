@@ -4,7 +4,7 @@ import {
   DomainError,
   type RawQuery,
 } from '@custodian/contracts';
-import { findNul } from '@custodian/runtime';
+import { findUnstorableText } from '@custodian/runtime';
 
 const KNOWN = new Set(['page', 'pageSize', 'status', 'search']);
 const MAX_SEARCH = 200;
@@ -29,8 +29,8 @@ export function parseListQuery<S extends string>(
   for (const name of Object.keys(raw)) {
     if (!KNOWN.has(name)) throw invalid(`unknown query parameter ${name}`);
   }
-  const withNul = findNul(raw, '');
-  if (withNul !== null) throw invalid(`${withNul} must not contain NUL characters`);
+  const problem = findUnstorableText(raw, '');
+  if (problem !== null) throw invalid(`${problem.path} ${problem.reason}`);
   const page = single(raw, 'page');
   const pageSize = single(raw, 'pageSize');
   const status = single(raw, 'status');

@@ -39,10 +39,18 @@ export class Mailer implements OnApplicationShutdown {
 
   private async deliver(message: MailMessage): Promise<void> {
     if (!this.transport) {
-      this.logger.log(
-        { to: message.to, subject: message.subject, text: message.text },
-        `SMTP_URL is not set; e-mail to ${message.to} not sent:\n${message.text}`,
-      );
+      // The body holds the invitation link, a credential: printed for a developer running
+      // `npm start`, never in production, where a missing SMTP_URL is a configuration error.
+      if (process.env.NODE_ENV === 'production') {
+        this.logger.error(
+          `SMTP_URL is not set; e-mail "${message.subject}" to ${message.to} not sent`,
+        );
+      } else {
+        this.logger.log(
+          { to: message.to, subject: message.subject, text: message.text },
+          `SMTP_URL is not set; e-mail to ${message.to} not sent:\n${message.text}`,
+        );
+      }
       return;
     }
     try {
