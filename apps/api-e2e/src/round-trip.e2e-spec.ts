@@ -38,7 +38,10 @@ describe('one Redis round trip per request (e2e)', () => {
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    stack = new TestStack({ env: { REDIS_URL: redis.url, USAGE_FLUSH_INTERVAL_MS: '60000' } });
+    // Background work (usage flush, outbox polling) would blur the per-request counts.
+    stack = new TestStack({
+      env: { REDIS_URL: redis.url, USAGE_FLUSH_INTERVAL_MS: '60000', OUTBOX_POLL_MS: '60000' },
+    });
     await stack.start();
     tenant = await stack.tenant('pro', 'write');
     readTenant = new Tenant(

@@ -1,7 +1,9 @@
+import { OutboxRelay } from '@custodian/messaging';
 import { loggerParams } from '@custodian/runtime';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
 import { AccessCache } from './access/access-cache';
 import { AccessPublisher } from './access/access-publisher';
 import { AccessStore } from './access/access-store';
@@ -48,6 +50,19 @@ export class GatewayAppModule {
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },
+        {
+          provide: OutboxRelay,
+          inject: [DataSource],
+          useFactory: (db: DataSource) =>
+            new OutboxRelay(db, {
+              url: config.RABBITMQ_URL,
+              exchange: config.EVENTS_EXCHANGE,
+              table: 'gateway.outbox',
+              connectionName: `custodian-gateway-outbox-${config.EVENTS_EXCHANGE}`,
+              intervalMs: config.OUTBOX_POLL_MS,
+              log: (message) => new Logger('OutboxRelay').warn(message),
+            }),
+        },
         RedisConnection,
         RegisterClient,
         RegisterAdminClient,

@@ -1,8 +1,10 @@
+import { OutboxRelay } from '@custodian/messaging';
 import { loggerParams } from '@custodian/runtime';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
 import { AssetsModule } from './assets/assets.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
@@ -31,6 +33,19 @@ export class RegisterAppModule {
       controllers: [HealthController],
       providers: [
         { provide: RegisterConfig, useValue: config },
+        {
+          provide: OutboxRelay,
+          inject: [DataSource],
+          useFactory: (db: DataSource) =>
+            new OutboxRelay(db, {
+              url: config.RABBITMQ_URL,
+              exchange: config.EVENTS_EXCHANGE,
+              table: 'register.outbox',
+              connectionName: `custodian-register-outbox-${config.EVENTS_EXCHANGE}`,
+              intervalMs: config.OUTBOX_POLL_MS,
+              log: (message) => new Logger('OutboxRelay').warn(message),
+            }),
+        },
         { provide: APP_FILTER, useClass: DomainErrorFilter },
         RpcServerHandle,
         AdminRpcServerHandle,

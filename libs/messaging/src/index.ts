@@ -3,3 +3,4 @@ export * from './rpc-client';
 export * from './rpc-server';
 export * from './rpc-wire';
 export * from './managed-connection';
+export * from './outbox-relay';

@@ -6,6 +6,8 @@ export interface ManagedConnectionOptions {
   name: string;
   /** Declares topology and starts consumers on a fresh channel; runs on every (re)connect. */
   setup: (channel: Channel) => Promise<void>;
+  /** A confirm channel (publisher confirms) instead of a plain one. */
+  confirm?: boolean;
   /** Called once each time an established connection is lost. */
   onDown?: () => void;
   onUp?: () => void;
@@ -56,7 +58,9 @@ export class ManagedConnection {
     const connection = await openConnection(this.options.url, this.options.name);
     connection.on('error', (error: Error) => this.options.log?.(`RabbitMQ: ${error.message}`));
     try {
-      const channel = await connection.createChannel();
+      const channel = this.options.confirm
+        ? await connection.createConfirmChannel()
+        : await connection.createChannel();
       channel.on('error', (error: Error) => this.options.log?.(`channel: ${error.message}`));
       // The broker closed the channel (e.g. a consumer timeout): rebuild everything.
       channel.on('close', () => void connection.close().catch(() => undefined));

@@ -1,4 +1,5 @@
 import {
+  EVENTS_EXCHANGE,
   GATEWAY_ADMIN_QUEUE,
   REGISTER_ADMIN_QUEUE,
   REGISTER_RPC_QUEUE,
@@ -52,6 +53,12 @@ export class GatewayConfig {
    * client could pick its own address and escape the brute-force guard.
    */
   @IsIn(['true', 'false']) TRUST_PROXY: string = 'false';
+
+  /** Where this app's outbox rows are published (topic exchange, routing key = event). */
+  @IsString() EVENTS_EXCHANGE: string = EVENTS_EXCHANGE;
+
+  /** How often the outbox relay looks for unpublished rows. */
+  @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 100;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 

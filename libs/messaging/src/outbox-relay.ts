@@ -1,0 +1,160 @@
+import type { PublishedEvent } from '@custodian/contracts';
+import type { ConfirmChannel, Message } from 'amqplib';
+import type { DataSource } from 'typeorm';
+import { ManagedConnection } from './managed-connection';
+
+export interface OutboxRelayOptions {
+  url: string;
+  exchange: string;
+  /** The outbox table, schema-qualified: `register.outbox`. */
+  table: string;
+  connectionName: string;
+  /** How often the table is polled for unpublished rows. */
+  intervalMs: number;
+  batchSize?: number;
+  log?: (message: string) => void;
+}
+
+interface OutboxRow {
+  id: string;
+  workspace_id: string;
+  event: PublishedEvent['event'];
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/**
+ * Publishes an app's outbox rows to the events exchange: persistent, `mandatory`, on a confirm
+ * channel. A row is marked published only after the broker acked it; a row the broker
+ * returned as unroutable (no queue bound yet) or nacked stays and is tried again. Rows are
+ * claimed with FOR UPDATE SKIP LOCKED, so replicas of an app share the work. With the broker
+ * down nothing is lost: rows wait in Postgres and go out once it is back.
+ */
+export class OutboxRelay {
+  private readonly connection: ManagedConnection;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private lastWarning = 0;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly options: OutboxRelayOptions,
+  ) {
+    this.connection = new ManagedConnection({
+      url: options.url,
+      name: options.connectionName,
+      confirm: true,
+      setup: async (channel) => {
+        await channel.assertExchange(options.exchange, 'topic', { durable: true });
+      },
+      log: (message) => this.warn(message),
+    });
+  }
+
+  /** Nest lifecycle: a relay provided by an app starts and stops with it. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
+  async start(): Promise<void> {
+    await this.connection.openOrRetry();
+    this.timer = setInterval(() => void this.drain(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => 0);
+    await this.connection.close();
+  }
+
+  isConnected(): boolean {
+    return this.connection.channel !== null;
+  }
+
+  /** Publishes what is waiting, batch by batch; returns how many rows were marked published. */
+  drain(): Promise<number> {
+    this.running ??= this.publishAll().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async publishAll(): Promise<number> {
+    let published = 0;
+    try {
+      for (;;) {
+        const [done, claimed] = await this.publishBatch();
+        published += done;
+        if (claimed < (this.options.batchSize ?? 200) || done === 0) return published;
+      }
+    } catch (error) {
+      this.warn(`outbox relay paused: ${(error as Error).message}`);
+      return published;
+    }
+  }
+
+  private async publishBatch(): Promise<[published: number, claimed: number]> {
+    const channel = this.connection.channel as ConfirmChannel | null;
+    if (!channel) return [0, 0];
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<OutboxRow[]>(
+        `SELECT id, workspace_id, event, data, created_at FROM ${this.options.table}
+         WHERE published_at IS NULL ORDER BY created_at, id
+         LIMIT ${this.options.batchSize ?? 200} FOR UPDATE SKIP LOCKED`,
+      );
+      if (rows.length === 0) return [0, 0];
+      const returned = new Set<string>();
+      const onReturn = (message: Message) => {
+        const id = (message.properties as { messageId?: string }).messageId;
+        if (id) returned.add(id);
+      };
+      channel.on('return', onReturn);
+      try {
+        for (const row of rows) {
+          const event: PublishedEvent = {
+            id: row.id,
+            event: row.event,
+            created_at: row.created_at.toISOString(),
+            data: row.data,
+            workspace_id: row.workspace_id,
+          };
+          channel.publish(this.options.exchange, row.event, Buffer.from(JSON.stringify(event)), {
+            persistent: true,
+            mandatory: true,
+            messageId: row.id,
+            contentType: 'application/json',
+            timestamp: Math.floor(row.created_at.getTime() / 1000),
+          });
+        }
+        // Rejects if the broker nacked any: the transaction rolls back, all rows stay.
+        await channel.waitForConfirms();
+      } finally {
+        channel.off('return', onReturn);
+      }
+      const sent = rows.map((row) => row.id).filter((id) => !returned.has(id));
+      if (returned.size > 0) {
+        this.warn(
+          `${returned.size} event(s) unroutable on ${this.options.exchange} (no queue bound); kept for retry`,
+        );
+      }
+      if (sent.length > 0) {
+        await tx.query(
+          `UPDATE ${this.options.table} SET published_at = now() WHERE id = ANY($1::text[])`,
+          [sent],
+        );
+      }
+      return [sent.length, rows.length];
+    });
+  }
+
+  /** At most one line per 10 s: an outage would otherwise log every poll. */
+  private warn(message: string): void {
+    if (Date.now() - this.lastWarning < 10_000) return;
+    this.lastWarning = Date.now();
+    this.options.log?.(message);
+  }
+}
