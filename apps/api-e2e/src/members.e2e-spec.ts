@@ -193,8 +193,19 @@ describe('members and invitations (e2e)', () => {
       expect(days).toBeGreaterThan(6.9);
       expect(days).toBeLessThanOrEqual(7);
 
-      // Real HTTP, no API key: the link is all the invitee has.
-      const response = await fetch(link);
+      // Real HTTP, no API key: the link is all the invitee has. Opening it only shows the page
+      // (a mail scanner fetching it accepts nothing); its button posts to the same URL.
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      const html = await page.text();
+      const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&#38;/g, '&');
+      expect(action).toBe(new URL(link).pathname + new URL(link).search);
+      expect((await members()).find((m) => m.id === member.id)?.status).toBe('invited');
+      const response = await fetch(new URL(action!, link), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/application\/json/);
       const accepted = (await response.json()) as MemberView;
@@ -206,20 +217,22 @@ describe('members and invitations (e2e)', () => {
       expect(await members()).toContainEqual(accepted);
       expect(await invitations(tenant.workspace.id)).not.toContainEqual(listed);
 
-      const again = await httpRequest<ErrorBody>(link);
+      const again = await httpRequest<ErrorBody>(link, { method: 'POST' });
       expect(again.status).toBe(409);
       expect(again.body.message).toBe('This invitation has already been accepted');
     });
 
     it('refuses an unknown or missing token', async () => {
-      const unknown = await stack.request<ErrorBody>('/invitations/accept?token=nope');
+      const unknown = await stack.request<ErrorBody>('/invitations/accept?token=nope', {
+        method: 'POST',
+      });
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({
         statusCode: 404,
         error: 'Not Found',
         message: 'Invitation not found; the link may be mistyped',
       });
-      const missing = await stack.request<ErrorBody>('/invitations/accept');
+      const missing = await stack.request<ErrorBody>('/invitations/accept', { method: 'POST' });
       expect(missing.status).toBe(400);
       expect(missing.body.message).toMatch(/\btoken\b/);
     });
@@ -233,7 +246,9 @@ describe('members and invitations (e2e)', () => {
         `UPDATE register.invitations SET expires_at = now() - interval '1 minute' WHERE id = $1`,
         [listed!.id],
       );
-      const expired = await stack.request<ErrorBody>(`/invitations/accept?token=${listed!.token}`);
+      const expired = await stack.request<ErrorBody>(`/invitations/accept?token=${listed!.token}`, {
+        method: 'POST',
+      });
       expect(expired.status).toBe(409);
       expect(expired.body.message).toMatch(/^This invitation expired at .*; ask for a new one$/);
       expect(await invitations(tenant.workspace.id)).not.toContainEqual(listed);
@@ -256,7 +271,10 @@ describe('members and invitations (e2e)', () => {
         expect(found).toBeDefined();
         return found!;
       });
-      const accepted = await stack.request<MemberView>(`/invitations/accept?token=${listed.token}`);
+      const accepted = await stack.request<MemberView>(
+        `/invitations/accept?token=${listed.token}`,
+        { method: 'POST' },
+      );
       expect(accepted.status).toBe(200);
       expect(accepted.body.status).toBe('active');
     });
@@ -407,7 +425,9 @@ describe('members and invitations (e2e)', () => {
       const [listed] = await invitations(own.workspace.id);
       expect(listed?.email).toBe('seatless@example.com');
 
-      const refused = await stack.request<ErrorBody>(`/invitations/accept?token=${listed!.token}`);
+      const refused = await stack.request<ErrorBody>(`/invitations/accept?token=${listed!.token}`, {
+        method: 'POST',
+      });
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({
         statusCode: 403,
@@ -423,6 +443,7 @@ describe('members and invitations (e2e)', () => {
       });
       const accepted = await stack.request<MemberView>(
         `/invitations/accept?token=${listed!.token}`,
+        { method: 'POST' },
       );
       expect(accepted.status).toBe(200);
       expect(accepted.body.status).toBe('active');
@@ -438,7 +459,9 @@ describe('members and invitations (e2e)', () => {
       }
       const tokens = (await invitations(own.workspace.id)).map((i) => i.token);
       const results = await Promise.all(
-        tokens.map((token) => stack.request(`/invitations/accept?token=${token}`)),
+        tokens.map((token) =>
+          stack.request(`/invitations/accept?token=${token}`, { method: 'POST' }),
+        ),
       );
       expect(results.map((r) => r.status).sort()).toEqual([200, 403, 403]);
       expect((await members(own)).filter((m) => m.status === 'active')).toHaveLength(2);

@@ -1,11 +1,19 @@
 import { loggerParams } from '@custodian/runtime';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { WorkerConfig } from './config/worker-config';
+import { AdminRpcServerHandle } from './admin/admin-rpc-server.handle';
+import { DomainErrorFilter } from './admin/domain-error.filter';
 import { DatabaseModule } from './database/database.module';
+import { DeliveryScheduler } from './delivery/delivery-scheduler';
+import { FanOut } from './delivery/fan-out';
 import { EventConsumer } from './events/event-consumer';
+import { GatewayClient } from './gateway-client/gateway-client';
 import { HealthController } from './health/health.controller';
+import { EndpointsAdminController } from './webhooks/endpoints.admin-controller';
+import { EndpointsService } from './webhooks/endpoints.service';
 
 @Module({})
 export class WorkerAppModule {
@@ -18,9 +26,18 @@ export class WorkerAppModule {
         TerminusModule.forRoot({ logger: false }),
         DatabaseModule,
       ],
-      controllers: [HealthController],
-      providers: [{ provide: WorkerConfig, useValue: config }, EventConsumer],
-      exports: [WorkerConfig],
+      controllers: [HealthController, EndpointsAdminController],
+      providers: [
+        { provide: WorkerConfig, useValue: config },
+        { provide: APP_FILTER, useClass: DomainErrorFilter },
+        AdminRpcServerHandle,
+        GatewayClient,
+        FanOut,
+        EventConsumer,
+        EndpointsService,
+        DeliveryScheduler,
+      ],
+      exports: [WorkerConfig, AdminRpcServerHandle],
     };
   }
 }

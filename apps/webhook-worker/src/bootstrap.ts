@@ -1,10 +1,14 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { AdminRpcServerHandle } from './admin/admin-rpc-server.handle';
 import { WorkerAppModule } from './app.module';
 import type { WorkerConfig } from './config/worker-config';
 
-/** The worker has no public HTTP: its Fastify listener serves only /health. */
+/**
+ * The worker has no public HTTP: its Fastify listener serves only /health. Its admin work
+ * (webhook endpoints, Test ping, delivery log) arrives on its admin queue.
+ */
 export async function startWorker(config: WorkerConfig): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
     WorkerAppModule.forConfig(config),
@@ -13,6 +17,11 @@ export async function startWorker(config: WorkerConfig): Promise<NestFastifyAppl
   );
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
+  app.connectMicroservice(
+    { strategy: app.get(AdminRpcServerHandle).server },
+    { inheritAppConfig: true },
+  );
+  await app.startAllMicroservices();
   await app.listen(config.HEALTH_PORT, config.HOST);
   return app;
 }

@@ -8,3 +8,4 @@ export * from './admin';
 export * from './members';
 export * from './people';
 export * from './custom-fields';
+export * from './webhooks';

@@ -2,6 +2,7 @@
 export const REGISTER_RPC_QUEUE = 'custodian.register.rpc';
 export const GATEWAY_ADMIN_QUEUE = 'custodian.gateway.admin';
 export const REGISTER_ADMIN_QUEUE = 'custodian.register.admin';
+export const WORKER_ADMIN_QUEUE = 'custodian.webhook-worker.admin';
 export const EVENTS_EXCHANGE = 'custodian.events';
 
 export const RegisterPatterns = {
@@ -36,7 +37,16 @@ export const GatewayAdminPatterns = {
   keyList: 'admin.key.list',
 } as const;
 
+/** Console work the webhook-worker owns (endpoints, Test ping, delivery log). */
+export const WorkerAdminPatterns = {
+  webhookCreate: 'admin.webhook.create',
+  webhookList: 'admin.webhook.list',
+  webhookTest: 'admin.webhook.test',
+  deliveries: 'admin.deliveries',
+} as const;
+
 export type RegisterPattern = (typeof RegisterPatterns)[keyof typeof RegisterPatterns];
 export type GatewayAdminPattern = (typeof GatewayAdminPatterns)[keyof typeof GatewayAdminPatterns];
 export type RegisterAdminPattern =
   (typeof RegisterAdminPatterns)[keyof typeof RegisterAdminPatterns];
+export type WorkerAdminPattern = (typeof WorkerAdminPatterns)[keyof typeof WorkerAdminPatterns];

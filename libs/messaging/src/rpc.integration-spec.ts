@@ -311,7 +311,7 @@ describe('RmqRpcClient and RmqRpcServer over RabbitMQ', () => {
         return 'done';
       },
     });
-    const client = await startClient(queue, 3_000);
+    const client = await startClient(queue, 8_000);
 
     const reply = client.request('work', {});
     await waitFor(() => expect(started).toBe(1));

@@ -1,3 +1,4 @@
 export * from './http';
 export * from './test-database';
 export * from './redis-server';
+export * from './webhook-receiver';

@@ -4,6 +4,7 @@ import {
   errorBodyForCode,
   GATEWAY_ADMIN_QUEUE,
   REGISTER_ADMIN_QUEUE,
+  WORKER_ADMIN_QUEUE,
 } from '@custodian/contracts';
 import { RmqRpcClient } from '@custodian/messaging';
 import { parseCommand } from './commands';
@@ -28,10 +29,11 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   }
   const client = new RmqRpcClient({
     url: io.env.RABBITMQ_URL || 'amqp://guest:guest@127.0.0.1:5672',
-    queue:
-      parsed.command.owner === 'register'
-        ? io.env.REGISTER_ADMIN_QUEUE || REGISTER_ADMIN_QUEUE
-        : io.env.ADMIN_QUEUE || GATEWAY_ADMIN_QUEUE,
+    queue: {
+      register: io.env.REGISTER_ADMIN_QUEUE || REGISTER_ADMIN_QUEUE,
+      worker: io.env.WORKER_ADMIN_QUEUE || WORKER_ADMIN_QUEUE,
+      gateway: io.env.ADMIN_QUEUE || GATEWAY_ADMIN_QUEUE,
+    }[parsed.command.owner],
     timeoutMs: Number(io.env.ADMIN_TIMEOUT_MS) > 0 ? Number(io.env.ADMIN_TIMEOUT_MS) : 10_000,
     connectionName: 'custodian-admin-cli',
     serviceName: parsed.command.owner,

@@ -1,4 +1,8 @@
-import { GatewayAdminPatterns, RegisterAdminPatterns } from '@custodian/contracts';
+import {
+  GatewayAdminPatterns,
+  RegisterAdminPatterns,
+  WorkerAdminPatterns,
+} from '@custodian/contracts';
 import { COMMANDS, parseCommand } from './commands';
 
 function failure(argv: string[]): string {
@@ -130,11 +134,15 @@ describe('parseCommand', () => {
     expect(Object.keys(COMMANDS).sort()).toEqual(
       [
         'customfield create',
+        'deliveries',
         'invitation accept',
         'invitation list',
         'key create',
         'key list',
         'key revoke',
+        'webhook create',
+        'webhook list',
+        'webhook test',
         'workspace create',
         'workspace limits',
         'workspace plan',
@@ -229,5 +237,48 @@ describe('parseCommand', () => {
       expect(failure(['key', 'create'])).toBe('"key create" needs --workspace, --scope');
       expect(failure(['key', 'revoke'])).toBe('"key revoke" needs --id');
     });
+  });
+});
+
+describe('parseCommand: webhook commands (owner worker)', () => {
+  it('parses webhook create with events and a description', () => {
+    const parsed = parseCommand([
+      'webhook',
+      'create',
+      '--workspace',
+      'wsp_1',
+      '--url',
+      'https://hooks.example.com/in',
+      '--events',
+      'asset.created,asset.updated',
+      '--description',
+      'CMDB sync',
+    ]);
+    expect(parsed.command.owner).toBe('worker');
+    expect(parsed.command.pattern).toBe(WorkerAdminPatterns.webhookCreate);
+    expect(parsed.payload).toEqual({
+      workspace: 'wsp_1',
+      url: 'https://hooks.example.com/in',
+      events: 'asset.created,asset.updated',
+      description: 'CMDB sync',
+    });
+  });
+
+  it('parses webhook list and webhook test', () => {
+    expect(parseCommand(['webhook', 'list', '--workspace', 'wsp_1']).command.pattern).toBe(
+      WorkerAdminPatterns.webhookList,
+    );
+    const test = parseCommand(['webhook', 'test', '--id', 'whe_1']);
+    expect(test.command.pattern).toBe(WorkerAdminPatterns.webhookTest);
+    expect(test.payload).toEqual({ id: 'whe_1' });
+  });
+
+  it('parses the one-word deliveries command', () => {
+    const parsed = parseCommand(['deliveries', '--endpoint', 'whe_1', '--limit', '5']);
+    expect(parsed.name).toBe('deliveries');
+    expect(parsed.command.owner).toBe('worker');
+    expect(parsed.command.pattern).toBe(WorkerAdminPatterns.deliveries);
+    expect(parsed.payload).toEqual({ endpoint: 'whe_1', limit: '5' });
+    expect(failure(['deliveries'])).toContain('--endpoint');
   });
 });

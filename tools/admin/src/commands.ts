@@ -1,17 +1,20 @@
 import {
   GatewayAdminPatterns,
   RegisterAdminPatterns,
+  WorkerAdminPatterns,
   type GatewayAdminPattern,
   type RegisterAdminPattern,
+  type WorkerAdminPattern,
 } from '@custodian/contracts';
 
 export interface AdminCommand {
   /**
    * The app that owns the state this command changes; its admin queue gets the message
-   * (`ADMIN_QUEUE` for the gateway, `REGISTER_ADMIN_QUEUE` for the register).
+   * (`ADMIN_QUEUE` for the gateway, `REGISTER_ADMIN_QUEUE` for the register,
+   * `WORKER_ADMIN_QUEUE` for the webhook-worker).
    */
-  owner: 'gateway' | 'register';
-  pattern: GatewayAdminPattern | RegisterAdminPattern;
+  owner: 'gateway' | 'register' | 'worker';
+  pattern: GatewayAdminPattern | RegisterAdminPattern | WorkerAdminPattern;
   /** Options the command takes, as the CLI spells them. */
   options: string[];
   required: string[];
@@ -79,6 +82,30 @@ export const COMMANDS: Record<string, AdminCommand> = {
     options: ['workspace', 'key', 'label', 'type', 'options', 'required'],
     required: ['workspace', 'key', 'label', 'type'],
   },
+  'webhook create': {
+    owner: 'worker',
+    pattern: WorkerAdminPatterns.webhookCreate,
+    options: ['workspace', 'url', 'events', 'description'],
+    required: ['workspace', 'url', 'events'],
+  },
+  'webhook list': {
+    owner: 'worker',
+    pattern: WorkerAdminPatterns.webhookList,
+    options: ['workspace'],
+    required: ['workspace'],
+  },
+  'webhook test': {
+    owner: 'worker',
+    pattern: WorkerAdminPatterns.webhookTest,
+    options: ['id'],
+    required: ['id'],
+  },
+  deliveries: {
+    owner: 'worker',
+    pattern: WorkerAdminPatterns.deliveries,
+    options: ['endpoint', 'limit'],
+    required: ['endpoint'],
+  },
 };
 
 export interface ParsedCommand {
@@ -89,7 +116,9 @@ export interface ParsedCommand {
 
 /** Parses `noun verb --option value ...`; throws an Error whose message is for the user. */
 export function parseCommand(argv: string[]): ParsedCommand {
-  const [noun, verb, ...rest] = argv;
+  // Most commands are `noun verb`; a few (`deliveries`) are one word.
+  const single = argv[0] !== undefined && COMMANDS[argv[0]] !== undefined;
+  const [noun, verb, ...rest] = single ? [argv[0], undefined, ...argv.slice(1)] : argv;
   const name = `${noun ?? ''} ${verb ?? ''}`.trim();
   const command = COMMANDS[name];
   if (!command) {

@@ -67,6 +67,7 @@ export function benchEnv(run: string): Record<string, string> {
     ADMIN_QUEUE: `custodian.gateway.admin.bench.${run}`,
     GATEWAY_ADMIN_QUEUE: `custodian.gateway.admin.bench.${run}`,
     EVENTS_QUEUE: `custodian.webhook-worker.events.bench.${run}`,
+    WORKER_ADMIN_QUEUE: `custodian.webhook-worker.admin.bench.${run}`,
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     HOST: '127.0.0.1',

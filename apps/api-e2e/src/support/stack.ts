@@ -54,6 +54,7 @@ export class TestStack {
   private database!: TestDatabase;
   private admin!: RmqRpcClient;
   private registerAdmin!: RmqRpcClient;
+  private workerAdmin!: RmqRpcClient;
 
   readonly env: Record<string, string>;
 
@@ -66,6 +67,9 @@ export class TestStack {
       ADMIN_QUEUE: `custodian.gateway.admin.t.${this.suffix}`,
       REGISTER_ADMIN_QUEUE: `custodian.register.admin.t.${this.suffix}`,
       EVENTS_QUEUE: `custodian.webhook-worker.events.t.${this.suffix}`,
+      WORKER_ADMIN_QUEUE: `custodian.webhook-worker.admin.t.${this.suffix}`,
+      EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.t.${this.suffix}`,
+      EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.t.${this.suffix}`,
       EVENTS_EXCHANGE: `custodian.events.t.${this.suffix}`,
       PORT: '0',
       HEALTH_PORT: '0',
@@ -104,6 +108,14 @@ export class TestStack {
       serviceName: 'register',
     });
     await this.registerAdmin.connect();
+    this.workerAdmin = new RmqRpcClient({
+      url: RABBITMQ_URL,
+      queue: this.env.WORKER_ADMIN_QUEUE!,
+      timeoutMs: 5_000,
+      connectionName: 'custodian-test-worker-admin',
+      serviceName: 'webhook-worker',
+    });
+    await this.workerAdmin.connect();
     return this;
   }
 
@@ -126,6 +138,7 @@ export class TestStack {
   async stop(): Promise<void> {
     await this.admin?.close();
     await this.registerAdmin?.close();
+    await this.workerAdmin?.close();
     for (const extra of this.extraGateways) await extra.close();
     await this.gateway?.close();
     await this.register?.close();
@@ -146,6 +159,11 @@ export class TestStack {
   /** A message to the register's admin queue, as the admin CLI sends it. */
   registerAdminCall<T>(pattern: string, payload: object): Promise<T> {
     return this.registerAdmin.request<T>(pattern, payload);
+  }
+
+  /** A message to the webhook-worker's admin queue, as the admin CLI sends it. */
+  workerAdminCall<T>(pattern: string, payload: object): Promise<T> {
+    return this.workerAdmin.request<T>(pattern, payload);
   }
 
   async createWorkspace(plan: PlanName = 'pro', name = 'Acme'): Promise<WorkspaceView> {
@@ -191,10 +209,13 @@ export class TestStack {
         this.env.ADMIN_QUEUE,
         this.env.REGISTER_ADMIN_QUEUE,
         this.env.EVENTS_QUEUE,
+        this.env.WORKER_ADMIN_QUEUE,
+        this.env.EVENTS_DEAD_LETTER_QUEUE,
       ]) {
         await channel.deleteQueue(queue!);
       }
       await channel.deleteExchange(this.env.EVENTS_EXCHANGE!);
+      await channel.deleteExchange(this.env.EVENTS_DEAD_LETTER_EXCHANGE!);
     } finally {
       await connection.close();
     }

@@ -14,6 +14,20 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   for (const type of ['application/json', /^application\/[\w.-]+\+json$/i]) {
     fastify.addContentTypeParser(type, { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, parse);
   }
+  // An HTML form with no fields (the invitation page's Accept button) posts an empty
+  // form-encoded body: accepted as no body; anything in it is still a 415.
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (
+      _request: unknown,
+      body: string | Buffer,
+      done: (error: Error | null, value?: unknown) => void,
+    ) => {
+      if (body.length === 0) done(null, undefined);
+      else done(new DomainError('unsupported_media_type', 'Content-Type must be application/json'));
+    },
+  );
 }
 
 function parse(

@@ -4,7 +4,7 @@ import {
   type MemberView,
   type RawQuery,
 } from '@custodian/contracts';
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import type { AccessRecord } from '../access/access-record';
 import { Public } from '../access/public.decorator';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
@@ -45,7 +45,9 @@ export class MembersController {
 
 /**
  * The link of the invitation e-mail. It needs no API key (whoever holds the 256-bit token is
- * the invitee); the register makes the member active if a seat is left.
+ * the invitee). Opening the link (GET) only shows a page with an Accept button: mail scanners
+ * fetch links, and a GET that accepted would spend a seat for them. The button POSTs to the
+ * same URL, and the register makes the member active if a seat is left.
  */
 @Controller('invitations')
 export class InvitationsController {
@@ -53,7 +55,28 @@ export class InvitationsController {
 
   @Get('accept')
   @Public()
+  @Header('content-type', 'text/html; charset=utf-8')
+  @Header('cache-control', 'no-store')
+  page(@Query() query: RawQuery): string {
+    const token = typeof query.token === 'string' ? query.token : '';
+    const action = `/api/v1/invitations/accept?token=${encodeURIComponent(token)}`;
+    return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Custodian invitation</title>
+<meta name="referrer" content="no-referrer"></head>
+<body><h1>Join a Custodian workspace</h1>
+<p>You have been invited to a Custodian workspace.</p>
+<form method="post" action="${escapeHtml(action)}"><button type="submit">Accept the invitation</button></form>
+</body></html>`;
+  }
+
+  @Post('accept')
+  @Public()
+  @HttpCode(200)
   accept(@Query() query: RawQuery): Promise<MemberView> {
     return this.registerAdmin.call(RegisterAdminPatterns.invitationAccept, { token: query.token });
   }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

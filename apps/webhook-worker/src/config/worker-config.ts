@@ -1,4 +1,4 @@
-import { EVENTS_EXCHANGE } from '@custodian/contracts';
+import { EVENTS_EXCHANGE, GATEWAY_ADMIN_QUEUE, WORKER_ADMIN_QUEUE } from '@custodian/contracts';
 import { loadConfig } from '@custodian/runtime';
 import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
@@ -11,7 +11,45 @@ export class WorkerConfig {
 
   @IsString() EVENTS_EXCHANGE: string = EVENTS_EXCHANGE;
 
-  @IsString() EVENTS_QUEUE: string = 'custodian.webhook-worker.events';
+  /**
+   * The quorum queue the worker consumes (bound to every event). Not the earlier
+   * `custodian.webhook-worker.events`: that one exists on dev brokers without a delivery limit
+   * and redeclaring it with other arguments fails (PRECONDITION_FAILED).
+   */
+  @IsString() EVENTS_QUEUE: string = 'custodian.webhook-worker.deliveries';
+
+  /** Where an event goes after EVENTS_DELIVERY_LIMIT failed deliveries (a poison message). */
+  @IsString() EVENTS_DEAD_LETTER_EXCHANGE: string = 'custodian.events.dead';
+  @IsString() EVENTS_DEAD_LETTER_QUEUE: string = 'custodian.events.dead';
+  @IsInt() @Min(1) @Max(100) EVENTS_DELIVERY_LIMIT: number = 5;
+  @IsInt() @Min(1) @Max(1000) EVENTS_PREFETCH: number = 50;
+
+  /** The worker's admin queue (webhook endpoints, Test ping, delivery log). */
+  @IsString() WORKER_ADMIN_QUEUE: string = WORKER_ADMIN_QUEUE;
+
+  /** The gateway owns plans; the worker asks it on its admin queue. */
+  @IsString() GATEWAY_ADMIN_QUEUE: string = GATEWAY_ADMIN_QUEUE;
+  @IsInt() @Min(100) @Max(30_000) GATEWAY_TIMEOUT_MS: number = 3_000;
+  /** How long a workspace's API access (plan) is remembered for fan-out. */
+  @IsInt() @Min(0) @Max(600_000) PLAN_CACHE_MS: number = 5_000;
+
+  /** How often the scheduler looks for due deliveries. */
+  @IsInt() @Min(10) @Max(60_000) DELIVERY_INTERVAL_MS: number = 100;
+  /** Deliveries in flight at once, in all, and per endpoint. */
+  @IsInt() @Min(1) @Max(1000) DELIVERY_CONCURRENCY: number = 50;
+  @IsInt() @Min(1) @Max(100) DELIVERY_PER_ENDPOINT: number = 5;
+  /** Whole-attempt timeout (connect, headers, body), spec 6.3: 10 s. */
+  @IsInt() @Min(50) @Max(60_000) DELIVERY_TIMEOUT_MS: number = 10_000;
+  /** Waits before attempts 2, 3, ...; their count + 1 is the number of attempts. */
+  @Matches(/^\d{1,7}(,\d{1,7}){0,9}$/, {
+    message: 'DELIVERY_RETRY_DELAYS_MS must be a comma list of milliseconds',
+  })
+  DELIVERY_RETRY_DELAYS_MS: string = '300,900';
+  /**
+   * How long a claimed delivery is leased; a worker that dies mid-attempt leaves it to be
+   * claimed again after this. Must exceed DELIVERY_TIMEOUT_MS.
+   */
+  @IsInt() @Min(1_000) @Max(600_000) DELIVERY_LEASE_MS: number = 30_000;
 
   /** The worker speaks no public HTTP; this port serves only /health. */
   @IsInt() @Min(0) @Max(65535) HEALTH_PORT: number = 3002;
@@ -33,5 +71,14 @@ export class WorkerConfig {
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  return loadConfig(WorkerConfig, env);
+  const config = loadConfig(WorkerConfig, env);
+  if (config.DELIVERY_LEASE_MS <= config.DELIVERY_TIMEOUT_MS) {
+    throw new Error('DELIVERY_LEASE_MS must be greater than DELIVERY_TIMEOUT_MS');
+  }
+  return config;
+}
+
+/** The waits before each retry, in milliseconds. */
+export function retryDelays(config: WorkerConfig): number[] {
+  return config.DELIVERY_RETRY_DELAYS_MS.split(',').map(Number);
 }

@@ -1,6 +1,7 @@
 import { createAppDataSource } from '@custodian/runtime';
 import type { DataSource } from 'typeorm';
 import { CreateDeliveries1763770000000 } from './migrations/1763770000000-CreateDeliveries';
+import { CreateDeliveryLog1763810000000 } from './migrations/1763810000000-CreateDeliveryLog';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -8,7 +9,7 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
   return createAppDataSource({
     url,
     schema: DELIVERY_SCHEMA,
-    migrations: [CreateDeliveries1763770000000],
+    migrations: [CreateDeliveries1763770000000, CreateDeliveryLog1763810000000],
     applicationName: 'custodian-webhook-worker',
     poolSize,
   });

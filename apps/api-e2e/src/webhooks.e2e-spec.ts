@@ -1,0 +1,300 @@
+import {
+  DomainError,
+  GatewayAdminPatterns,
+  WorkerAdminPatterns,
+  type AssetDetail,
+  type CreatedWebhookView,
+  type DeliveryLogEntry,
+  type EventEnvelope,
+  type PublishedEvent,
+  type WebhookEndpointView,
+  type WebhookTestView,
+} from '@custodian/contracts';
+import { openConnection } from '@custodian/messaging';
+import { eventually, WebhookReceiver } from '@custodian/testing';
+import { verify } from '@custodian/webhook-signature';
+import { TestStack, type Tenant } from './support/stack';
+
+/** `expect.stringMatching`, typed as the string it stands for. */
+const matching = (pattern: RegExp): string => expect.stringMatching(pattern) as string;
+
+describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2e)', () => {
+  // Spec timings for retries (300 ms, 900 ms); a short attempt timeout keeps the suite quick.
+  const stack = new TestStack({
+    env: { DELIVERY_TIMEOUT_MS: '500', DELIVERY_LEASE_MS: '5000', DELIVERY_INTERVAL_MS: '50' },
+  });
+  const receiver = new WebhookReceiver();
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    await receiver.start();
+    await stack.start();
+    tenant = await stack.tenant('pro', 'write');
+  }, 30_000);
+
+  afterAll(async () => {
+    await stack.stop();
+    await receiver.stop();
+  });
+
+  function createEndpoint(path: string, events: string, workspace = tenant.workspace.id) {
+    return stack.workerAdminCall<CreatedWebhookView>(WorkerAdminPatterns.webhookCreate, {
+      workspace,
+      url: receiver.url(path),
+      events,
+    });
+  }
+
+  function deliveries(endpoint: string): Promise<DeliveryLogEntry[]> {
+    return stack.workerAdminCall(WorkerAdminPatterns.deliveries, { endpoint });
+  }
+
+  /** Waits until the endpoint's newest delivery is settled (delivered or failed). */
+  async function settled(endpoint: string, count = 1): Promise<DeliveryLogEntry[]> {
+    return eventually(
+      async () => {
+        const log = await deliveries(endpoint);
+        if (log.length < count || log.some((entry) => entry.status === 'pending')) {
+          throw new Error(`not settled: ${JSON.stringify(log)}`);
+        }
+        return log;
+      },
+      { timeoutMs: 8_000, intervalMs: 50 },
+    );
+  }
+
+  /** The same event message twice, as a broker redelivery would bring it. */
+  async function publishTwice(event: PublishedEvent): Promise<void> {
+    const connection = await openConnection(stack.env.RABBITMQ_URL!, 'custodian-test-dup');
+    try {
+      const channel = await connection.createConfirmChannel();
+      const body = Buffer.from(JSON.stringify(event));
+      for (let i = 0; i < 2; i++) {
+        channel.publish(stack.env.EVENTS_EXCHANGE!, event.event, body, {
+          persistent: true,
+          messageId: event.id,
+          contentType: 'application/json',
+        });
+      }
+      await channel.waitForConfirms();
+    } finally {
+      await connection.close();
+    }
+  }
+
+  async function createAsset(name: string): Promise<AssetDetail> {
+    const response = await tenant.post<AssetDetail>('/assets', { name });
+    expect(response.status).toBe(201);
+    return response.body;
+  }
+
+  it('creates an endpoint with a whsec_ secret shown once, and lists it without the secret', async () => {
+    const created = await createEndpoint('/listed', 'asset.created, asset.updated');
+    expect(created).toEqual({
+      id: matching(/^whe_/),
+      url: receiver.url('/listed'),
+      events: ['asset.created', 'asset.updated'],
+      secret: matching(/^whsec_[A-Za-z0-9_-]{43}$/),
+    });
+    const list = await stack.workerAdminCall<WebhookEndpointView[]>(
+      WorkerAdminPatterns.webhookList,
+      { workspace: tenant.workspace.id },
+    );
+    const listed = list.find((endpoint) => endpoint.id === created.id)!;
+    expect(listed).toMatchObject({ url: created.url, events: created.events, enabled: true });
+    expect(JSON.stringify(list)).not.toContain('whsec_');
+  });
+
+  it('refuses an unknown event key with a 400 naming it', async () => {
+    const error = await createEndpoint('/x', 'asset.created,asset.exploded').catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('invalid_input');
+    expect((error as DomainError).message).toContain('asset.exploded');
+  });
+
+  it('refuses non-http(s) URLs and workspaces whose plan has no webhooks (403 naming the plan)', async () => {
+    const scheme = await stack
+      .workerAdminCall(WorkerAdminPatterns.webhookCreate, {
+        workspace: tenant.workspace.id,
+        url: 'ftp://127.0.0.1/x',
+        events: '*',
+      })
+      .catch((e: unknown) => e);
+    expect((scheme as DomainError).code).toBe('invalid_input');
+    const free = await stack.createWorkspace('free');
+    const refused = await createEndpoint('/free', '*', free.id).catch((e: unknown) => e);
+    expect((refused as DomainError).code).toBe('forbidden');
+    expect((refused as DomainError).message).toContain('free');
+  });
+
+  it('delivers asset.created signed, and the signature verifies with the endpoint secret', async () => {
+    const endpoint = await createEndpoint('/signed', 'asset.created');
+    const asset = await createAsset('Signed laptop');
+    const [request] = await eventually(() => {
+      const got = receiver.on('/signed');
+      if (got.length === 0) throw new Error('no delivery yet');
+      return Promise.resolve(got);
+    });
+    const headers = request!.headers;
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['x-custodian-event']).toBe('asset.created');
+    expect(headers['x-custodian-delivery']).toMatch(/^dlv_/);
+    const check = verify(
+      endpoint.secret,
+      request!.rawBody,
+      headers['x-custodian-timestamp'] as string,
+      headers['x-custodian-signature'] as string,
+    );
+    expect(check).toEqual({ ok: true });
+    expect(
+      verify(
+        'whsec_wrong',
+        request!.rawBody,
+        headers['x-custodian-timestamp'] as string,
+        headers['x-custodian-signature'] as string,
+      ).ok,
+    ).toBe(false);
+    const envelope = JSON.parse(request!.rawBody) as EventEnvelope<AssetDetail>;
+    expect(Object.keys(envelope).sort()).toEqual(['created_at', 'data', 'event', 'id']);
+    expect(envelope.id).toMatch(/^evt_/);
+    expect(envelope.event).toBe('asset.created');
+    expect(envelope.data.id).toBe(asset.id);
+    const [entry] = await settled(endpoint.id);
+    expect(entry).toMatchObject({
+      delivery_id: headers['x-custodian-delivery'],
+      event_id: envelope.id,
+      event: 'asset.created',
+      status: 'delivered',
+      attempts: [{ attempt: 1, status_code: 200, error: null, response_body: 'ok' }],
+    });
+  });
+
+  it('retries 500, 500 then delivers on 200: three attempts, same delivery id, 300/900 ms apart', async () => {
+    receiver.script('/flaky', { status: 500, body: 'boom' }, { status: 500 }, { status: 200 });
+    const endpoint = await createEndpoint('/flaky', 'asset.created');
+    await createAsset('Flaky');
+    const [entry] = await settled(endpoint.id);
+    expect(entry!.status).toBe('delivered');
+    expect(entry!.attempts.map((a) => [a.attempt, a.status_code])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+    expect(entry!.attempts[0]!.response_body).toBe('boom');
+    const requests = receiver.on('/flaky');
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((r) => r.headers['x-custodian-delivery']))).toEqual(
+      new Set([entry!.delivery_id]),
+    );
+    expect(requests[1]!.receivedAt - requests[0]!.receivedAt).toBeGreaterThanOrEqual(280);
+    expect(requests[2]!.receivedAt - requests[1]!.receivedAt).toBeGreaterThanOrEqual(880);
+  });
+
+  it('fails at once on a 400, after one attempt', async () => {
+    receiver.script('/rejects', { status: 400, body: 'bad payload' });
+    const endpoint = await createEndpoint('/rejects', 'asset.created');
+    await createAsset('Rejected');
+    const [entry] = await settled(endpoint.id);
+    expect(entry).toMatchObject({
+      status: 'failed',
+      attempts: [{ attempt: 1, status_code: 400, error: null, response_body: 'bad payload' }],
+    });
+    expect(receiver.on('/rejects')).toHaveLength(1);
+  });
+
+  it('gives up after 3 timeouts, and records connection refused', async () => {
+    receiver.script('/hangs', 'hang');
+    const hangs = await createEndpoint('/hangs', 'asset.created');
+    const refused = await stack.workerAdminCall<CreatedWebhookView>(
+      WorkerAdminPatterns.webhookCreate,
+      { workspace: tenant.workspace.id, url: 'http://127.0.0.1:1/closed', events: 'asset.created' },
+    );
+    await createAsset('Unreachable');
+    const [timedOut] = await settled(hangs.id);
+    expect(timedOut!.status).toBe('failed');
+    expect(timedOut!.attempts.map((a) => [a.status_code, a.error])).toEqual([
+      [null, 'timeout'],
+      [null, 'timeout'],
+      [null, 'timeout'],
+    ]);
+    const [closed] = await settled(refused.id);
+    expect(closed!.status).toBe('failed');
+    expect(closed!.attempts.map((a) => a.error)).toEqual([
+      'connection_refused',
+      'connection_refused',
+      'connection_refused',
+    ]);
+  });
+
+  it('creates one delivery when the same event message arrives twice', async () => {
+    const endpoint = await createEndpoint('/dedupe', 'asset.updated');
+    const event: PublishedEvent = {
+      id: `evt_dup_${stack.suffix}`,
+      event: 'asset.updated',
+      created_at: new Date().toISOString(),
+      data: { id: 'ast_dup' },
+      workspace_id: tenant.workspace.id,
+    };
+    await publishTwice(event);
+    await settled(endpoint.id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const log = await deliveries(endpoint.id);
+    expect(log.map((entry) => [entry.event_id, entry.status])).toEqual([[event.id, 'delivered']]);
+    expect(receiver.on('/dedupe')).toHaveLength(1);
+  });
+
+  it('stores no deliveries for a workspace whose plan lost webhooks', async () => {
+    const workspace = await stack.createWorkspace('pro', 'Downgraded');
+    const endpoint = await createEndpoint('/downgraded', '*', workspace.id);
+    await stack.adminCall(GatewayAdminPatterns.workspacePlan, {
+      workspace: workspace.id,
+      plan: 'free',
+    });
+    await publishTwice({
+      id: `evt_down_${stack.suffix}`,
+      event: 'asset.updated',
+      created_at: new Date().toISOString(),
+      data: { id: 'ast_down' },
+      workspace_id: workspace.id,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await deliveries(endpoint.id)).toEqual([]);
+    expect(receiver.on('/downgraded')).toHaveLength(0);
+  });
+
+  it('webhook test delivers a ping naming the endpoint, whatever the subscription', async () => {
+    const endpoint = await createEndpoint('/ping', 'employee.offboarded');
+    const ping = await stack.workerAdminCall<WebhookTestView>(WorkerAdminPatterns.webhookTest, {
+      id: endpoint.id,
+    });
+    expect(ping).toEqual({
+      delivery_id: matching(/^dlv_/),
+      event_id: matching(/^evt_/),
+    });
+    const [entry] = await settled(endpoint.id);
+    expect(entry).toMatchObject({
+      delivery_id: ping.delivery_id,
+      event: 'ping',
+      status: 'delivered',
+    });
+    const [request] = receiver.on('/ping');
+    expect(request!.headers['x-custodian-event']).toBe('ping');
+    expect(request!.headers['x-custodian-delivery']).toBe(ping.delivery_id);
+    const envelope = JSON.parse(request!.rawBody) as EventEnvelope;
+    expect(envelope).toMatchObject({
+      id: ping.event_id,
+      event: 'ping',
+      data: { endpoint: { id: endpoint.id, url: endpoint.url } },
+    });
+    expect(
+      verify(
+        endpoint.secret,
+        request!.rawBody,
+        request!.headers['x-custodian-timestamp'] as string,
+        request!.headers['x-custodian-signature'] as string,
+      ).ok,
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,34 @@
+import { DomainError, type RpcErrorPayload } from '@custodian/contracts';
+import { isDatabaseUnavailable } from '@custodian/runtime';
+import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { throwError, type Observable } from 'rxjs';
+
+/**
+ * The worker's one mapper from exceptions to what crosses the broker: domain errors keep
+ * their code and message; anything else is logged with an id and reported as internal, so no
+ * SQL or stack trace ever reaches a client.
+ */
+@Catch()
+export class DomainErrorFilter implements RpcExceptionFilter<unknown> {
+  private readonly logger = new Logger('WebhookWorker');
+
+  catch(exception: unknown): Observable<never> {
+    if (exception instanceof DomainError) {
+      const payload: RpcErrorPayload = { code: exception.code, message: exception.message };
+      return throwError(() => payload);
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`database unavailable: ${(exception as Error).message}`);
+      const payload: RpcErrorPayload = {
+        code: 'unavailable',
+        message: 'The webhook-worker database is unavailable; try again shortly',
+      };
+      return throwError(() => payload);
+    }
+    const errorId = randomUUID();
+    this.logger.error({ err: exception, errorId }, 'unhandled error');
+    const payload: RpcErrorPayload = { code: 'internal', message: `Internal error ${errorId}` };
+    return throwError(() => payload);
+  }
+}

@@ -1,0 +1,139 @@
+import type { DeliveryErrorKind } from '@custodian/contracts';
+import { sign } from '@custodian/webhook-signature';
+import { Agent, request } from 'undici';
+
+/** Response bodies kept in the delivery log are cut to this many bytes. */
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export interface OutgoingDelivery {
+  url: string;
+  secret: string;
+  deliveryId: string;
+  event: string;
+  /** The exact bytes sent (and signed). */
+  body: string;
+}
+
+export interface AttemptResult {
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: DeliveryErrorKind | null;
+  responseBody: string | null;
+}
+
+export type Outcome = 'delivered' | 'retry' | 'failed';
+
+/** 2xx delivered; network errors, timeouts, 408, 429, 5xx retried; other answers final. */
+export function classify(result: Pick<AttemptResult, 'statusCode' | 'error'>): Outcome {
+  const status = result.statusCode;
+  if (status === null) return 'retry';
+  if (status >= 200 && status < 300) return 'delivered';
+  if (status === 408 || status === 429 || status >= 500) return 'retry';
+  return 'failed';
+}
+
+/** The error kind of a request that got no HTTP status. */
+export function errorKind(error: unknown, timedOut: boolean): DeliveryErrorKind {
+  if (timedOut) return 'timeout';
+  const codes = [
+    (error as { code?: string })?.code,
+    (error as { cause?: { code?: string } })?.cause?.code,
+  ];
+  if (codes.some((code) => code === 'ECONNREFUSED')) return 'connection_refused';
+  if (codes.some((code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN')) return 'dns';
+  if (
+    codes.some(
+      (code) =>
+        code === 'UND_ERR_CONNECT_TIMEOUT' ||
+        code === 'UND_ERR_HEADERS_TIMEOUT' ||
+        code === 'UND_ERR_BODY_TIMEOUT' ||
+        code === 'ETIMEDOUT',
+    )
+  ) {
+    return 'timeout';
+  }
+  return 'network';
+}
+
+/**
+ * POSTs signed deliveries with undici. One overall timeout covers connect, headers and the
+ * (capped) body; redirects are not followed (a 3xx is an answer, and final).
+ */
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly timeoutMs: number) {
+    this.agent = new Agent({
+      connect: { timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  async send(delivery: OutgoingDelivery): Promise<AttemptResult> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const finish = (partial: Omit<AttemptResult, 'startedAt' | 'durationMs'>): AttemptResult => ({
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      ...partial,
+    });
+    try {
+      const response = await request(delivery.url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        signal: controller.signal,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Custodian-Webhooks/1.0',
+          'x-custodian-event': delivery.event,
+          'x-custodian-delivery': delivery.deliveryId,
+          'x-custodian-timestamp': String(timestamp),
+          'x-custodian-signature': sign(delivery.secret, timestamp, delivery.body),
+        },
+        body: delivery.body,
+      });
+      const responseBody = await readCapped(response.body);
+      return finish({ statusCode: response.statusCode, error: null, responseBody });
+    } catch (error) {
+      return finish({ statusCode: null, error: errorKind(error, timedOut), responseBody: null });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** At most RESPONSE_BODY_LIMIT bytes of the body as text; the rest is not read. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_BODY_LIMIT) break;
+    }
+  } catch {
+    // The status is what counts; a body cut short by a reset or the timeout is kept as is.
+  } finally {
+    body.destroy();
+  }
+  // Postgres text cannot hold NUL.
+  return Buffer.concat(chunks)
+    .subarray(0, RESPONSE_BODY_LIMIT)
+    .toString('utf8')
+    .replaceAll('\u0000', '');
+}

@@ -1,0 +1,49 @@
+import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
+import { RmqRpcClient } from '@custodian/messaging';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { WorkerConfig } from '../config/worker-config';
+
+/**
+ * The worker's way to the gateway's admin queue. The gateway owns workspaces and plans;
+ * webhooks need a plan with API access (Pro and above).
+ */
+@Injectable()
+export class GatewayClient implements OnModuleInit, OnApplicationShutdown {
+  private readonly rpc: RmqRpcClient;
+  private readonly apiAccessCache = new Map<string, { value: boolean; until: number }>();
+
+  constructor(@Inject(WorkerConfig) private readonly config: WorkerConfig) {
+    this.rpc = new RmqRpcClient({
+      url: config.RABBITMQ_URL,
+      queue: config.GATEWAY_ADMIN_QUEUE,
+      timeoutMs: config.GATEWAY_TIMEOUT_MS,
+      connectionName: 'custodian-webhook-worker-to-gateway',
+      serviceName: 'gateway',
+    });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.rpc.connectOrRetry();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.rpc.close();
+  }
+
+  /** The workspace with its plan; `not_found` if there is none. */
+  workspace(workspaceId: string): Promise<WorkspaceView> {
+    return this.rpc.request<WorkspaceView>(GatewayAdminPatterns.workspaceGet, {
+      workspace: workspaceId,
+    });
+  }
+
+  /** Whether the workspace's plan includes API access and webhooks, cached for PLAN_CACHE_MS. */
+  async apiAccess(workspaceId: string): Promise<boolean> {
+    const cached = this.apiAccessCache.get(workspaceId);
+    if (cached && cached.until > Date.now()) return cached.value;
+    const value = (await this.workspace(workspaceId)).api_access;
+    if (this.apiAccessCache.size > 10_000) this.apiAccessCache.clear();
+    this.apiAccessCache.set(workspaceId, { value, until: Date.now() + this.config.PLAN_CACHE_MS });
+    return value;
+  }
+}

@@ -1,0 +1,160 @@
+import {
+  CreateWebhookInput,
+  DeliveriesInput,
+  DomainError,
+  EVENT_KEYS,
+  PING_EVENT,
+  WebhookListInput,
+  WebhookTestInput,
+  isEventKey,
+  type CreatedWebhookView,
+  type DeliveryLogEntry,
+  type WebhookEndpointView,
+  type WebhookTestView,
+} from '@custodian/contracts';
+import { newId, validateInput } from '@custodian/runtime';
+import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { WorkerConfig } from '../config/worker-config';
+import { FanOut } from '../delivery/fan-out';
+import { GatewayClient } from '../gateway-client/gateway-client';
+import { checkTargetUrl } from './target-url';
+
+interface EndpointRow {
+  id: string;
+  workspace_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  created_at: Date;
+}
+
+/** `*`, or a comma list of known event keys; an unknown key is refused by name. */
+export function parseEvents(raw: string): string[] {
+  const keys = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (keys.length === 0)
+    throw new DomainError('invalid_input', 'events must name at least one event key or *');
+  if (keys.includes('*')) {
+    if (keys.length > 1)
+      throw new DomainError('invalid_input', 'events is either * or a list of event keys');
+    return ['*'];
+  }
+  const unknown = keys.filter((key) => !isEventKey(key));
+  if (unknown.length > 0) {
+    throw new DomainError(
+      'invalid_input',
+      `unknown event key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known keys: ${EVENT_KEYS.join(', ')}`,
+    );
+  }
+  return keys;
+}
+
+/** Webhook endpoints of a workspace, the Test ping and the delivery log (console work). */
+@Injectable()
+export class EndpointsService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly gateway: GatewayClient,
+    private readonly fanOut: FanOut,
+    @Inject(WorkerConfig) private readonly config: WorkerConfig,
+  ) {}
+
+  async create(raw: unknown): Promise<CreatedWebhookView> {
+    const input = validateInput(CreateWebhookInput, raw);
+    const events = parseEvents(input.events);
+    const url = checkTargetUrl(input.url, this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true');
+    const workspace = await this.gateway.workspace(input.workspace);
+    if (!workspace.api_access) {
+      throw new DomainError(
+        'forbidden',
+        `Webhooks need the Pro plan or above; workspace ${workspace.id} is on the ${workspace.plan} plan`,
+      );
+    }
+    const id = newId('whe');
+    const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+    await this.db.query(
+      `INSERT INTO delivery.endpoints (id, workspace_id, url, events, description, secret)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, workspace.id, url, events, input.description ?? null, secret],
+    );
+    return { id, url, events, secret };
+  }
+
+  async list(raw: unknown): Promise<WebhookEndpointView[]> {
+    const input = validateInput(WebhookListInput, raw);
+    const rows = await this.db.query<EndpointRow[]>(
+      `SELECT id, workspace_id, url, events, description, enabled, created_at
+       FROM delivery.endpoints WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [input.workspace],
+    );
+    return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+  }
+
+  /** A `ping` through the live delivery path (signing, retries, timeout, log). */
+  async test(raw: unknown): Promise<WebhookTestView> {
+    const input = validateInput(WebhookTestInput, raw);
+    const endpoint = await this.endpoint(input.id);
+    const eventId = newId('evt');
+    await this.fanOut.store(
+      {
+        id: eventId,
+        event: PING_EVENT,
+        created_at: new Date().toISOString(),
+        data: { endpoint: { id: endpoint.id, url: endpoint.url } },
+        workspace_id: endpoint.workspace_id,
+      },
+      [endpoint.id],
+    );
+    const rows = await this.db.query<Array<{ id: string }>>(
+      `SELECT id FROM delivery.deliveries WHERE event_id = $1 AND endpoint_id = $2`,
+      [eventId, endpoint.id],
+    );
+    return { delivery_id: rows[0]!.id, event_id: eventId };
+  }
+
+  /** The endpoint's deliveries, newest first, each with its attempts. */
+  async deliveries(raw: unknown): Promise<DeliveryLogEntry[]> {
+    const input = validateInput(DeliveriesInput, raw);
+    const limit = input.limit === undefined ? 20 : Number(input.limit);
+    if (limit < 1 || limit > 100) {
+      throw new DomainError('invalid_input', 'limit must be a whole number from 1 to 100');
+    }
+    await this.endpoint(input.endpoint);
+    return this.db.query<DeliveryLogEntry[]>(
+      `SELECT d.id AS delivery_id, d.event_id, d.event, d.status,
+              COALESCE(json_agg(json_build_object(
+                'attempt', a.attempt,
+                'started_at', to_char(a.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'duration_ms', a.duration_ms,
+                'status_code', a.status_code,
+                'error', a.error,
+                'response_body', a.response_body) ORDER BY a.attempt)
+                FILTER (WHERE a.attempt IS NOT NULL), '[]') AS attempts
+       FROM (SELECT * FROM delivery.deliveries WHERE endpoint_id = $1
+             ORDER BY created_at DESC, id DESC LIMIT $2) d
+       LEFT JOIN delivery.delivery_attempts a ON a.delivery_id = d.id
+       GROUP BY d.id, d.event_id, d.event, d.status, d.created_at
+       ORDER BY d.created_at DESC, d.id DESC`,
+      [input.endpoint, limit],
+    );
+  }
+
+  private async endpoint(id: string): Promise<EndpointRow> {
+    const rows = await this.db.query<EndpointRow[]>(
+      `SELECT id, workspace_id, url, events, description, enabled, created_at
+       FROM delivery.endpoints WHERE id = $1`,
+      [id],
+    );
+    if (!rows[0]) throw new DomainError('not_found', `webhook endpoint ${id} not found`);
+    return rows[0];
+  }
+}

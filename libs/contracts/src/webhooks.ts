@@ -1,0 +1,71 @@
+import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import type { DeliverableEvent } from './events';
+
+/** `webhook create`: events is `*` or a comma list of event keys (checked by the worker). */
+export class CreateWebhookInput {
+  @IsString() @Length(1, 64) workspace!: string;
+  @IsString() @Length(1, 2048) url!: string;
+  @IsString() @Length(1, 4000) events!: string;
+  @IsOptional() @IsString() @MaxLength(500) description?: string;
+}
+
+export class WebhookListInput {
+  @IsString() @Length(1, 64) workspace!: string;
+}
+
+export class WebhookTestInput {
+  @IsString() @Length(1, 64) id!: string;
+}
+
+export class DeliveriesInput {
+  @IsString() @Length(1, 64) endpoint!: string;
+  @IsOptional()
+  @Matches(/^\d{1,3}$/, { message: 'limit must be a whole number from 1 to 100' })
+  limit?: string;
+}
+
+export interface WebhookEndpointView {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** `['*']` or the subscribed keys. */
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  created_at: string;
+}
+
+/** The only time the signing secret is shown. */
+export interface CreatedWebhookView {
+  id: string;
+  url: string;
+  events: string[];
+  secret: string;
+}
+
+export interface WebhookTestView {
+  delivery_id: string;
+  event_id: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** Error kinds of an attempt that got no HTTP status. */
+export type DeliveryErrorKind = 'timeout' | 'connection_refused' | 'dns' | 'network';
+
+export interface DeliveryAttemptView {
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: DeliveryErrorKind | null;
+  response_body: string | null;
+}
+
+export interface DeliveryLogEntry {
+  delivery_id: string;
+  event_id: string;
+  event: DeliverableEvent;
+  status: DeliveryStatus;
+  attempts: DeliveryAttemptView[];
+}
