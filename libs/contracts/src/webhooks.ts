@@ -50,8 +50,12 @@ export interface WebhookTestView {
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
-/** Error kinds of an attempt that got no HTTP status. */
-export type DeliveryErrorKind = 'timeout' | 'connection_refused' | 'dns' | 'network';
+/**
+ * Error kinds of an attempt that got no HTTP status. `forbidden_address`: the target resolved
+ * to an address production webhooks may not reach (private, loopback, ...); final, not retried.
+ */
+export type DeliveryErrorKind =
+  'timeout' | 'connection_refused' | 'dns' | 'network' | 'forbidden_address';
 
 export interface DeliveryAttemptView {
   attempt: number;

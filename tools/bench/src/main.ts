@@ -1,8 +1,13 @@
 import 'reflect-metadata';
 import { benchLimits } from './limits';
 import { benchReads } from './reads';
+import { benchWebhooks } from './webhooks';
 
-const BENCHES: Record<string, () => Promise<void>> = { reads: benchReads, limits: benchLimits };
+const BENCHES: Record<string, () => Promise<void>> = {
+  reads: benchReads,
+  limits: benchLimits,
+  webhooks: benchWebhooks,
+};
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */
 async function main(): Promise<void> {

@@ -36,6 +36,11 @@ export interface StackOptions {
    * started on a free port.
    */
   env?: Record<string, string>;
+  /**
+   * Whether to run the webhook worker in this process (default true). Crash tests set it
+   * false and run killable worker processes of their own on `stack.env`.
+   */
+  worker?: boolean;
 }
 
 /**
@@ -46,6 +51,7 @@ export interface StackOptions {
 export class TestStack {
   gateway!: INestApplication;
   register: INestApplication | null = null;
+  /** Unset when the stack was made with `worker: false`. */
   worker!: INestApplication;
   /** Further gateway processes on the same env (another port), from `startExtraGateway`. */
   readonly extraGateways: INestApplication[] = [];
@@ -57,8 +63,10 @@ export class TestStack {
   private workerAdmin!: RmqRpcClient;
 
   readonly env: Record<string, string>;
+  private readonly runWorker: boolean;
 
   constructor(options: StackOptions = {}) {
+    this.runWorker = options.worker ?? true;
     this.env = {
       RABBITMQ_URL,
       REDIS_URL,
@@ -89,7 +97,7 @@ export class TestStack {
     await migrateRegister(this.database.url);
     await migrateWorker(this.database.url);
     await this.startRegister();
-    this.worker = await startWorker(loadWorkerConfig(this.env));
+    if (this.runWorker) this.worker = await startWorker(loadWorkerConfig(this.env));
     this.gateway = await startGateway(loadGatewayConfig(this.env));
     this.baseUrl = `${(await this.gateway.getUrl()).replace('[::1]', '127.0.0.1')}/api/v1`;
     this.admin = new RmqRpcClient({

@@ -41,7 +41,9 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     private readonly db: DataSource,
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
   ) {
-    this.sender = new WebhookSender(config.DELIVERY_TIMEOUT_MS);
+    this.sender = new WebhookSender(config.DELIVERY_TIMEOUT_MS, {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    });
     this.delays = retryDelays(config);
   }
 

@@ -13,13 +13,13 @@ import {
   type WebhookTestView,
 } from '@custodian/contracts';
 import { newId, validateInput } from '@custodian/runtime';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
 import { FanOut } from '../delivery/fan-out';
 import { GatewayClient } from '../gateway-client/gateway-client';
-import { checkTargetUrl } from './target-url';
+import { vetTargetUrl } from './target-url';
 
 interface EndpointRow {
   id: string;
@@ -61,6 +61,8 @@ export function parseEvents(raw: string): string[] {
 /** Webhook endpoints of a workspace, the Test ping and the delivery log (console work). */
 @Injectable()
 export class EndpointsService {
+  private readonly logger = new Logger('EndpointsService');
+
   constructor(
     private readonly db: DataSource,
     private readonly gateway: GatewayClient,
@@ -71,7 +73,7 @@ export class EndpointsService {
   async create(raw: unknown): Promise<CreatedWebhookView> {
     const input = validateInput(CreateWebhookInput, raw);
     const events = parseEvents(input.events);
-    const url = checkTargetUrl(input.url, this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true');
+    const url = await this.vetUrl(input.url);
     const workspace = await this.gateway.workspace(input.workspace);
     if (!workspace.api_access) {
       throw new DomainError(
@@ -146,6 +148,16 @@ export class EndpointsService {
        ORDER BY d.created_at DESC, d.id DESC`,
       [input.endpoint, limit],
     );
+  }
+
+  /** The target URL checked (production: https, every resolved address public), or a 400. */
+  private async vetUrl(raw: string): Promise<string> {
+    try {
+      return await vetTargetUrl(raw, this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true');
+    } catch (error) {
+      this.logger.warn(`webhook target refused: ${(error as Error).message}`);
+      throw error;
+    }
   }
 
   private async endpoint(id: string): Promise<EndpointRow> {

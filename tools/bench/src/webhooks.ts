@@ -1,0 +1,425 @@
+import {
+  GatewayAdminPatterns,
+  WorkerAdminPatterns,
+  type CreatedWebhookView,
+  type WorkspaceView,
+} from '@custodian/contracts';
+import { RmqRpcClient, openConnection } from '@custodian/messaging';
+import { sign } from '@custodian/webhook-signature';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { Agent, request } from 'undici';
+import { POSTGRES, RABBITMQ_URL, benchEnv, runNode, stopAll, waitForHttp } from './processes';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const PACED_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** The worker's per-endpoint cap (its default, 5): the concurrency one endpoint gets. */
+const CONCURRENCY = Number(process.env.BENCH_PER_ENDPOINT ?? 5);
+const GATEWAY_PORT = 3210;
+
+interface Row {
+  name: string;
+  events: number;
+  delivered: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  duplicates: number;
+}
+
+interface Seen {
+  created: number;
+  received: number[];
+}
+
+/** Records, per path, when each event (by id) arrived and when it was created. */
+class Receiver {
+  /** path → event id → [created, received...] in ms since the epoch. */
+  readonly seen = new Map<string, Map<string, Seen>>();
+  private server!: Server;
+  port = 0;
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const received = Date.now();
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          id: string;
+          created_at: string;
+        };
+        const path = req.url ?? '/';
+        const events = this.seen.get(path) ?? new Map<string, Seen>();
+        this.seen.set(path, events);
+        const entry = events.get(body.id) ?? {
+          created: Date.parse(body.created_at),
+          received: [],
+        };
+        entry.received.push(received);
+        events.set(body.id, entry);
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      });
+    });
+    this.server.keepAliveTimeout = 10_000;
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  url(path: string): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  count(path: string, prefix: string): number {
+    let n = 0;
+    for (const id of this.seen.get(path)?.keys() ?? []) if (id.startsWith(prefix)) n++;
+    return n;
+  }
+
+  /** Throughput from `startedAt` to the last receipt, and created → first receipt latency. */
+  summarize(name: string, path: string, prefix: string, events: number, startedAt: number): Row {
+    const latencies: number[] = [];
+    let last = startedAt;
+    let duplicates = 0;
+    for (const [id, entry] of this.seen.get(path) ?? []) {
+      if (!id.startsWith(prefix)) continue;
+      latencies.push(entry.received[0]! - entry.created);
+      last = Math.max(last, entry.received[0]!);
+      duplicates += entry.received.length - 1;
+    }
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) =>
+      latencies.length === 0
+        ? NaN
+        : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+    return {
+      name,
+      events,
+      delivered: latencies.length,
+      perSecond: latencies.length / Math.max(0.001, (last - startedAt) / 1000),
+      p50: at(0.5),
+      p99: at(0.99),
+      duplicates,
+    };
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * `npm run bench -- webhooks`: events written to the register's outbox, through the relay,
+ * RabbitMQ, fan-out and the delivery scheduler, to a local receiver — against undici posting
+ * the same signed bodies straight to it at the same concurrency.
+ */
+export async function benchWebhooks(): Promise<void> {
+  const run = randomBytes(3).toString('hex');
+  const env: Record<string, string> = {
+    ...benchEnv(run),
+    EVENTS_EXCHANGE: `custodian.events.bench.${run}`,
+    EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.bench.${run}`,
+    EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.bench.${run}`,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    DELIVERY_PER_ENDPOINT: String(CONCURRENCY),
+  };
+  const receiver = new Receiver();
+  await receiver.start();
+  const children = [];
+  const db = new Client({ connectionString: env.DATABASE_URL });
+  try {
+    for (const app of ['gateway', 'register', 'webhook-worker']) {
+      const migration = runNode(`apps/${app}/src/migrate.js`, env);
+      await new Promise((resolve) => migration.once('exit', resolve));
+    }
+    children.push(runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: '3211' }));
+    children.push(runNode('apps/gateway/src/main.js', { ...env, PORT: String(GATEWAY_PORT) }));
+    children.push(runNode('apps/webhook-worker/src/main.js', { ...env, HEALTH_PORT: '3212' }));
+    await waitForHttp(`http://127.0.0.1:${GATEWAY_PORT}/health`);
+    await waitForHttp('http://127.0.0.1:3211/health');
+    await waitForHttp('http://127.0.0.1:3212/health');
+    await db.connect();
+
+    const { workspace, endpoint } = await createTenant(env, receiver.url('/hook'));
+    const rows: Row[] = [];
+
+    // Warm-up: plans cached, connections open, relay and scheduler polling.
+    await insertEvents(db, workspace.id, 'evt_warm_', 20);
+    await until(() => receiver.count('/hook', 'evt_warm_') >= 20, 30_000);
+
+    // 1. A burst: EVENTS outbox rows in one statement, delivered as fast as the path can.
+    const burstStart = Date.now();
+    await insertEvents(db, workspace.id, 'evt_burst_', EVENTS);
+    await until(
+      () => receiver.count('/hook', 'evt_burst_') >= EVENTS,
+      Math.max(60_000, EVENTS * 200),
+    );
+    rows.push(
+      receiver.summarize(
+        `full path, burst of ${EVENTS}`,
+        '/hook',
+        'evt_burst_',
+        EVENTS,
+        burstStart,
+      ),
+    );
+
+    // 2. Paced: RATE events a second for PACED_SECONDS, each row's created_at its own.
+    const paced = RATE * PACED_SECONDS;
+    const pacedStart = Date.now();
+    for (let written = 0; written < paced;) {
+      const due = Math.min(paced, Math.floor(((Date.now() - pacedStart) / 1000) * RATE));
+      if (due > written) {
+        await insertEvents(db, workspace.id, 'evt_paced_', due - written, written);
+        written = due;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await until(
+      () => receiver.count('/hook', 'evt_paced_') >= paced,
+      Math.max(60_000, paced * 200),
+    );
+    rows.push(
+      receiver.summarize(
+        `full path, ${RATE} events/s for ${PACED_SECONDS} s`,
+        '/hook',
+        'evt_paced_',
+        paced,
+        pacedStart,
+      ),
+    );
+    const { rows: states } = await db.query<{ status: string; n: string }>(
+      `SELECT status, count(*) AS n FROM delivery.deliveries GROUP BY status`,
+    );
+
+    // 3. The raw limit: the same signed bodies, straight from undici, same concurrency.
+    const raw = new Agent({ keepAliveTimeout: 4_000 });
+    const rawBurstStart = Date.now();
+    await postAll(
+      raw,
+      receiver.url('/raw'),
+      endpoint.secret,
+      Array.from({ length: EVENTS }, (_, i) => envelope(`evt_rawburst_${i}`, rawBurstStart)),
+    );
+    rows.push(
+      receiver.summarize(
+        `raw undici, burst of ${EVENTS}`,
+        '/raw',
+        'evt_rawburst_',
+        EVENTS,
+        rawBurstStart,
+      ),
+    );
+    const rawPacedStart = Date.now();
+    const bodies: string[] = [];
+    const sending = postAll(
+      raw,
+      receiver.url('/raw'),
+      endpoint.secret,
+      bodies,
+      () => bodies.length < paced,
+    );
+    for (let written = 0; written < paced;) {
+      const due = Math.min(paced, Math.floor(((Date.now() - rawPacedStart) / 1000) * RATE));
+      while (written < due) bodies.push(envelope(`evt_rawpaced_${written++}`, Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await sending;
+    await raw.close();
+    rows.push(
+      receiver.summarize(
+        `raw undici, ${RATE} events/s for ${PACED_SECONDS} s`,
+        '/raw',
+        'evt_rawpaced_',
+        paced,
+        rawPacedStart,
+      ),
+    );
+
+    printTable(rows, states);
+  } finally {
+    await db.end().catch(() => undefined);
+    await stopAll(children);
+    await receiver.stop();
+    await dropDatabase(`custodian_bench_${run}`);
+    await deleteQueues(env);
+  }
+}
+
+async function createTenant(env: Record<string, string>, url: string) {
+  const client = (queue: string, serviceName: string) =>
+    new RmqRpcClient({
+      url: RABBITMQ_URL,
+      queue,
+      timeoutMs: 10_000,
+      connectionName: 'custodian-bench',
+      serviceName,
+    });
+  const gateway = client(env.ADMIN_QUEUE!, 'gateway');
+  const worker = client(env.WORKER_ADMIN_QUEUE!, 'webhook-worker');
+  await gateway.connect();
+  await worker.connect();
+  try {
+    const workspace = await gateway.request<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name: 'Bench',
+      plan: 'enterprise',
+    });
+    // The bench measures delivery, not limiting: lift the plan's limits as reads.ts does.
+    await gateway.request(GatewayAdminPatterns.workspaceLimits, {
+      workspace: workspace.id,
+      rate_per_minute: '100000000',
+      monthly_quota: 'unlimited',
+    });
+    const endpoint = await worker.request<CreatedWebhookView>(WorkerAdminPatterns.webhookCreate, {
+      workspace: workspace.id,
+      url,
+      events: '*',
+    });
+    return { workspace, endpoint };
+  } finally {
+    await gateway.close();
+    await worker.close();
+  }
+}
+
+const DATA = {
+  name: 'Bench laptop',
+  sku: 'SKU-1',
+  status: 'active',
+  brand: 'Brand-1',
+  model: 'Model 1',
+  serial_number: 'SN-00000001',
+  asset_tag: 'AT-000001',
+};
+
+/** `count` asset.created outbox rows in one statement; the relay publishes them. */
+async function insertEvents(
+  db: Client,
+  workspaceId: string,
+  prefix: string,
+  count: number,
+  from = 0,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO register.outbox (id, workspace_id, event, data)
+     SELECT $1 || g, $2, 'asset.created', $3::jsonb || jsonb_build_object('id', 'ast_' || g)
+     FROM generate_series($4::int, $5::int) g`,
+    [prefix, workspaceId, JSON.stringify(DATA), from, from + count - 1],
+  );
+}
+
+/** The envelope the worker sends, for the raw run. */
+function envelope(id: string, created: number): string {
+  return JSON.stringify({
+    id,
+    event: 'asset.created',
+    created_at: new Date(created).toISOString(),
+    data: { ...DATA, id: `ast_${id}` },
+  });
+}
+
+/**
+ * POSTs `bodies` signed as the worker signs them, CONCURRENCY at a time. While `more` says
+ * so, waits for bodies still to be added.
+ */
+async function postAll(
+  agent: Agent,
+  url: string,
+  secret: string,
+  bodies: string[],
+  more?: () => boolean,
+): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (;;) {
+      if (next >= bodies.length) {
+        if (!more?.()) return;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        continue;
+      }
+      const body = bodies[next++]!;
+      const timestamp = Math.floor(Date.now() / 1000);
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Custodian-Webhooks/1.0',
+          'x-custodian-event': 'asset.created',
+          'x-custodian-delivery': `dlv_raw_${next}`,
+          'x-custodian-timestamp': String(timestamp),
+          'x-custodian-signature': sign(secret, timestamp, body),
+        },
+        body,
+      });
+      await response.body.text();
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function dropDatabase(database: string): Promise<void> {
+  const client = new Client({ connectionString: `${POSTGRES}/postgres` });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await client.end();
+}
+
+async function deleteQueues(env: Record<string, string>): Promise<void> {
+  const connection = await openConnection(RABBITMQ_URL, 'custodian-bench-cleanup');
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of [
+      env.REGISTER_QUEUE,
+      env.REGISTER_ADMIN_QUEUE,
+      env.ADMIN_QUEUE,
+      env.EVENTS_QUEUE,
+      env.WORKER_ADMIN_QUEUE,
+      env.EVENTS_DEAD_LETTER_QUEUE,
+    ]) {
+      await channel.deleteQueue(queue!);
+    }
+    await channel.deleteExchange(env.EVENTS_EXCHANGE!);
+    await channel.deleteExchange(env.EVENTS_DEAD_LETTER_EXCHANGE!);
+  } finally {
+    await connection.close();
+  }
+}
+
+function printTable(rows: Row[], states: Array<{ status: string; n: string }>): void {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  console.log(
+    `\nOne endpoint subscribed to *, ${CONCURRENCY} deliveries in flight per endpoint; ` +
+      `latency is outbox created_at (raw: when the body was made) → received\n`,
+  );
+  console.log(line(['run', 'events', 'received', 'deliveries/s', 'p50 ms', 'p99 ms', 'dupes']));
+  console.log(line(new Array<string>(7).fill('---')));
+  for (const row of rows) {
+    console.log(
+      line([
+        row.name,
+        String(row.events),
+        String(row.delivered),
+        row.perSecond.toFixed(0),
+        String(row.p50),
+        String(row.p99),
+        String(row.duplicates),
+      ]),
+    );
+  }
+  console.log(
+    `\ndelivery.deliveries by status: ${states.map((s) => `${s.status} ${s.n}`).join(', ')}`,
+  );
+}
