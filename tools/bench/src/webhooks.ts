@@ -17,7 +17,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const PACED_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** The worker's per-endpoint cap (its default, 5): the concurrency one endpoint gets. */
-const CONCURRENCY = Number(process.env.BENCH_PER_ENDPOINT ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_PER_ENDPOINT ?? 10);
 const GATEWAY_PORT = 3210;
 
 interface Row {

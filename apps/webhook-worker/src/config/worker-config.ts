@@ -36,8 +36,8 @@ export class WorkerConfig {
   /** How often the scheduler looks for due deliveries. */
   @IsInt() @Min(10) @Max(60_000) DELIVERY_INTERVAL_MS: number = 100;
   /** Deliveries in flight at once, in all, and per endpoint. */
-  @IsInt() @Min(1) @Max(1000) DELIVERY_CONCURRENCY: number = 50;
-  @IsInt() @Min(1) @Max(100) DELIVERY_PER_ENDPOINT: number = 5;
+  @IsInt() @Min(1) @Max(1000) DELIVERY_CONCURRENCY: number = 100;
+  @IsInt() @Min(1) @Max(100) DELIVERY_PER_ENDPOINT: number = 10;
   /** Whole-attempt timeout (connect, headers, body), spec 6.3: 10 s. */
   @IsInt() @Min(50) @Max(60_000) DELIVERY_TIMEOUT_MS: number = 10_000;
   /** Waits before attempts 2, 3, ...; their count + 1 is the number of attempts. */

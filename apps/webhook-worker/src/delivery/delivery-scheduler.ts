@@ -35,6 +35,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  private wanted = false;
   private lastWarning = 0;
 
   constructor(
@@ -67,31 +68,52 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
       .catch((error: unknown) =>
         this.warn(`delivery scheduler paused: ${(error as Error).message}`),
       )
-      .finally(() => (this.ticking = null));
+      .finally(() => {
+        this.ticking = null;
+        // Slots freed while this claim ran: claim once more for them.
+        if (this.wanted && this.timer) void this.tick();
+      });
     return this.ticking;
   }
 
   private async claimAndStart(): Promise<void> {
+    this.wanted = false;
     const free = this.config.DELIVERY_CONCURRENCY - this.running.size;
     if (free <= 0 || !this.timer) return;
-    const busy = [...this.perEndpoint]
-      .filter(([, n]) => n >= this.config.DELIVERY_PER_ENDPOINT)
-      .map(([id]) => id);
+    const inFlight = [...this.perEndpoint];
+    // Claims only what can start now: per endpoint, at most the room its cap leaves (ranked
+    // among a bounded set of due candidates), so nothing is claimed only to be given back.
     // TypeORM returns [rows, count] for UPDATE ... RETURNING.
     const [claimed] = await this.db.query<[ClaimedDelivery[], number]>(
-      `UPDATE delivery.deliveries d
-       SET lease_until = now() + $2 * interval '1 millisecond'
-       FROM delivery.endpoints e
-       WHERE e.id = d.endpoint_id AND d.id IN (
-         SELECT id FROM delivery.deliveries
+      `WITH busy AS (
+         SELECT * FROM unnest($3::text[], $4::int[]) AS b(endpoint_id, in_flight)),
+       candidates AS (
+         SELECT id, endpoint_id, next_attempt_at FROM delivery.deliveries
          WHERE status = 'pending' AND next_attempt_at <= now()
            AND (lease_until IS NULL OR lease_until < now())
-           AND endpoint_id <> ALL($3::text[])
          ORDER BY next_attempt_at
-         LIMIT $1
-         FOR UPDATE SKIP LOCKED)
+         LIMIT $5
+         FOR UPDATE SKIP LOCKED),
+       ranked AS (
+         SELECT c.id, c.next_attempt_at,
+           row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at) AS n,
+           $6 - coalesce(b.in_flight, 0) AS room
+         FROM candidates c LEFT JOIN busy b USING (endpoint_id)),
+       chosen AS (
+         SELECT id FROM ranked WHERE n <= room ORDER BY next_attempt_at LIMIT $1)
+       UPDATE delivery.deliveries d
+       SET lease_until = now() + $2 * interval '1 millisecond'
+       FROM delivery.endpoints e, chosen
+       WHERE d.id = chosen.id AND e.id = d.endpoint_id
        RETURNING d.id, d.endpoint_id, d.event, d.payload, d.attempts, e.url, e.secret`,
-      [free, this.config.DELIVERY_LEASE_MS, busy],
+      [
+        free,
+        this.config.DELIVERY_LEASE_MS,
+        inFlight.map(([id]) => id),
+        inFlight.map(([, n]) => n),
+        Math.max(free * 5, 500),
+        this.config.DELIVERY_PER_ENDPOINT,
+      ],
     );
     const release: string[] = [];
     for (const delivery of claimed) {
@@ -106,6 +128,10 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
         const left = (this.perEndpoint.get(delivery.endpoint_id) ?? 1) - 1;
         if (left > 0) this.perEndpoint.set(delivery.endpoint_id, left);
         else this.perEndpoint.delete(delivery.endpoint_id);
+        // A slot is free now: claim again at once instead of waiting for the next tick, or
+        // one endpoint would be capped at DELIVERY_PER_ENDPOINT per interval.
+        this.wanted = true;
+        void this.tick();
       });
       this.running.add(run);
     }
@@ -147,34 +173,33 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     let outcome = classify(result);
     if (outcome === 'retry' && attempt > this.delays.length) outcome = 'failed';
     const wait = outcome === 'retry' ? this.delays[attempt - 1]! : 0;
-    await this.db.transaction(async (tx) => {
-      // Only the holder of this attempt number records it: a lease that ran out and was
-      // claimed again by another worker writes nothing twice.
-      const [updated] = await tx.query<[unknown[], number]>(
-        `UPDATE delivery.deliveries
+    // One statement, so one round trip: the delivery moves on and its attempt is logged
+    // together. Only the holder of this attempt number records it: a lease that ran out and
+    // was claimed again by another worker writes nothing twice.
+    await this.db.query(
+      `WITH moved AS (
+         UPDATE delivery.deliveries
          SET attempts = $2, status = $3, lease_until = NULL,
              next_attempt_at = now() + $4 * interval '1 millisecond'
          WHERE id = $1 AND attempts = $5
-         RETURNING id`,
-        [delivery.id, attempt, outcome === 'retry' ? 'pending' : outcome, wait, delivery.attempts],
-      );
-      if (updated.length === 0) return;
-      await tx.query(
-        `INSERT INTO delivery.delivery_attempts
-           (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-        [
-          delivery.id,
-          attempt,
-          result.startedAt,
-          result.durationMs,
-          result.statusCode,
-          result.error,
-          result.responseBody,
-        ],
-      );
-    });
+         RETURNING id)
+       INSERT INTO delivery.delivery_attempts
+         (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body)
+       SELECT id, $2, $6, $7, $8, $9, $10 FROM moved
+       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+      [
+        delivery.id,
+        attempt,
+        outcome === 'retry' ? 'pending' : outcome,
+        wait,
+        delivery.attempts,
+        result.startedAt,
+        result.durationMs,
+        result.statusCode,
+        result.error,
+        result.responseBody,
+      ],
+    );
   }
 
   /** At most one line per 10 s: an outage would otherwise log every tick. */
