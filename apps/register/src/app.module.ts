@@ -1,5 +1,5 @@
 import { OutboxRelay } from '@custodian/messaging';
-import { loggerParams } from '@custodian/runtime';
+import { loggerParams, RpcDomainErrorFilter } from '@custodian/runtime';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -11,7 +11,6 @@ import { PeopleModule } from './people/people.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
-import { DomainErrorFilter } from './rpc/domain-error.filter';
 import { AdminRpcServerHandle, RpcServerHandle } from './rpc/rpc-server.handle';
 import { MembersModule } from './members/members.module';
 
@@ -46,7 +45,7 @@ export class RegisterAppModule {
               log: (message) => new Logger('OutboxRelay').warn(message),
             }),
         },
-        { provide: APP_FILTER, useClass: DomainErrorFilter },
+        { provide: APP_FILTER, useValue: new RpcDomainErrorFilter('register') },
         RpcServerHandle,
         AdminRpcServerHandle,
       ],

@@ -1,11 +1,10 @@
-import { loggerParams } from '@custodian/runtime';
+import { loggerParams, RpcDomainErrorFilter } from '@custodian/runtime';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { WorkerConfig } from './config/worker-config';
 import { AdminRpcServerHandle } from './admin/admin-rpc-server.handle';
-import { DomainErrorFilter } from './admin/domain-error.filter';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryScheduler } from './delivery/delivery-scheduler';
 import { FanOut } from './delivery/fan-out';
@@ -29,7 +28,7 @@ export class WorkerAppModule {
       controllers: [HealthController, EndpointsAdminController],
       providers: [
         { provide: WorkerConfig, useValue: config },
-        { provide: APP_FILTER, useClass: DomainErrorFilter },
+        { provide: APP_FILTER, useValue: new RpcDomainErrorFilter('webhook-worker') },
         AdminRpcServerHandle,
         GatewayClient,
         FanOut,

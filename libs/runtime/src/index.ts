@@ -4,3 +4,4 @@ export * from './ids';
 export * from './logging';
 export * from './validation';
 export * from './health';
+export * from './rpc-domain-error.filter';

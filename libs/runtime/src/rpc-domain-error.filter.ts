@@ -1,17 +1,22 @@
 import { DomainError, type RpcErrorPayload } from '@custodian/contracts';
-import { isDatabaseUnavailable } from '@custodian/runtime';
+import { isDatabaseUnavailable } from './database';
 import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { throwError, type Observable } from 'rxjs';
 
 /**
- * The register's one mapper from exceptions to what crosses the broker: domain errors keep
+ * A microservice's one mapper from exceptions to what crosses the broker: domain errors keep
  * their code and message; anything else is logged with an id and reported as internal, so no
  * SQL or stack trace ever reaches a client.
  */
 @Catch()
-export class DomainErrorFilter implements RpcExceptionFilter<unknown> {
-  private readonly logger = new Logger('Register');
+export class RpcDomainErrorFilter implements RpcExceptionFilter<unknown> {
+  private readonly logger: Logger;
+
+  /** `service` names the app in logs and in the database-unavailable message. */
+  constructor(private readonly service: string) {
+    this.logger = new Logger(service);
+  }
 
   catch(exception: unknown): Observable<never> {
     if (exception instanceof DomainError) {
@@ -22,7 +27,7 @@ export class DomainErrorFilter implements RpcExceptionFilter<unknown> {
       this.logger.warn(`database unavailable: ${(exception as Error).message}`);
       const payload: RpcErrorPayload = {
         code: 'unavailable',
-        message: 'The register database is unavailable; try again shortly',
+        message: `The ${this.service} database is unavailable; try again shortly`,
       };
       return throwError(() => payload);
     }
