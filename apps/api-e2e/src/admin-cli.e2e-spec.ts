@@ -11,20 +11,7 @@ describe('admin CLI (e2e)', () => {
   beforeAll(() => stack.start(), 30_000);
   afterAll(() => stack.stop());
 
-  async function admin(...argv: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const code = await runAdmin(argv, {
-      env: {
-        RABBITMQ_URL: stack.env.RABBITMQ_URL,
-        ADMIN_QUEUE: stack.env.ADMIN_QUEUE,
-        REGISTER_ADMIN_QUEUE: stack.env.REGISTER_ADMIN_QUEUE,
-      },
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-    });
-    return { code, stdout, stderr };
-  }
+  const admin = (...argv: string[]) => stack.cli(...argv);
 
   it('creates a workspace and a key, which then works against the API', async () => {
     const created = await admin('workspace', 'create', '--name', 'Acme', '--plan', 'pro');

@@ -1,6 +1,3 @@
-/* eslint-disable @nx/enforce-module-boundaries -- runs the real CLI in-process (ADR 0005) */
-import { runAdmin } from '@custodian/admin';
-/* eslint-enable @nx/enforce-module-boundaries */
 import {
   GatewayAdminPatterns,
   RegisterAdminPatterns,
@@ -490,20 +487,7 @@ describe('members and invitations (e2e)', () => {
   });
 
   describe('admin CLI', () => {
-    async function admin(...argv: string[]) {
-      let stdout = '';
-      let stderr = '';
-      const code = await runAdmin(argv, {
-        env: {
-          RABBITMQ_URL: stack.env.RABBITMQ_URL,
-          ADMIN_QUEUE: stack.env.ADMIN_QUEUE,
-          REGISTER_ADMIN_QUEUE: stack.env.REGISTER_ADMIN_QUEUE,
-        },
-        stdout: (text) => (stdout += text),
-        stderr: (text) => (stderr += text),
-      });
-      return { code, stdout, stderr };
-    }
+    const admin = (...argv: string[]) => stack.cli(...argv);
 
     it('creates a workspace with an owner, lists and accepts invitations', async () => {
       const created = await admin(

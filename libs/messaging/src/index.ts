@@ -4,3 +4,4 @@ export * from './rpc-server';
 export * from './rpc-wire';
 export * from './managed-connection';
 export * from './outbox-relay';
+export * from './rpc-peer';

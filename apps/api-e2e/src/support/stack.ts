@@ -19,6 +19,7 @@ import type { INestApplication } from '@nestjs/common';
 // The end-to-end harness is the one place allowed to import apps: it runs the real apps
 // in-process (real HTTP, RabbitMQ, Postgres, Redis) so tests can stop and restart them.
 /* eslint-disable @nx/enforce-module-boundaries */
+import { runAdmin } from '@custodian/admin';
 import { loadGatewayConfig, migrateGateway, startGateway } from '@custodian/gateway';
 import { loadRegisterConfig, migrateRegister, startRegister } from '@custodian/register';
 import { loadWorkerConfig, migrateWorker, startWorker } from '@custodian/webhook-worker';
@@ -202,6 +203,23 @@ export class TestStack {
     }
     const key = await this.createKey(workspace.id, scope);
     return new Tenant(this, workspace, key);
+  }
+
+  /** The real admin CLI, in-process, against this stack's queues: its exit code and output. */
+  async cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    const code = await runAdmin(argv, {
+      env: {
+        RABBITMQ_URL: this.env.RABBITMQ_URL,
+        ADMIN_QUEUE: this.env.ADMIN_QUEUE,
+        REGISTER_ADMIN_QUEUE: this.env.REGISTER_ADMIN_QUEUE,
+        WORKER_ADMIN_QUEUE: this.env.WORKER_ADMIN_QUEUE,
+      },
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+    });
+    return { code, stdout, stderr };
   }
 
   request<T = unknown>(path: string, options?: RequestOptions): Promise<ApiResponse<T>> {

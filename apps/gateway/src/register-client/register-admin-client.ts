@@ -1,6 +1,6 @@
 import type { RegisterAdminPattern } from '@custodian/contracts';
-import { RmqRpcClient } from '@custodian/messaging';
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { RpcPeer } from '@custodian/messaging';
+import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config';
 
 /**
@@ -8,25 +8,15 @@ import { GatewayConfig } from '../config/gateway-config';
  * public invitation link) or that the gateway's own admin work needs (a new workspace's owner).
  */
 @Injectable()
-export class RegisterAdminClient implements OnModuleInit, OnApplicationShutdown {
-  readonly rpc: RmqRpcClient;
-
+export class RegisterAdminClient extends RpcPeer {
   constructor(@Inject(GatewayConfig) config: GatewayConfig) {
-    this.rpc = new RmqRpcClient({
+    super({
       url: config.RABBITMQ_URL,
       queue: config.REGISTER_ADMIN_QUEUE,
       timeoutMs: config.REGISTER_TIMEOUT_MS,
       connectionName: 'custodian-gateway-to-register-admin',
       serviceName: 'register',
     });
-  }
-
-  async onModuleInit(): Promise<void> {
-    await this.rpc.connectOrRetry();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.rpc.close();
   }
 
   call<T>(pattern: RegisterAdminPattern, payload: object): Promise<T> {

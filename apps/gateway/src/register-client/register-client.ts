@@ -1,30 +1,20 @@
 import type { CallerContext, RegisterPattern, RegisterRequest } from '@custodian/contracts';
-import { RmqRpcClient } from '@custodian/messaging';
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { RpcPeer } from '@custodian/messaging';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AccessRecord } from '../access/access-record';
 import { GatewayConfig } from '../config/gateway-config';
 
 /** The gateway's one way to the register: every call carries the caller and a timeout. */
 @Injectable()
-export class RegisterClient implements OnModuleInit, OnApplicationShutdown {
-  readonly rpc: RmqRpcClient;
-
+export class RegisterClient extends RpcPeer {
   constructor(@Inject(GatewayConfig) config: GatewayConfig) {
-    this.rpc = new RmqRpcClient({
+    super({
       url: config.RABBITMQ_URL,
       queue: config.REGISTER_QUEUE,
       timeoutMs: config.REGISTER_TIMEOUT_MS,
       connectionName: 'custodian-gateway',
       serviceName: 'register',
     });
-  }
-
-  async onModuleInit(): Promise<void> {
-    await this.rpc.connectOrRetry();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.rpc.close();
   }
 
   call<T>(pattern: RegisterPattern, access: AccessRecord, payload: object): Promise<T> {

@@ -1,6 +1,6 @@
 import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
-import { RmqRpcClient } from '@custodian/messaging';
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { RpcPeer } from '@custodian/messaging';
+import { Injectable } from '@nestjs/common';
 import { RegisterConfig } from '../config/register-config';
 
 /**
@@ -9,25 +9,15 @@ import { RegisterConfig } from '../config/register-config';
  * them (accepting an invitation has no key, so no caller context).
  */
 @Injectable()
-export class GatewayClient implements OnModuleInit, OnApplicationShutdown {
-  private readonly rpc: RmqRpcClient;
-
+export class GatewayClient extends RpcPeer {
   constructor(config: RegisterConfig) {
-    this.rpc = new RmqRpcClient({
+    super({
       url: config.RABBITMQ_URL,
       queue: config.GATEWAY_ADMIN_QUEUE,
       timeoutMs: config.GATEWAY_TIMEOUT_MS,
       connectionName: 'custodian-register-to-gateway',
       serviceName: 'gateway',
     });
-  }
-
-  async onModuleInit(): Promise<void> {
-    await this.rpc.connectOrRetry();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.rpc.close();
   }
 
   /** The workspace with its plan and effective limits; `not_found` if there is none. */

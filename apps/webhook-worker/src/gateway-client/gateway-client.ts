@@ -1,6 +1,6 @@
 import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
-import { RmqRpcClient } from '@custodian/messaging';
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { RpcPeer } from '@custodian/messaging';
+import { Inject, Injectable } from '@nestjs/common';
 import { WorkerConfig } from '../config/worker-config';
 
 /**
@@ -8,26 +8,17 @@ import { WorkerConfig } from '../config/worker-config';
  * webhooks need a plan with API access (Pro and above).
  */
 @Injectable()
-export class GatewayClient implements OnModuleInit, OnApplicationShutdown {
-  private readonly rpc: RmqRpcClient;
+export class GatewayClient extends RpcPeer {
   private readonly apiAccessCache = new Map<string, { value: boolean; until: number }>();
 
   constructor(@Inject(WorkerConfig) private readonly config: WorkerConfig) {
-    this.rpc = new RmqRpcClient({
+    super({
       url: config.RABBITMQ_URL,
       queue: config.GATEWAY_ADMIN_QUEUE,
       timeoutMs: config.GATEWAY_TIMEOUT_MS,
       connectionName: 'custodian-webhook-worker-to-gateway',
       serviceName: 'gateway',
     });
-  }
-
-  async onModuleInit(): Promise<void> {
-    await this.rpc.connectOrRetry();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.rpc.close();
   }
 
   /** The workspace with its plan; `not_found` if there is none. */
