@@ -1,4 +1,11 @@
-import type { AssetDetail, AssetSummary, ErrorBody, PersonDetail } from '@custodian/contracts';
+import {
+  EVENT_DATA_SCHEMAS,
+  type AssetDetail,
+  type AssetSummary,
+  type ErrorBody,
+  type PersonDetail,
+} from '@custodian/contracts';
+import { schemaErrors } from '@custodian/testing';
 import { Client } from 'pg';
 import { TestStack, type Tenant } from './support/stack';
 
@@ -12,15 +19,26 @@ describe('custody: checking assets out and in (e2e)', () => {
   }, 30_000);
   afterAll(() => stack.stop());
 
+  /** The custody events of an asset, in order; each one's data must match its schema. */
   async function custodyEvents(assetId: string): Promise<string[]> {
     const client = new Client({ connectionString: stack.databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query<{ event: string }>(
-        `SELECT event FROM register.outbox
+      const { rows } = await client.query<{ event: string; data: unknown }>(
+        `SELECT event, data FROM register.outbox
          WHERE event LIKE 'assignment.%' AND data->'asset'->>'id' = $1 ORDER BY id`,
         [assetId],
       );
+      for (const row of rows) {
+        const schema =
+          row.event === 'assignment.checked_in'
+            ? EVENT_DATA_SCHEMAS['assignment.checked_in']
+            : EVENT_DATA_SCHEMAS['assignment.checked_out'];
+        expect({ event: row.event, errors: schemaErrors(schema, row.data) }).toEqual({
+          event: row.event,
+          errors: [],
+        });
+      }
       return rows.map((row) => row.event);
     } finally {
       await client.end();

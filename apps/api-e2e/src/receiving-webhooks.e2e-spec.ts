@@ -5,7 +5,7 @@ import {
   type DeliveryLogEntry,
   type EventEnvelope,
 } from '@custodian/contracts';
-import { eventually } from '@custodian/testing';
+import { envelopeErrors, eventually } from '@custodian/testing';
 import { sign } from '@custodian/webhook-signature';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import {
@@ -151,6 +151,7 @@ describe('the verifier in docs/receiving-webhooks.md, against real deliveries (e
       event: 'asset.created',
       data: { id: created.body.id, name: 'Guide laptop' },
     });
+    expect(envelopeErrors(envelope)).toEqual([]);
     expect(delivery).toEqual({
       deliveryId: expect.stringMatching(/^dlv_/) as string,
       event: 'asset.created',

@@ -1,19 +1,24 @@
 import {
+  API_SCHEMAS,
+  AssetListSchema,
   DomainError,
+  EMITTED_EVENTS,
   GatewayAdminPatterns,
   WorkerAdminPatterns,
   type AssetDetail,
   type CreatedWebhookView,
   type DeliveryLogEntry,
   type EventEnvelope,
+  type MemberView,
+  type PersonDetail,
   type PublishedEvent,
   type WebhookEndpointView,
   type WebhookTestView,
 } from '@custodian/contracts';
 import { openConnection } from '@custodian/messaging';
-import { eventually, WebhookReceiver } from '@custodian/testing';
+import { envelopeErrors, eventually, schemaErrors, WebhookReceiver } from '@custodian/testing';
 import { verify } from '@custodian/webhook-signature';
-import { TestStack, type Tenant } from './support/stack';
+import { Tenant, TestStack } from './support/stack';
 
 /** `expect.stringMatching`, typed as the string it stands for. */
 const matching = (pattern: RegExp): string => expect.stringMatching(pattern) as string;
@@ -161,6 +166,7 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     expect(envelope.id).toMatch(/^evt_/);
     expect(envelope.event).toBe('asset.created');
     expect(envelope.data.id).toBe(asset.id);
+    expect(envelopeErrors(envelope)).toEqual([]);
     const [entry] = await settled(endpoint.id);
     expect(entry).toMatchObject({
       delivery_id: headers['x-custodian-delivery'],
@@ -288,6 +294,7 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
       event: 'ping',
       data: { endpoint: { id: endpoint.id, url: endpoint.url } },
     });
+    expect(envelopeErrors(envelope)).toEqual([]);
     expect(
       verify(
         endpoint.secret,
@@ -296,5 +303,85 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
         request!.headers['x-custodian-signature'] as string,
       ).ok,
     ).toBe(true);
+  });
+
+  it('delivers every kind the service emits in the envelope its schema describes', async () => {
+    const own = await stack.tenant('pro', 'write');
+    const workspace = own.workspace.id;
+    const endpoint = await createEndpoint('/contract', '*', workspace);
+    // One person and one asset: the first create of each reaches its limit (plan.changed too).
+    await stack.adminCall(GatewayAdminPatterns.workspaceLimits, {
+      workspace,
+      people: '1',
+      assets: '1',
+    });
+    const person = await own.post<PersonDetail>('/people', {
+      full_name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      employee_number: 'E-1815',
+      department: 'Engineering',
+      location: 'London',
+    });
+    expect(person.status).toBe(201);
+    expect(schemaErrors(API_SCHEMAS.Person, person.body)).toEqual([]);
+    const asset = await own.post<AssetDetail>('/assets', {
+      name: 'Contract laptop',
+      sku: 'SKU-1',
+      category: 'Laptops',
+      location: 'London',
+      assigned_to_id: person.body.id,
+    });
+    expect(asset.status).toBe(201);
+    expect(schemaErrors(API_SCHEMAS.Asset, asset.body)).toEqual([]);
+    const checkedIn = await own.patch<AssetDetail>(`/assets/${asset.body.id}`, {
+      assigned_to_id: null,
+      serial_number: 'SN-1',
+    });
+    expect(checkedIn.status).toBe(200);
+    expect(schemaErrors(API_SCHEMAS.Asset, checkedIn.body)).toEqual([]);
+    const offboarded = await own.patch<PersonDetail>(`/people/${person.body.id}`, {
+      status: 'inactive',
+    });
+    expect(offboarded.status).toBe(200);
+    expect(schemaErrors(API_SCHEMAS.Person, offboarded.body)).toEqual([]);
+    const member = await own.post<MemberView>('/members', { email: 'contract@example.com' });
+    expect(member.status).toBe(201);
+    expect(schemaErrors(API_SCHEMAS.Member, member.body)).toEqual([]);
+    // A monthly quota of 1: the first request of a fresh key uses it up (gateway variant).
+    await stack.adminCall(GatewayAdminPatterns.workspaceLimits, { workspace, monthly_quota: '1' });
+    const reader = new Tenant(stack, own.workspace, await stack.createKey(workspace, 'read'));
+    const listed = await reader.get<AssetDetail[]>('/assets');
+    expect(listed.status).toBe(200);
+    expect(schemaErrors(AssetListSchema, listed.body)).toEqual([]);
+    await stack.workerAdminCall(WorkerAdminPatterns.webhookTest, { id: endpoint.id });
+
+    const limitsOf = (requests: typeof receiver.received) =>
+      requests
+        .map((request) => JSON.parse(request.rawBody) as EventEnvelope<{ limit?: string }>)
+        .filter((envelope) => envelope.event === 'plan.limit_reached')
+        .map((envelope) => envelope.data.limit)
+        .sort();
+    const received = await eventually(
+      () => {
+        const got = receiver.on('/contract');
+        const kinds = new Set(got.map((request) => request.headers['x-custodian-event']));
+        const missing = EMITTED_EVENTS.filter((kind) => !kinds.has(kind));
+        if (missing.length > 0 || limitsOf(got).length < 3) {
+          throw new Error(`missing ${missing.join(', ')}; limits ${limitsOf(got).join(', ')}`);
+        }
+        return Promise.resolve(got);
+      },
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
+    expect(limitsOf(received)).toEqual(['assets', 'monthly_quota', 'people']);
+    for (const request of received) {
+      const envelope = JSON.parse(request.rawBody) as EventEnvelope;
+      expect(request.headers['x-custodian-event']).toBe(envelope.event);
+      // The event named with its violations, so a failure says which payload differs.
+      expect({ event: envelope.event, errors: envelopeErrors(envelope) }).toEqual({
+        event: envelope.event,
+        errors: [],
+      });
+    }
   });
 });

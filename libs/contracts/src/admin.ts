@@ -8,7 +8,9 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
+import type { Static } from '@sinclair/typebox';
 import type { KeyScope } from './caller-context';
+import type { PingSchema } from './schemas/workspace';
 import { PLAN_NAMES, type EffectiveLimits, type PlanName } from './plans';
 
 const PLAN_MESSAGE = `plan must be one of ${PLAN_NAMES.join(', ')}`;
@@ -100,8 +102,5 @@ export interface KeyView {
   revoked_at: string | null;
 }
 
-export interface PingView {
-  workspace: { id: string; name: string; plan: PlanName };
-  key: { id: string; prefix: string; scope: KeyScope };
-  scopes: KeyScope[];
-}
+/** The body of GET /ping. */
+export type PingView = Static<typeof PingSchema>;

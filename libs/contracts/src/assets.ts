@@ -8,6 +8,8 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
+import type { Static } from '@sinclair/typebox';
+import type { AssetSchema, AssetSummarySchema, NamedRefSchema } from './schemas/assets';
 
 export const ASSET_STATUSES = [
   'active',
@@ -111,35 +113,15 @@ export interface AssetListQuery {
   search: string | null;
 }
 
-export interface NamedRef {
-  id: string;
-  name: string;
-}
+export type NamedRef = Static<typeof NamedRefSchema>;
 
 /** An asset as list results show it (spec section 2.1). */
-export interface AssetSummary {
-  id: string;
-  name: string;
-  sku: string | null;
-  status: AssetStatus;
-  brand: string | null;
-  model: string | null;
-  serial_number: string | null;
-  category: { name: string } | null;
-  assigned_to: NamedRef | null;
-  updated_at: string;
-}
+export type AssetSummary = Static<typeof AssetSummarySchema>;
 
 /** An asset as the single fetch shows it; also the body of create and update responses. */
-export interface AssetDetail extends Omit<AssetSummary, 'category'> {
-  asset_tag: string;
-  category: NamedRef | null;
-  location: NamedRef | null;
-  custody: { person: NamedRef; since: string } | null;
-  custom_fields: Record<string, unknown>;
-  created_at: string;
-}
+export type AssetDetail = Static<typeof AssetSchema>;
 
+/** `{data, page, pageSize, total}`: a list route asked for a `page` (schema: `pageSchema`). */
 export interface Page<T> {
   data: T[];
   page: number;

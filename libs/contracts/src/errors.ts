@@ -1,9 +1,8 @@
+import type { Static } from '@sinclair/typebox';
+import type { ErrorSchema } from './schemas/errors';
+
 /** The error body of every failed API response (spec section 2.5). */
-export interface ErrorBody {
-  statusCode: number;
-  error: string;
-  message: string;
-}
+export type ErrorBody = Static<typeof ErrorSchema>;
 
 /**
  * Domain error codes shared by every app. Services throw a {@link DomainError}; each transport
@@ -63,7 +62,8 @@ const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   timeout: 504,
 };
 
-const REASON_PHRASES: Record<number, string> = {
+/** HTTP reason phrases of the statuses the API answers with; the `error` of an error body. */
+export const REASON_PHRASES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

@@ -9,3 +9,4 @@ export * from './members';
 export * from './people';
 export * from './custom-fields';
 export * from './webhooks';
+export * from './schemas';

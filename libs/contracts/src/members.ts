@@ -1,4 +1,6 @@
+import type { Static } from '@sinclair/typebox';
 import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import type { InvitationSchema, MemberSchema } from './schemas/members';
 
 /** Workspace roles, highest first (DECISIONS.md, Members). */
 export const MEMBER_ROLES = ['owner', 'admin', 'manager', 'member'] as const;
@@ -58,22 +60,7 @@ export class OwnerCreateInput {
 }
 
 /** A workspace member: a login, not a person record (spec 2.3). */
-export interface MemberView {
-  /** The `userId` of PATCH /members/{userId}: `usr_...`. */
-  id: string;
-  email: string;
-  name: string | null;
-  role: MemberRole;
-  status: MemberStatus;
-  invited_at: string | null;
-  joined_at: string | null;
-}
+export type MemberView = Static<typeof MemberSchema>;
 
 /** An open invitation, as `invitation list` prints it. */
-export interface InvitationView {
-  id: string;
-  email: string;
-  role: MemberRole;
-  token: string;
-  expires_at: string;
-}
+export type InvitationView = Static<typeof InvitationSchema>;

@@ -8,7 +8,8 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
-import type { NamedRef } from './assets';
+import type { Static } from '@sinclair/typebox';
+import type { HoldingSchema, PersonSchema, PersonSummarySchema } from './schemas/people';
 
 export const PERSON_STATUSES = ['active', 'inactive'] as const;
 export type PersonStatus = (typeof PERSON_STATUSES)[number];
@@ -63,27 +64,10 @@ export class UpdatePersonInput {
 }
 
 /** A person as list results show it. */
-export interface PersonSummary {
-  id: string;
-  full_name: string;
-  email: string | null;
-  employee_number: string | null;
-  status: PersonStatus;
-  updated_at: string;
-}
+export type PersonSummary = Static<typeof PersonSummarySchema>;
 
 /** An asset a person holds now. */
-export interface Holding {
-  id: string;
-  name: string;
-  asset_tag: string;
-  since: string;
-}
+export type Holding = Static<typeof HoldingSchema>;
 
 /** A person as the single fetch shows it; also the body of create and update responses. */
-export interface PersonDetail extends PersonSummary {
-  department: NamedRef | null;
-  location: NamedRef | null;
-  holdings: Holding[];
-  created_at: string;
-}
+export type PersonDetail = Static<typeof PersonSchema>;

@@ -2,3 +2,4 @@ export * from './http';
 export * from './test-database';
 export * from './redis-server';
 export * from './webhook-receiver';
+export * from './schema-check';

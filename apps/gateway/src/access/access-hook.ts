@@ -94,12 +94,15 @@ export class AccessHook {
   }
 
   private announceQuotaReached(record: AccessRecord): void {
+    // Only a finite quota can be reached (the gate never reports an unlimited one as reached).
+    const quota = record.limits.monthlyQuota;
+    if (quota === null) return;
     this.events
       .write('plan.limit_reached', record.workspaceId, {
         workspace: { id: record.workspaceId, name: record.workspaceName },
         plan: record.plan,
         limit: 'monthly_quota',
-        value: record.limits.monthlyQuota,
+        value: quota,
         key: { id: record.keyId, prefix: record.prefix },
       })
       .catch((error: unknown) => {

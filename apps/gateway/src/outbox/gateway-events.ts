@@ -1,20 +1,21 @@
-import type { EventKey } from '@custodian/contracts';
+import type { EventData, EventKey } from '@custodian/contracts';
 import { newId } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /**
  * Events the gateway causes (plan changes, limits reached), as outbox rows; the relay
- * publishes them. A plan change writes its row in the transaction of the change.
+ * publishes them. A plan change writes its row in the transaction of the change. `data` must
+ * match the event's schema (EVENT_DATA_SCHEMAS in libs/contracts).
  */
 @Injectable()
 export class GatewayEvents {
   constructor(private readonly db: DataSource) {}
 
-  async write(
-    event: EventKey,
+  async write<K extends EventKey>(
+    event: K,
     workspaceId: string,
-    data: object,
+    data: EventData<K>,
     manager: EntityManager = this.db.manager,
   ): Promise<string> {
     const id = newId('evt');

@@ -1,17 +1,18 @@
-import type { EventKey } from '@custodian/contracts';
+import type { EventData, EventKey } from '@custodian/contracts';
 import { newId } from '@custodian/runtime';
 import type { EntityManager } from 'typeorm';
 
 /**
  * Events are rows written in the same transaction as the change they describe; the relay
  * publishes them afterwards. A change that rolls back therefore never announces itself, and a
- * broker outage never loses an event.
+ * broker outage never loses an event. `data` must match the event's schema
+ * (EVENT_DATA_SCHEMAS in libs/contracts), which the webhook catalog documents.
  */
-export async function writeEvent(
+export async function writeEvent<K extends EventKey>(
   manager: EntityManager,
   workspaceId: string,
-  event: EventKey,
-  data: object,
+  event: K,
+  data: EventData<K>,
 ): Promise<string> {
   const id = newId('evt');
   await manager.query(

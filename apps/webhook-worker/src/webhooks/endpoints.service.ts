@@ -9,6 +9,7 @@ import {
   isEventKey,
   type CreatedWebhookView,
   type DeliveryLogEntry,
+  type EventData,
   type WebhookEndpointView,
   type WebhookTestView,
 } from '@custodian/contracts';
@@ -111,7 +112,7 @@ export class EndpointsService {
         id: eventId,
         event: PING_EVENT,
         created_at: new Date().toISOString(),
-        data: { endpoint: { id: endpoint.id, url: endpoint.url } },
+        data: { endpoint: { id: endpoint.id, url: endpoint.url } } satisfies EventData<'ping'>,
         workspace_id: endpoint.workspace_id,
       },
       [endpoint.id],
