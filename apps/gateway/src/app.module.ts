@@ -22,6 +22,11 @@ import { HealthController } from './health/health.controller';
 import { KeysService } from './keys/keys.service';
 import { InvitationsController, MembersController } from './members/members.controller';
 import { PeopleController } from './people/people.controller';
+import {
+  DocsController,
+  OpenApiController,
+  OpenApiDocumentStore,
+} from './openapi/openapi.controller';
 import { PingController } from './ping/ping.controller';
 import { RedisConnection } from './redis/redis.provider';
 import { RegisterAdminClient } from './register-client/register-admin-client';
@@ -47,6 +52,8 @@ export class GatewayAppModule {
         InvitationsController,
         AdminRpcController,
         HealthController,
+        OpenApiController,
+        DocsController,
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },
@@ -78,6 +85,7 @@ export class GatewayAppModule {
         GatewayEvents,
         WorkspacesService,
         KeysService,
+        OpenApiDocumentStore,
       ],
       exports: [GatewayConfig],
     };

@@ -10,6 +10,8 @@ import { errorBody } from '@custodian/contracts';
 import { ApiExceptionFilter, sendError } from './errors/api-exception.filter';
 import type { GatewayConfig } from './config/gateway-config';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './http/json-body-parser';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { OpenApiDocumentStore } from './openapi/openapi.controller';
 
 export const API_PREFIX = 'api/v1';
 
@@ -54,6 +56,17 @@ function installAccessHook(app: NestFastifyApplication): void {
     .addHook('onRequest', (request, reply) => hook.onRequest(request, reply));
 }
 
+/** /api/v1 for the API; health and the docs page live at the root. */
+export function setGlobalPrefix(app: NestFastifyApplication): void {
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: [
+      { path: 'health', method: RequestMethod.GET },
+      { path: 'docs', method: RequestMethod.GET },
+      { path: 'docs/:file', method: RequestMethod.GET },
+    ],
+  });
+}
+
 /** Everything after the module is built: errors, prefix, admin queue, shutdown, listen. */
 export async function listenGateway(
   app: NestFastifyApplication,
@@ -64,7 +77,10 @@ export async function listenGateway(
   // Global (not APP_FILTER) so that errors Fastify raises before a route runs, such as body
   // size and parsing, reach the same mapper through Nest's router error handler.
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'health', method: RequestMethod.GET }] });
+  setGlobalPrefix(app);
+  // Built from this app's own routes before it listens, so /api/v1/openapi.json always
+  // describes the code that serves it.
+  app.get(OpenApiDocumentStore).set(buildOpenApiDocument(app));
   app.enableShutdownHooks();
   app.connectMicroservice(
     {

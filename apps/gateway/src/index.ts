@@ -6,3 +6,5 @@ export { AccessGate, type GateDecision } from './limits/access-gate';
 export { AccessService } from './access/access.service';
 export { loadGatewayConfig } from './config/gateway-config';
 export { migrateGateway } from './migrate';
+export { buildOpenApiDocument, type OpenApiDocument } from './openapi/openapi-document';
+export { generateOpenApiDocument } from './openapi/generate';

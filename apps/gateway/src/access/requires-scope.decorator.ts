@@ -7,9 +7,15 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBearerAuth, ApiExtension, ApiSecurity } from '@nestjs/swagger';
 import type { AccessPolicy, RequestWithAccess } from './access-hook';
 import type { AccessRecord } from './access-record';
 import { ACCESS_POLICY, AccessGuard } from './access.guard';
+
+export const BEARER_SCHEME = 'bearer';
+export const API_KEY_SCHEME = 'apiKey';
+/** Carries the route's scope and quota rule into the OpenAPI document. */
+export const SCOPE_EXTENSION = 'x-custodian-access';
 
 /**
  * The one decorator every API route carries: the key, the limits and the plan gate (in
@@ -25,6 +31,11 @@ export function RequiresScope(
     SetMetadata(ACCESS_POLICY, policy),
     RouteConfig({ access: policy }),
     UseGuards(AccessGuard),
+    // The document's security requirements and common responses come from here, so a route
+    // cannot be keyed without its documentation saying so.
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiSecurity(API_KEY_SCHEME),
+    ApiExtension(SCOPE_EXTENSION, policy),
   );
 }
 

@@ -1,4 +1,5 @@
 import {
+  ASSET_STATUSES,
   RegisterPatterns,
   type AssetDetail,
   type AssetSummary,
@@ -9,14 +10,27 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiIdParam, ApiListQuery, ApiRoute } from '../openapi/api-docs.decorators';
 
 /** HTTP face of the register's assets; validation and rules live in the register. */
+@ApiTags('Assets')
 @Controller('assets')
 export class AssetsController {
   constructor(private readonly register: RegisterClient) {}
 
   @Get()
   @RequiresScope('read')
+  @ApiListQuery(ASSET_STATUSES, 'name, asset tag, SKU, serial number, brand and model')
+  @ApiRoute({
+    operationId: 'listAssets',
+    summary: 'List assets',
+    description: 'Ordered by `created_at`, then `id`; stable across pages.',
+    status: 200,
+    response: { oneOf: ['AssetPage', { arrayOf: 'AssetSummary' }] },
+    responseDescription: 'The page envelope when `page` is sent, else a bare array.',
+    errors: [400],
+  })
   list(
     @Access() access: AccessRecord,
     @Query() query: RawQuery,
@@ -27,18 +41,51 @@ export class AssetsController {
   @Post()
   @HttpCode(201)
   @RequiresScope('write')
+  @ApiRoute({
+    operationId: 'createAsset',
+    summary: 'Create an asset',
+    description:
+      "Counts against the plan's asset limit (403 when it is reached). `assigned_to_id` " +
+      'checks the new asset out to an active person. Fires `asset.created`.',
+    status: 201,
+    response: 'Asset',
+    body: 'CreateAssetInput',
+    errors: [409],
+  })
   create(@Access() access: AccessRecord, @Body() body: unknown): Promise<AssetDetail> {
     return this.register.call(RegisterPatterns.assetsCreate, access, { body: body ?? null });
   }
 
   @Get(':id')
   @RequiresScope('read')
+  @ApiIdParam('id', 'asset')
+  @ApiRoute({
+    operationId: 'getAsset',
+    summary: 'Fetch one asset',
+    description: 'With category, location, custody and custom fields.',
+    status: 200,
+    response: 'Asset',
+    errors: [404],
+  })
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<AssetDetail> {
     return this.register.call(RegisterPatterns.assetsGet, access, { id });
   }
 
   @Patch(':id')
   @RequiresScope('write')
+  @ApiIdParam('id', 'asset')
+  @ApiRoute({
+    operationId: 'updateAsset',
+    summary: 'Update an asset',
+    description:
+      'Partial: omitted fields keep their value, `null` clears a field (not `name`, ' +
+      '`status` or `asset_tag`). A new `assigned_to_id` checks the asset out, `null` checks ' +
+      'it in. Fires `asset.updated` (and `assignment.checked_out` / `checked_in`).',
+    status: 200,
+    response: 'Asset',
+    body: 'UpdateAssetInput',
+    errors: [404, 409],
+  })
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../access/public.decorator';
 import { RedisConnection } from '../redis/redis.provider';
 import { RegisterClient } from '../register-client/register-client';
@@ -12,6 +13,7 @@ type Check = { status: 'up' | 'down'; message?: string };
  * Postgres, limits not applied), so a load balancer keeps it in rotation; 503 `error` when
  * Postgres or RabbitMQ is down and requests would fail.
  */
+@ApiExcludeController()
 @Public()
 @Controller('health')
 export class HealthController {

@@ -10,14 +10,24 @@ import { Public } from '../access/public.decorator';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
 import { RegisterClient } from '../register-client/register-client';
+import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiIdParam, ApiRoute } from '../openapi/api-docs.decorators';
 
 /** HTTP face of the register's members; validation and the role rules live in the register. */
+@ApiTags('Members')
 @Controller('members')
 export class MembersController {
   constructor(private readonly register: RegisterClient) {}
 
   @Get()
   @RequiresScope('read')
+  @ApiRoute({
+    operationId: 'listMembers',
+    summary: 'List workspace members',
+    description: 'The logins of the workspace (not people records), invited ones included.',
+    status: 200,
+    response: { arrayOf: 'Member' },
+  })
   list(@Access() access: AccessRecord): Promise<MemberView[]> {
     return this.register.call(RegisterPatterns.membersList, access, {});
   }
@@ -25,12 +35,33 @@ export class MembersController {
   @Post()
   @HttpCode(201)
   @RequiresScope('write')
+  @ApiRoute({
+    operationId: 'inviteMember',
+    summary: 'Invite a member',
+    description:
+      'E-mails an invitation link; the seat is taken when it is accepted. The key acts as ' +
+      'an `admin`, so it cannot invite owners. Fires `member.invited`.',
+    status: 201,
+    response: 'Member',
+    body: 'InviteMemberInput',
+    errors: [409],
+  })
   invite(@Access() access: AccessRecord, @Body() body: unknown): Promise<MemberView> {
     return this.register.call(RegisterPatterns.membersInvite, access, { body: body ?? null });
   }
 
   @Patch(':userId')
   @RequiresScope('write')
+  @ApiIdParam('userId', 'member')
+  @ApiRoute({
+    operationId: 'updateMember',
+    summary: "Change a member's role",
+    description: 'Bounded by the role hierarchy: the key acts as an `admin`.',
+    status: 200,
+    response: 'Member',
+    body: 'UpdateMemberInput',
+    errors: [404],
+  })
   update(
     @Access() access: AccessRecord,
     @Param('userId') userId: string,
@@ -49,12 +80,23 @@ export class MembersController {
  * fetch links, and a GET that accepted would spend a seat for them. The button POSTs to the
  * same URL, and the register makes the member active if a seat is left.
  */
+@ApiTags('Invitations')
 @Controller('invitations')
 export class InvitationsController {
   constructor(private readonly registerAdmin: RegisterAdminClient) {}
 
   @Get('accept')
   @Public()
+  @ApiOperation({
+    operationId: 'invitationPage',
+    summary: 'The invitation link',
+    description:
+      'The page the invitation e-mail links to; it only shows an Accept button, which posts ' +
+      'to the same URL (mail scanners fetch links).',
+  })
+  @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 200, description: 'An HTML page.', schema: { type: 'string' } })
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('cache-control', 'no-store')
   page(@Query() query: RawQuery): string {
@@ -71,6 +113,15 @@ export class InvitationsController {
 
   @Post('accept')
   @Public()
+  @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
+  @ApiRoute({
+    operationId: 'acceptInvitation',
+    summary: 'Accept an invitation',
+    description: 'Needs no API key: the token of the e-mailed link is the credential.',
+    status: 200,
+    response: 'Member',
+    errors: [400, 403, 404, 409, 503, 504],
+  })
   @HttpCode(200)
   accept(@Query() query: RawQuery): Promise<MemberView> {
     return this.registerAdmin.call(RegisterAdminPatterns.invitationAccept, { token: query.token });

@@ -1,4 +1,5 @@
 import {
+  PERSON_STATUSES,
   RegisterPatterns,
   type PersonDetail,
   type PersonSummary,
@@ -9,14 +10,27 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiIdParam, ApiListQuery, ApiRoute } from '../openapi/api-docs.decorators';
 
 /** HTTP face of the register's people; validation and rules live in the register. */
+@ApiTags('People')
 @Controller('people')
 export class PeopleController {
   constructor(private readonly register: RegisterClient) {}
 
   @Get()
   @RequiresScope('read')
+  @ApiListQuery(PERSON_STATUSES, 'full name, e-mail and employee number')
+  @ApiRoute({
+    operationId: 'listPeople',
+    summary: 'List people',
+    description: 'Ordered by `created_at`, then `id`; stable across pages.',
+    status: 200,
+    response: { oneOf: ['PersonPage', { arrayOf: 'PersonSummary' }] },
+    responseDescription: 'The page envelope when `page` is sent, else a bare array.',
+    errors: [400],
+  })
   list(
     @Access() access: AccessRecord,
     @Query() query: RawQuery,
@@ -27,18 +41,49 @@ export class PeopleController {
   @Post()
   @HttpCode(201)
   @RequiresScope('write')
+  @ApiRoute({
+    operationId: 'createPerson',
+    summary: 'Create a person',
+    description:
+      "Someone equipment is issued to (not a login). Counts against the plan's people " +
+      'limit (403 when it is reached). Fires `employee.created`.',
+    status: 201,
+    response: 'Person',
+    body: 'CreatePersonInput',
+  })
   create(@Access() access: AccessRecord, @Body() body: unknown): Promise<PersonDetail> {
     return this.register.call(RegisterPatterns.peopleCreate, access, { body: body ?? null });
   }
 
   @Get(':id')
   @RequiresScope('read')
+  @ApiIdParam('id', 'person')
+  @ApiRoute({
+    operationId: 'getPerson',
+    summary: 'Fetch one person',
+    description: 'With department, location and the assets they hold.',
+    status: 200,
+    response: 'Person',
+    errors: [404],
+  })
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<PersonDetail> {
     return this.register.call(RegisterPatterns.peopleGet, access, { id });
   }
 
   @Patch(':id')
   @RequiresScope('write')
+  @ApiIdParam('id', 'person')
+  @ApiRoute({
+    operationId: 'updatePerson',
+    summary: 'Update a person',
+    description:
+      'Partial, as for assets. Setting `status` to `inactive` offboards the person and ' +
+      'fires `employee.offboarded` (once).',
+    status: 200,
+    response: 'Person',
+    body: 'UpdatePersonInput',
+    errors: [404],
+  })
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
