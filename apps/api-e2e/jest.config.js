@@ -7,4 +7,6 @@ module.exports = {
     '<rootDir>/src/**/*.integration-spec.ts',
     '<rootDir>/src/**/*.e2e-spec.ts',
   ],
+  // Every response of the gateway's API is checked against its OpenAPI document.
+  setupFilesAfterEnv: ['<rootDir>/src/support/contract-setup.ts'],
 };

@@ -1,3 +1,5 @@
+import { reportResponse, unobservedFetch } from './response-observer';
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
@@ -12,7 +14,10 @@ export interface RequestOptions {
   body?: unknown;
 }
 
-/** Real HTTP to a running app, with the body parsed when it is JSON. */
+/**
+ * Real HTTP to a running app, with the body parsed when it is JSON. Every response is reported
+ * to the response observer (see `setResponseObserver`), if one is set.
+ */
 export async function httpRequest<T = unknown>(
   url: string,
   options: RequestOptions = {},
@@ -23,8 +28,12 @@ export async function httpRequest<T = unknown>(
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(url, { method: options.method ?? 'GET', headers, body });
+  const method = options.method ?? 'GET';
+  const response = await unobservedFetch(url, { method, headers, body });
   const text = await response.text();
+  // Before parsing, so that a response the contract check refuses is reported even if it is
+  // not the JSON it claims to be.
+  reportResponse({ method, url, status: response.status, headers: response.headers, text });
   let parsed: unknown = text;
   if (response.headers.get('content-type')?.includes('application/json')) {
     parsed = JSON.parse(text);

@@ -1,0 +1,101 @@
+// The contract check of the end-to-end suite (a setupFilesAfterEnv file): every response of the
+// gateway's public API that a test receives is validated against the OpenAPI document the
+// gateway's code generates, at once, and a test that received a response the document does not
+// describe fails in its afterEach, with the differences listed. The counts of each test file go
+// to the run's directory (CONTRACT_RUN_DIR, made by tools/scripts/summary-reporter.js), which
+// prints their sum after the run.
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ContractValidator,
+  observeGlobalFetch,
+  setResponseObserver,
+  type ObservedResponse,
+} from '@custodian/testing';
+// The document is generated from the gateway's code, as `npm run openapi` writes it.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { generateOpenApiDocument } from '@custodian/gateway';
+
+/** Set by the summary reporter at the start of a run; unset, the counts are not recorded. */
+const RUN_DIR = process.env.CUSTODIAN_CONTRACT_DIR;
+
+let validator: ContractValidator | undefined;
+/** Responses that arrived before the document was built (none, unless a file fetches early). */
+const early: ObservedResponse[] = [];
+/** Origins that served a documented path: the gateways. Other origins are not the API. */
+const gatewayOrigins = new Set<string>();
+const counts = { validated: 0, notDescribed: 0, otherServers: 0, violations: 0 };
+/** What was skipped, for whoever reads the run's files: `GET /health: path not in the document`. */
+const skipped = new Set<string>();
+/** Set between beforeEach and afterEach: violations then belong to that test. */
+let inTest = false;
+let testViolations: string[] = [];
+/** Violations of responses received in beforeAll/afterAll or another test's afterEach. */
+const hookViolations: string[] = [];
+
+function check(response: ObservedResponse): void {
+  if (!validator) {
+    early.push(response);
+    return;
+  }
+  const url = new URL(response.url);
+  const outcome = validator.check(response);
+  if (outcome.kind === 'validated') {
+    gatewayOrigins.add(url.origin);
+    counts.validated++;
+    if (outcome.violations.length === 0) return;
+    counts.violations++;
+    (inTest ? testViolations : hookViolations).push(outcome.violations.join('\n  '));
+  } else if (gatewayOrigins.has(url.origin) || url.pathname.startsWith('/api/')) {
+    // /health, /docs, the document itself, unknown routes, a method a path lacks.
+    gatewayOrigins.add(url.origin);
+    counts.notDescribed++;
+    skipped.add(outcome.reason);
+  } else {
+    // The register's or a worker's health server, a webhook receiver: not the public API.
+    counts.otherServers++;
+    skipped.add(`${response.method} ${url.href}: not a gateway`);
+  }
+}
+
+function failWith(violations: string[], when: string): void {
+  if (violations.length === 0) return;
+  throw new Error(
+    `${violations.length} response(s) ${when} differ from the OpenAPI document ` +
+      `(generateOpenApiDocument of apps/gateway):\n- ${violations.join('\n- ')}`,
+  );
+}
+
+const restoreFetch = observeGlobalFetch();
+setResponseObserver(check);
+
+beforeAll(async () => {
+  validator = new ContractValidator(await generateOpenApiDocument());
+  early.splice(0).forEach(check);
+});
+
+beforeEach(() => {
+  inTest = true;
+  testViolations = [];
+});
+
+afterEach(() => {
+  inTest = false;
+  const violations = testViolations;
+  testViolations = [];
+  failWith(violations, 'this test received');
+});
+
+afterAll(() => {
+  setResponseObserver(null);
+  restoreFetch();
+  if (RUN_DIR) {
+    const file = join(RUN_DIR, `${process.pid}-${randomUUID()}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({ testPath: expect.getState().testPath, ...counts, skipped: [...skipped] }),
+    );
+  }
+  failWith(hookViolations.splice(0), 'received outside a test (in a hook)');
+});
