@@ -21,8 +21,6 @@ import { generateOpenApiDocument } from '@custodian/gateway';
 const RUN_DIR = process.env.CUSTODIAN_CONTRACT_DIR;
 
 let validator: ContractValidator | undefined;
-/** Responses that arrived before the document was built (none, unless a file fetches early). */
-const early: ObservedResponse[] = [];
 /** Origins that served a documented path: the gateways. Other origins are not the API. */
 const gatewayOrigins = new Set<string>();
 const counts = { validated: 0, notDescribed: 0, otherServers: 0, violations: 0 };
@@ -34,11 +32,23 @@ let testViolations: string[] = [];
 /** Violations of responses received in beforeAll/afterAll or another test's afterEach. */
 const hookViolations: string[] = [];
 
-function check(response: ObservedResponse): void {
-  if (!validator) {
-    early.push(response);
-    return;
-  }
+/**
+ * Responses wait here and are validated after the test (or hook) that received them: checking
+ * them on arrival would put Ajv's work inside the tests' own latency measurements.
+ */
+const pending: Array<{ response: ObservedResponse; inTest: boolean }> = [];
+
+function observe(response: ObservedResponse): void {
+  pending.push({ response, inTest });
+}
+
+function checkPending(): void {
+  if (!validator) return;
+  for (const { response, inTest: duringTest } of pending.splice(0)) check(response, duringTest);
+}
+
+function check(response: ObservedResponse, duringTest: boolean): void {
+  if (!validator) return;
   const url = new URL(response.url);
   const outcome = validator.check(response);
   if (outcome.kind === 'validated') {
@@ -46,7 +56,7 @@ function check(response: ObservedResponse): void {
     counts.validated++;
     if (outcome.violations.length === 0) return;
     counts.violations++;
-    (inTest ? testViolations : hookViolations).push(outcome.violations.join('\n  '));
+    (duringTest ? testViolations : hookViolations).push(outcome.violations.join('\n  '));
   } else if (gatewayOrigins.has(url.origin) || url.pathname.startsWith('/api/')) {
     // /health, /docs, the document itself, unknown routes, a method a path lacks.
     gatewayOrigins.add(url.origin);
@@ -68,19 +78,20 @@ function failWith(violations: string[], when: string): void {
 }
 
 const restoreFetch = observeGlobalFetch();
-setResponseObserver(check);
+setResponseObserver(observe);
 
 beforeAll(async () => {
   validator = new ContractValidator(await generateOpenApiDocument());
-  early.splice(0).forEach(check);
 });
 
 beforeEach(() => {
+  checkPending();
   inTest = true;
   testViolations = [];
 });
 
 afterEach(() => {
+  checkPending();
   inTest = false;
   const violations = testViolations;
   testViolations = [];
@@ -88,6 +99,7 @@ afterEach(() => {
 });
 
 afterAll(() => {
+  checkPending();
   setResponseObserver(null);
   restoreFetch();
   if (RUN_DIR) {
