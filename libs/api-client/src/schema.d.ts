@@ -1755,7 +1755,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Verify a key */
+            /** @description OK. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1831,7 +1831,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Create an asset */
+            /** @description Created: the new resource. */
             201: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1869,7 +1869,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Fetch one asset */
+            /** @description The asset. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1909,7 +1909,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Update an asset */
+            /** @description The asset after the change. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1990,7 +1990,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Create a person */
+            /** @description Created: the new resource. */
             201: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2027,7 +2027,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Fetch one person */
+            /** @description OK. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2067,7 +2067,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Update a person */
+            /** @description OK. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2102,7 +2102,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List workspace members */
+            /** @description OK. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2137,7 +2137,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Invite a member */
+            /** @description Created: the new resource. */
             201: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2179,7 +2179,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change a member's role */
+            /** @description OK. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2238,7 +2238,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accept an invitation */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -65,6 +65,7 @@ export class AssetsController {
     description: 'With category, location, custody and custom fields.',
     status: 200,
     response: 'Asset',
+    responseDescription: 'The asset.',
     errors: [404],
   })
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<AssetDetail> {
@@ -83,6 +84,7 @@ export class AssetsController {
       'it in. Fires `asset.updated` (and `assignment.checked_out` / `checked_in`).',
     status: 200,
     response: 'Asset',
+    responseDescription: 'The asset after the change.',
     body: 'UpdateAssetInput',
     errors: [404, 409],
   })

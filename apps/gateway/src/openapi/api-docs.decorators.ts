@@ -71,7 +71,9 @@ export function ApiRoute(options: {
     }),
     ApiResponse({
       status: options.status,
-      description: options.responseDescription ?? options.summary,
+      description:
+        options.responseDescription ??
+        (options.status === 201 ? 'Created: the new resource.' : 'OK.'),
       schema,
     }),
     ApiExtension(ROUTE_ERRORS, options.errors ?? []),
