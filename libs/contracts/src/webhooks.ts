@@ -1,4 +1,4 @@
-import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Length, MaxLength, ValidateBy } from 'class-validator';
 import type { DeliverableEvent } from './events';
 
 /** `webhook create`: events is `*` or a comma list of event keys (checked by the worker). */
@@ -19,9 +19,24 @@ export class WebhookTestInput {
 
 export class DeliveriesInput {
   @IsString() @Length(1, 64) endpoint!: string;
+  /** How many deliveries, newest first: 1 to 100 (default 20), as a number or a string of digits. */
   @IsOptional()
-  @Matches(/^\d{1,3}$/, { message: 'limit must be a whole number from 1 to 100' })
-  limit?: string;
+  @ValidateBy({
+    name: 'isPageLimit',
+    validator: {
+      validate: (value: unknown) => {
+        const n =
+          typeof value === 'number'
+            ? value
+            : typeof value === 'string' && /^\d{1,3}$/.test(value)
+              ? Number(value)
+              : NaN;
+        return Number.isInteger(n) && n >= 1 && n <= 100;
+      },
+      defaultMessage: () => 'limit must be a whole number from 1 to 100',
+    },
+  })
+  limit?: number | string;
 }
 
 export interface WebhookEndpointView {

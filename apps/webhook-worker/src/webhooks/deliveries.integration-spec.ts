@@ -1,0 +1,66 @@
+import { DomainError } from '@custodian/contracts';
+import { newId } from '@custodian/runtime';
+import { createTestDatabase, type TestDatabase } from '@custodian/testing';
+import type { DataSource } from 'typeorm';
+import { loadWorkerConfig } from '../config/worker-config';
+import { workerDataSource } from '../database/data-source';
+import type { FanOut } from '../delivery/fan-out';
+import type { GatewayClient } from '../gateway-client/gateway-client';
+import { migrateWorker } from '../migrate';
+import { EndpointsService } from './endpoints.service';
+
+/** The `deliveries` admin message against Postgres: `limit` as a number or as digits. */
+describe('EndpointsService.deliveries limit (integration)', () => {
+  let database: TestDatabase;
+  let db: DataSource;
+  let service: EndpointsService;
+  const endpoint = newId('whe');
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await migrateWorker(database.url);
+    db = await workerDataSource(database.url, 2).initialize();
+    service = new EndpointsService(
+      db,
+      {} as GatewayClient,
+      {} as FanOut,
+      loadWorkerConfig({ DATABASE_URL: database.url }),
+    );
+    await db.query(
+      `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
+       VALUES ($1, 'wsp_test', 'http://127.0.0.1:9/hook', '{*}', 'whsec_test')`,
+      [endpoint],
+    );
+    await db.query(
+      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
+       SELECT 'dlv_' || g, 'evt_' || g, $1, 'wsp_test', 'asset.created', '{}'::jsonb
+       FROM generate_series(1, 5) g`,
+      [endpoint],
+    );
+  }, 30_000);
+
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('takes limit as a number, as a string of digits, or leaves it at 20', async () => {
+    expect(await service.deliveries({ endpoint, limit: 2 })).toHaveLength(2);
+    expect(await service.deliveries({ endpoint, limit: '3' })).toHaveLength(3);
+    expect(await service.deliveries({ endpoint })).toHaveLength(5);
+  });
+
+  it('refuses a limit outside 1 to 100 with invalid_input naming limit', async () => {
+    for (const limit of [0, 101, 1.5, '0', 'all']) {
+      const refused = await service.deliveries({ endpoint, limit }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(DomainError);
+      expect(refused).toMatchObject({
+        code: 'invalid_input',
+        message: 'limit must be a whole number from 1 to 100',
+      });
+    }
+  });
+});
