@@ -198,7 +198,8 @@ describe('webhook delivery survives a worker killed mid-attempt (e2e, real proce
     const endpoint = await createEndpoint('/crash');
     const ids = await createDeliveries(endpoint.id, 8);
 
-    // The first worker claims a batch (5: the per-endpoint cap) and sends; nothing answers.
+    // The first worker claims a batch (its per-endpoint cap plus what it leases ahead) and
+    // sends; nothing answers.
     await eventually(
       () => {
         if (receiver.held.length < 3) throw new Error(`${receiver.held.length} in flight`);

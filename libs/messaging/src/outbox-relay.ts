@@ -9,8 +9,14 @@ export interface OutboxRelayOptions {
   /** The outbox table, schema-qualified: `register.outbox`. */
   table: string;
   connectionName: string;
-  /** How often the table is polled for unpublished rows. */
+  /** How often the table is polled for unpublished rows while there are none. */
   intervalMs: number;
+  /**
+   * How soon the next poll comes after one that published rows (more are likely on their
+   * way): events written at a steady rate wait about this long, not intervalMs. After an
+   * empty poll the relay goes back to intervalMs. Default: intervalMs / 10, at least 5 ms.
+   */
+  activeIntervalMs?: number;
   batchSize?: number;
   log?: (message: string) => void;
 }
@@ -28,11 +34,13 @@ interface OutboxRow {
  * channel. A row is marked published only after the broker acked it; a row the broker
  * returned as unroutable (no queue bound yet) or nacked stays and is tried again. Rows are
  * claimed with FOR UPDATE SKIP LOCKED, so replicas of an app share the work. With the broker
- * down nothing is lost: rows wait in Postgres and go out once it is back.
+ * down nothing is lost: rows wait in Postgres and go out once it is back. While rows keep
+ * coming the table is polled every activeIntervalMs, otherwise every intervalMs.
  */
 export class OutboxRelay {
   private readonly connection: ManagedConnection;
   private timer: NodeJS.Timeout | null = null;
+  private started = false;
   private running: Promise<number> | null = null;
   private lastWarning = 0;
 
@@ -62,12 +70,13 @@ export class OutboxRelay {
 
   async start(): Promise<void> {
     await this.connection.openOrRetry();
-    this.timer = setInterval(() => void this.drain(), this.options.intervalMs);
-    this.timer.unref();
+    this.started = true;
+    this.schedule(this.options.intervalMs);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running?.catch(() => 0);
     await this.connection.close();
@@ -75,6 +84,19 @@ export class OutboxRelay {
 
   isConnected(): boolean {
     return this.connection.channel !== null;
+  }
+
+  /** The next poll: soon after one that published rows, at the idle interval otherwise. */
+  private schedule(ms: number): void {
+    if (!this.started) return;
+    this.timer = setTimeout(() => {
+      void this.drain().then((published) => {
+        const { intervalMs, activeIntervalMs } = this.options;
+        const active = activeIntervalMs ?? Math.max(5, Math.round(intervalMs / 10));
+        this.schedule(published > 0 ? Math.min(active, intervalMs) : intervalMs);
+      });
+    }, ms);
+    this.timer.unref();
   }
 
   /** Publishes what is waiting, batch by batch; returns how many rows were marked published. */

@@ -16,7 +16,7 @@ import { POSTGRES, RABBITMQ_URL, benchEnv, runNode, stopAll, waitForHttp } from 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const PACED_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-/** The worker's per-endpoint cap (its default, 5): the concurrency one endpoint gets. */
+/** The worker's per-endpoint cap (its default, 10): the concurrency one endpoint gets. */
 const CONCURRENCY = Number(process.env.BENCH_PER_ENDPOINT ?? 10);
 const GATEWAY_PORT = 3210;
 
@@ -29,6 +29,18 @@ interface Row {
   p99: number;
   duplicates: number;
 }
+
+/** When an event reached each stage, in ms after its outbox created_at (cumulative). */
+interface Stages {
+  name: string;
+  /** stage → sorted latencies. */
+  at: Record<StageName, number[]>;
+  /** stage → ms from the run's start until the last event reached it. */
+  last: Record<StageName, number>;
+}
+
+const STAGE_NAMES = ['relayed', 'stored', 'sent', 'received'] as const;
+type StageName = (typeof STAGE_NAMES)[number];
 
 interface Seen {
   created: number;
@@ -106,6 +118,15 @@ class Receiver {
     };
   }
 
+  /** When each event of `prefix` was first received, in ms since the epoch. */
+  firstReceipts(path: string, prefix: string): Map<string, number> {
+    const firsts = new Map<string, number>();
+    for (const [id, entry] of this.seen.get(path) ?? []) {
+      if (id.startsWith(prefix)) firsts.set(id, entry.received[0]!);
+    }
+    return firsts;
+  }
+
   async stop(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -146,6 +167,7 @@ export async function benchWebhooks(): Promise<void> {
 
     const { workspace, endpoint } = await createTenant(env, receiver.url('/hook'));
     const rows: Row[] = [];
+    const stages: Stages[] = [];
 
     // Warm-up: plans cached, connections open, relay and scheduler polling.
     await insertEvents(db, workspace.id, 'evt_warm_', 20);
@@ -167,6 +189,7 @@ export async function benchWebhooks(): Promise<void> {
         burstStart,
       ),
     );
+    stages.push(await stageTimes(db, receiver, `burst of ${EVENTS}`, 'evt_burst_', burstStart));
 
     // 2. Paced: RATE events a second for PACED_SECONDS, each row's created_at its own.
     const paced = RATE * PACED_SECONDS;
@@ -192,6 +215,7 @@ export async function benchWebhooks(): Promise<void> {
         pacedStart,
       ),
     );
+    stages.push(await stageTimes(db, receiver, `${RATE} events/s`, 'evt_paced_', pacedStart));
     const { rows: states } = await db.query<{ status: string; n: string }>(
       `SELECT status, count(*) AS n FROM delivery.deliveries GROUP BY status`,
     );
@@ -241,6 +265,7 @@ export async function benchWebhooks(): Promise<void> {
     );
 
     printTable(rows, states);
+    printStages(stages);
   } finally {
     await db.end().catch(() => undefined);
     await stopAll(children);
@@ -360,6 +385,92 @@ async function postAll(
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+}
+
+/**
+ * Where the time goes: for each event, when the relay claimed its outbox row (published_at),
+ * when its delivery row was stored (deliveries.created_at), when the first attempt started and
+ * when the receiver got it, each from the outbox created_at. Postgres and the receiver share
+ * this machine's clock.
+ */
+async function stageTimes(
+  db: Client,
+  receiver: Receiver,
+  name: string,
+  prefix: string,
+  startedAt: number,
+): Promise<Stages> {
+  const { rows } = await db.query<{
+    id: string;
+    created: number;
+    relayed: number;
+    stored: number;
+    sent: number | null;
+  }>(
+    `SELECT o.id,
+            extract(epoch FROM o.created_at) * 1000 AS created,
+            extract(epoch FROM o.published_at) * 1000 AS relayed,
+            extract(epoch FROM d.created_at) * 1000 AS stored,
+            extract(epoch FROM a.started_at) * 1000 AS sent
+     FROM register.outbox o
+     JOIN delivery.deliveries d ON d.event_id = o.id
+     LEFT JOIN delivery.delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1
+     WHERE o.id LIKE $1 || '%'`,
+    [prefix],
+  );
+  const received = receiver.firstReceipts('/hook', prefix);
+  const at = Object.fromEntries(STAGE_NAMES.map((stage) => [stage, [] as number[]])) as Record<
+    StageName,
+    number[]
+  >;
+  const last = Object.fromEntries(STAGE_NAMES.map((stage) => [stage, 0])) as Record<
+    StageName,
+    number
+  >;
+  for (const row of rows) {
+    const times: Record<StageName, number | undefined> = {
+      relayed: Number(row.relayed),
+      stored: Number(row.stored),
+      sent: row.sent === null ? undefined : Number(row.sent),
+      received: received.get(row.id),
+    };
+    for (const stage of STAGE_NAMES) {
+      const time = times[stage];
+      if (time === undefined) continue;
+      at[stage].push(time - Number(row.created));
+      last[stage] = Math.max(last[stage], time - startedAt);
+    }
+  }
+  for (const stage of STAGE_NAMES) at[stage].sort((a, b) => a - b);
+  return { name, at, last };
+}
+
+function printStages(stages: Stages[]): void {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const quantile = (sorted: number[], q: number) =>
+    sorted.length === 0
+      ? 'n/a'
+      : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(0);
+  console.log(
+    '\nStages, ms after outbox created_at (cumulative): relayed = claimed by the relay, ' +
+      'stored = delivery row written, sent = first attempt started, received = at the receiver; ' +
+      'last = ms from the run start until the last event got there\n',
+  );
+  console.log(line(['run', 'stage', 'p50', 'p99', 'last']));
+  console.log(line(new Array<string>(5).fill('---')));
+  for (const run of stages) {
+    for (const stage of STAGE_NAMES) {
+      console.log(
+        line([
+          run.name,
+          stage,
+          quantile(run.at[stage], 0.5),
+          quantile(run.at[stage], 0.99),
+          run.last[stage].toFixed(0),
+        ]),
+      );
+    }
+  }
 }
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {

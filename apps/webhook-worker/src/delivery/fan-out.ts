@@ -2,51 +2,106 @@ import type { EventEnvelope, PublishedEvent } from '@custodian/contracts';
 import { newId } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { DeliveryScheduler } from './delivery-scheduler';
+
+/** An event and the endpoints it is to be delivered to. */
+export interface FanOutItem {
+  event: PublishedEvent;
+  endpointIds: string[];
+}
 
 /**
- * Turns an event into deliveries: one row per enabled endpoint of the workspace subscribed to
- * the event (or to `*`), all in one statement. UNIQUE (event_id, endpoint_id) with ON CONFLICT
- * DO NOTHING makes a redelivered event message create nothing twice.
+ * Turns events into deliveries: one row per enabled endpoint of the workspace subscribed to
+ * the event (or to `*`). A batch of events costs two statements whatever its size: one finds
+ * the subscribers of all of them, one stores all their deliveries. UNIQUE (event_id,
+ * endpoint_id) with ON CONFLICT DO NOTHING makes a redelivered event message create nothing
+ * twice. New deliveries wake the scheduler of this worker at once.
  */
 @Injectable()
 export class FanOut {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly scheduler: DeliveryScheduler,
+  ) {}
 
-  /** Enabled endpoints of the workspace that want this event. */
-  async subscribers(workspaceId: string, event: string): Promise<string[]> {
-    const rows = await this.db.query<Array<{ id: string }>>(
-      `SELECT id FROM delivery.endpoints
-       WHERE workspace_id = $1 AND enabled AND (events @> ARRAY[$2]::text[] OR '*' = ANY(events))
-       ORDER BY id`,
-      [workspaceId, event],
+  /**
+   * The subscribers of each (workspace, event) pair, in one statement; keyed by
+   * subscriptionKey. Pairs without subscribers are absent.
+   */
+  async subscribersOf(
+    events: ReadonlyArray<{ workspace_id: string; event: string }>,
+  ): Promise<Map<string, string[]>> {
+    const pairs = new Map<string, { workspace: string; event: string }>();
+    for (const { workspace_id, event } of events) {
+      pairs.set(subscriptionKey(workspace_id, event), { workspace: workspace_id, event });
+    }
+    const found = new Map<string, string[]>();
+    if (pairs.size === 0) return found;
+    const rows = await this.db.query<Array<{ workspace_id: string; event: string; id: string }>>(
+      `SELECT w.workspace_id, w.event, e.id
+       FROM unnest($1::text[], $2::text[]) AS w (workspace_id, event)
+       JOIN delivery.endpoints e ON e.workspace_id = w.workspace_id AND e.enabled
+         AND (e.events @> ARRAY[w.event] OR '*' = ANY(e.events))
+       ORDER BY e.id`,
+      [[...pairs.values()].map((p) => p.workspace), [...pairs.values()].map((p) => p.event)],
     );
-    return rows.map((row) => row.id);
+    for (const row of rows) {
+      const key = subscriptionKey(row.workspace_id, row.event);
+      const ids = found.get(key) ?? [];
+      ids.push(row.id);
+      found.set(key, ids);
+    }
+    return found;
   }
 
   /** Stores one delivery per endpoint; returns how many were new. */
-  async store(event: PublishedEvent, endpointIds: string[]): Promise<number> {
-    if (endpointIds.length === 0) return 0;
-    const envelope: EventEnvelope = {
-      id: event.id,
-      event: event.event,
-      created_at: event.created_at,
-      data: event.data,
-    };
+  store(event: PublishedEvent, endpointIds: string[]): Promise<number> {
+    return this.storeMany([{ event, endpointIds }]);
+  }
+
+  /** Stores the deliveries of several events in one statement; returns how many were new. */
+  async storeMany(items: readonly FanOutItem[]): Promise<number> {
+    const ids: string[] = [];
+    const eventIds: string[] = [];
+    const endpointIds: string[] = [];
+    const workspaceIds: string[] = [];
+    const events: string[] = [];
+    const payloads: string[] = [];
+    for (const { event, endpointIds: endpoints } of items) {
+      if (endpoints.length === 0) continue;
+      const envelope: EventEnvelope = {
+        id: event.id,
+        event: event.event,
+        created_at: event.created_at,
+        data: event.data,
+      };
+      const payload = JSON.stringify(envelope);
+      for (const endpointId of endpoints) {
+        ids.push(newId('dlv'));
+        eventIds.push(event.id);
+        endpointIds.push(endpointId);
+        workspaceIds.push(event.workspace_id);
+        events.push(event.event);
+        payloads.push(payload);
+      }
+    }
+    if (ids.length === 0) return 0;
     const rows = await this.db.query<Array<{ id: string }>>(
       `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-       SELECT d.id, $3, d.endpoint_id, $4, $5, $6::jsonb
-       FROM unnest($1::text[], $2::text[]) AS d (id, endpoint_id)
+       SELECT d.id, d.event_id, d.endpoint_id, d.workspace_id, d.event, d.payload::jsonb
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+         AS d (id, event_id, endpoint_id, workspace_id, event, payload)
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING id`,
-      [
-        endpointIds.map(() => newId('dlv')),
-        endpointIds,
-        event.id,
-        event.workspace_id,
-        event.event,
-        JSON.stringify(envelope),
-      ],
+      [ids, eventIds, endpointIds, workspaceIds, events, payloads],
     );
+    // Committed: send them now rather than at the scheduler's next interval.
+    if (rows.length > 0) void this.scheduler.tick();
     return rows.length;
   }
+}
+
+/** The key of a (workspace, event) pair in subscribersOf's answer. */
+export function subscriptionKey(workspaceId: string, event: string): string {
+  return `${workspaceId}\u0000${event}`;
 }

@@ -1,0 +1,268 @@
+import { DomainError, type PublishedEvent } from '@custodian/contracts';
+import type { Channel, ConsumeMessage } from 'amqplib';
+import { loadWorkerConfig } from '../config/worker-config';
+import { subscriptionKey, type FanOut, type FanOutItem } from '../delivery/fan-out';
+import type { GatewayClient } from '../gateway-client/gateway-client';
+import { EventConsumer } from './event-consumer';
+
+/** Resolves on the next turn of the event loop, after setImmediate callbacks. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+function event(id: string, workspace = 'wsp_1', key = 'asset.created'): PublishedEvent {
+  return {
+    id,
+    event: key as PublishedEvent['event'],
+    created_at: '2025-01-01T00:00:00.000Z',
+    data: { id: 'ast_1' },
+    workspace_id: workspace,
+  };
+}
+
+let tag = 0;
+function message(body: unknown): ConsumeMessage {
+  return {
+    content: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    fields: { deliveryTag: ++tag },
+    properties: {},
+  } as unknown as ConsumeMessage;
+}
+
+/** A channel that hands the consumer's callback to the test and records acks and nacks. */
+class FakeChannel {
+  deliver!: (message: ConsumeMessage | null) => void;
+  readonly acked: ConsumeMessage[] = [];
+  readonly nacked: Array<{ message: ConsumeMessage; requeue?: boolean }> = [];
+  assertExchange = jest.fn().mockResolvedValue({});
+  assertQueue = jest.fn().mockResolvedValue({});
+  bindQueue = jest.fn().mockResolvedValue({});
+  prefetch = jest.fn().mockResolvedValue({});
+  cancel = jest.fn().mockResolvedValue({});
+  consume = jest.fn((_queue: string, onMessage: (message: ConsumeMessage | null) => void) => {
+    this.deliver = onMessage;
+    return Promise.resolve({ consumerTag: 'ctag' });
+  });
+  ack(message: ConsumeMessage): void {
+    this.acked.push(message);
+  }
+  nack(message: ConsumeMessage, _allUpTo?: boolean, requeue?: boolean): void {
+    this.nacked.push({ message, requeue });
+  }
+}
+
+/** FanOut with the database replaced: subscribers by workspace, stores recorded. */
+class FakeFanOut {
+  readonly subscriberQueries: string[][] = [];
+  readonly stored: FanOutItem[][] = [];
+  /** Makes the next stores fail (Postgres down) while set. */
+  failing: Error | null = null;
+  /** A store in progress resolves when the test says so. */
+  hold: Promise<void> | null = null;
+  /** An event id Postgres refuses for its data (SQLSTATE 22021), whatever it is stored with. */
+  poison: string | null = null;
+
+  constructor(private readonly endpoints: Record<string, string[]>) {}
+
+  subscribersOf(events: Array<{ workspace_id: string; event: string }>) {
+    this.subscriberQueries.push(events.map((e) => e.workspace_id));
+    const found = new Map<string, string[]>();
+    for (const { workspace_id, event: key } of events) {
+      const ids = this.endpoints[workspace_id];
+      if (ids) found.set(subscriptionKey(workspace_id, key), ids);
+    }
+    return Promise.resolve(found);
+  }
+
+  async storeMany(items: FanOutItem[]): Promise<number> {
+    if (this.hold) await this.hold;
+    if (this.failing) throw this.failing;
+    if (items.some((item) => item.event.id === this.poison)) {
+      throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+        code: '22021',
+      });
+    }
+    this.stored.push(items);
+    return items.length;
+  }
+}
+
+function consumerWith(
+  fanOut: FakeFanOut,
+  plans: Record<string, boolean | Error> = { wsp_1: true },
+): { consumer: EventConsumer; channel: FakeChannel; gateway: { apiAccess: jest.Mock } } {
+  const config = loadWorkerConfig({ EVENTS_PREFETCH: '50' });
+  const gateway = {
+    apiAccess: jest.fn((workspace: string) => {
+      const plan = plans[workspace];
+      return plan instanceof Error ? Promise.reject(plan) : Promise.resolve(plan ?? false);
+    }),
+  };
+  const consumer = new EventConsumer(
+    config,
+    fanOut as unknown as FanOut,
+    gateway as unknown as GatewayClient,
+  );
+  const channel = new FakeChannel();
+  return { consumer, channel, gateway };
+}
+
+async function started(consumer: EventConsumer, channel: FakeChannel): Promise<void> {
+  await (consumer as unknown as { setup(channel: Channel): Promise<void> }).setup(
+    channel as unknown as Channel,
+  );
+}
+
+describe('EventConsumer: batched fan-out, ack after commit', () => {
+  it('stores what arrived together with one subscribers query and one insert, then acks each', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a', 'whe_b'] });
+    const { consumer, channel, gateway } = consumerWith(fanOut);
+    await started(consumer, channel);
+
+    const messages = [message(event('evt_1')), message(event('evt_2')), message(event('evt_3'))];
+    let release!: () => void;
+    fanOut.hold = new Promise((resolve) => (release = resolve));
+    for (const m of messages) channel.deliver(m);
+    await settle();
+
+    // Not committed yet: nothing acked.
+    expect(fanOut.subscriberQueries).toEqual([['wsp_1', 'wsp_1', 'wsp_1']]);
+    expect(channel.acked).toEqual([]);
+    release();
+    await settle();
+
+    expect(fanOut.stored).toHaveLength(1);
+    expect(fanOut.stored[0]!.map((item) => [item.event.id, item.endpointIds])).toEqual([
+      ['evt_1', ['whe_a', 'whe_b']],
+      ['evt_2', ['whe_a', 'whe_b']],
+      ['evt_3', ['whe_a', 'whe_b']],
+    ]);
+    expect(gateway.apiAccess).toHaveBeenCalledTimes(1);
+    expect(channel.acked).toEqual(messages);
+    expect(channel.nacked).toEqual([]);
+  });
+
+  it('takes what arrives while a batch is being stored into the next batch', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel } = consumerWith(fanOut);
+    await started(consumer, channel);
+    let release!: () => void;
+    fanOut.hold = new Promise((resolve) => (release = resolve));
+    channel.deliver(message(event('evt_1')));
+    await settle();
+    channel.deliver(message(event('evt_2')));
+    channel.deliver(message(event('evt_3')));
+    await settle();
+    fanOut.hold = null;
+    release();
+    await settle();
+    expect(fanOut.stored.map((batch) => batch.map((item) => item.event.id))).toEqual([
+      ['evt_1'],
+      ['evt_2', 'evt_3'],
+    ]);
+    expect(channel.acked).toHaveLength(3);
+  });
+
+  it('stores a message that arrives twice in one batch once, and acks both', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel } = consumerWith(fanOut);
+    await started(consumer, channel);
+    const twice = [message(event('evt_dup')), message(event('evt_dup'))];
+    for (const m of twice) channel.deliver(m);
+    await settle();
+    expect(fanOut.stored).toHaveLength(1);
+    expect(fanOut.stored[0]!.map((item) => item.event.id)).toEqual(['evt_dup']);
+    expect(channel.acked).toEqual(twice);
+  });
+
+  it('stores nothing for a workspace below Pro, or one the gateway does not know, and acks', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'], wsp_free: ['whe_f'], wsp_gone: ['whe_g'] });
+    const { consumer, channel } = consumerWith(fanOut, {
+      wsp_1: true,
+      wsp_free: false,
+      wsp_gone: new DomainError('not_found', 'no such workspace'),
+    });
+    await started(consumer, channel);
+    const messages = [
+      message(event('evt_free', 'wsp_free')),
+      message(event('evt_ok', 'wsp_1')),
+      message(event('evt_gone', 'wsp_gone')),
+    ];
+    for (const m of messages) channel.deliver(m);
+    await settle();
+    expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_ok']);
+    expect(channel.acked).toEqual(messages);
+  });
+
+  it('delivers anyway when the gateway cannot answer for the plan', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel } = consumerWith(fanOut, { wsp_1: new Error('timed out') });
+    await started(consumer, channel);
+    channel.deliver(message(event('evt_1')));
+    await settle();
+    expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_1']);
+  });
+
+  it('asks the gateway nothing and stores nothing when no endpoint subscribes', async () => {
+    const fanOut = new FakeFanOut({});
+    const { consumer, channel, gateway } = consumerWith(fanOut);
+    await started(consumer, channel);
+    const m = message(event('evt_1'));
+    channel.deliver(m);
+    await settle();
+    expect(gateway.apiAccess).not.toHaveBeenCalled();
+    expect(fanOut.stored).toEqual([]);
+    expect(channel.acked).toEqual([m]);
+  });
+
+  it('keeps the messages while Postgres is down and acks them once stored', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel } = consumerWith(fanOut);
+    await started(consumer, channel);
+    fanOut.failing = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    const messages = [message(event('evt_1')), message(event('evt_2'))];
+    for (const m of messages) channel.deliver(m);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Neither acked nor nacked (a requeue would count towards the delivery limit).
+    expect(channel.acked).toEqual([]);
+    expect(channel.nacked).toEqual([]);
+    fanOut.failing = null;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_1', 'evt_2']);
+    expect(channel.acked).toEqual(messages);
+  });
+
+  it('leaves unstored messages unacked for the broker when it stops while Postgres is down', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel } = consumerWith(fanOut);
+    await started(consumer, channel);
+    fanOut.failing = new Error('Postgres is down');
+    channel.deliver(message(event('evt_1')));
+    await settle();
+    await consumer.onApplicationShutdown();
+    expect(channel.acked).toEqual([]);
+    expect(channel.nacked).toEqual([]);
+  });
+
+  it('dead-letters only the message Postgres refuses for its data, and stores the rest of its batch', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel } = consumerWith(fanOut);
+    await started(consumer, channel);
+    fanOut.poison = 'evt_bad';
+    const messages = [message(event('evt_1')), message(event('evt_bad')), message(event('evt_2'))];
+    for (const m of messages) channel.deliver(m);
+    await settle();
+    expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_1', 'evt_2']);
+    expect(channel.acked).toEqual([messages[0], messages[2]]);
+    expect(channel.nacked).toEqual([{ message: messages[1], requeue: false }]);
+  });
+
+  it('dead-letters a malformed message at once', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel } = consumerWith(fanOut);
+    await started(consumer, channel);
+    const bad = [message('not json'), message({ id: 'evt_1' })];
+    for (const m of bad) channel.deliver(m);
+    await settle();
+    expect(channel.nacked).toEqual(bad.map((m) => ({ message: m, requeue: false })));
+    expect(fanOut.subscriberQueries).toEqual([]);
+  });
+});
