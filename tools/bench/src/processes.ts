@@ -11,6 +11,10 @@ export function runNode(entry: string, env: Record<string, string>): ChildProces
   const child = spawn(
     process.execPath,
     [
+      // BENCH_CPU_PROF=<dir>: each app writes a V8 CPU profile there when it exits.
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
       '-r',
       path.join(REPO_ROOT, 'tools/runtime/register-paths.js'),
       path.join(REPO_ROOT, 'dist', entry),

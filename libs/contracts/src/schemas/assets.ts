@@ -30,19 +30,6 @@ const assetFields = {
 const EXAMPLE_ASSET_ID = 'ast_01jd8x6q4f7k2m9n3p5r7t9v1w';
 const EXAMPLE_PERSON = { id: 'per_01jd8x2b6c8e0g2j4m6p8r0t2w', name: 'Margaret Hamilton' };
 
-const assetSummaryExample = {
-  id: EXAMPLE_ASSET_ID,
-  name: 'MacBook Pro 14"',
-  sku: 'MBP14-M3-512',
-  status: 'active',
-  brand: 'Apple',
-  model: 'MacBook Pro 14 (M3, 2023)',
-  serial_number: 'C02XK1ZXJGH7',
-  category: { name: 'Laptops' },
-  assigned_to: EXAMPLE_PERSON,
-  updated_at: '2026-11-22T10:15:00.000Z',
-};
-
 const assetExample = {
   id: EXAMPLE_ASSET_ID,
   name: 'MacBook Pro 14"',
@@ -59,6 +46,20 @@ const assetExample = {
   custom_fields: { purchase_date: '2026-03-01', warranty_years: 3 },
   created_at: '2026-03-02T08:00:00.000Z',
   updated_at: '2026-11-22T10:15:00.000Z',
+};
+
+/** The same asset as a list shows it: fewer fields, the category by name only. */
+const assetSummaryExample = {
+  id: assetExample.id,
+  name: assetExample.name,
+  sku: assetExample.sku,
+  status: assetExample.status,
+  brand: assetExample.brand,
+  model: assetExample.model,
+  serial_number: assetExample.serial_number,
+  category: { name: assetExample.category.name },
+  assigned_to: assetExample.assigned_to,
+  updated_at: assetExample.updated_at,
 };
 
 /** An asset as list results show it (spec 2.1). */
