@@ -142,9 +142,12 @@ describe('the published contract: /api/v1/openapi.json, /docs and a typed client
       expect(asset.headers.get('content-type')).toMatch(type);
       expect(asset.text.length).toBeGreaterThan(1000);
     }
-    const missing = await httpRequest(`${root}/docs/package.json`);
-    expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    // Only the three files: not other files of the package, not inherited object keys.
+    for (const file of ['package.json', 'index.html', 'constructor', '__proto__', 'toString']) {
+      const missing = await httpRequest(`${root}/docs/${file}`);
+      expect({ file, status: missing.status }).toEqual({ file, status: 404 });
+      expect(missing.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    }
   });
 
   it('generates, with the openapi-typescript CLI on the served URL, the committed client', async () => {
@@ -162,6 +165,18 @@ describe('the published contract: /api/v1/openapi.json, /docs and a typed client
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('documents the 413 and 415 a POST without a body schema can still answer', async () => {
+    const accept = served.paths['/api/v1/invitations/accept']!.post!;
+    expect(Object.keys(accept.responses)).toEqual(expect.arrayContaining(['413', '415']));
+    // Validated against the document by the contract check like every other response.
+    const response = await stack.request('/invitations/accept?token=x', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
+    expect(response.status).toBe(415);
+  });
 
   it('calls three routes through the typed client', async () => {
     const client = createCustodianClient(stack.baseUrl.replace(/\/api\/v1$/, ''), tenant.key.key);

@@ -2283,6 +2283,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the gateway is unavailable; retry with backoff. */
             503: {
                 headers: {
@@ -2385,6 +2403,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -2392,7 +2417,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2483,6 +2508,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -2490,7 +2522,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2581,6 +2613,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -2588,7 +2627,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2679,6 +2718,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -2686,7 +2732,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2777,6 +2823,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -2784,7 +2837,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2875,6 +2928,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -2882,7 +2942,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2993,6 +3053,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3000,7 +3067,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3102,6 +3169,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3109,7 +3183,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3226,6 +3300,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3233,7 +3314,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3328,6 +3409,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3335,7 +3423,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3430,6 +3518,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3437,7 +3532,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3532,6 +3627,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3539,7 +3641,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3622,6 +3724,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3629,7 +3738,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3712,6 +3821,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3719,7 +3835,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3798,6 +3914,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3805,7 +3928,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3886,6 +4009,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3893,7 +4023,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3974,6 +4104,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -3981,7 +4118,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4046,6 +4183,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4053,7 +4197,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4118,6 +4262,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4125,7 +4276,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4202,6 +4353,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4209,7 +4367,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4286,6 +4444,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4293,7 +4458,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4377,6 +4542,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4384,7 +4556,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4468,6 +4640,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4475,7 +4654,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4554,6 +4733,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4561,7 +4747,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4640,6 +4826,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4647,7 +4840,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4726,6 +4919,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4733,7 +4933,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4813,6 +5013,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4820,7 +5027,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4900,6 +5107,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4907,7 +5121,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4986,6 +5200,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -4993,7 +5214,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5072,6 +5293,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5079,7 +5307,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5178,6 +5406,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5185,7 +5420,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5284,6 +5519,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5291,7 +5533,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5390,6 +5632,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5397,7 +5646,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5496,6 +5745,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5503,7 +5759,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5602,6 +5858,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5609,7 +5872,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5708,6 +5971,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5715,7 +5985,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5814,6 +6084,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5821,7 +6098,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5920,6 +6197,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -5927,7 +6211,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6005,6 +6289,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -6012,7 +6303,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6142,6 +6433,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -6149,7 +6447,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6265,6 +6563,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -6272,7 +6577,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6341,6 +6646,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Failed for good: redirects are not followed. */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Failed for good (no retry), except 408 and 429, which are retried like 5xx. */
             "4XX": {
                 headers: {
@@ -6348,7 +6660,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each). */
+            /** @description Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout each; the same for network errors and timeouts). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;

@@ -141,6 +141,14 @@ describe('ContractValidator', () => {
     ]);
   });
 
+  it('matches an id holding an encoded slash to the {id} template, not a skip', () => {
+    const outcome = new ContractValidator(document).check(
+      exchange({ url: 'http://127.0.0.1:4000/api/v1/things/a%2Fb', status: 404, body: {} }),
+    );
+    expect(outcome.kind).toBe('validated');
+    expect(outcome.kind === 'validated' && outcome.operation).toBe('GET /api/v1/things/{id}');
+  });
+
   it('prefers a literal path segment over a template', () => {
     const outcome = new ContractValidator(document).check(
       exchange({

@@ -191,10 +191,15 @@ export class ContractValidator {
     let best: PathTemplate | undefined;
     for (const base of this.basePaths) {
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) continue;
-      const segments = path.slice(base.length).split('/').map(decodeSegment);
+      // Raw segments for parameters (an id holding %2F is still one segment), decoded ones for
+      // literal parts.
+      const raw = path.slice(base.length).split('/');
+      const decoded = raw.map(decodeSegment);
       for (const template of this.templates) {
-        if (template.segments.length !== segments.length) continue;
-        if (!template.segments.every((pattern, i) => pattern.test(segments[i] ?? ''))) continue;
+        if (template.segments.length !== raw.length) continue;
+        const fits = (pattern: RegExp, i: number) =>
+          pattern.test(raw[i] ?? '') || pattern.test(decoded[i] ?? '');
+        if (!template.segments.every(fits)) continue;
         if (!best || template.literals > best.literals) best = template;
       }
     }

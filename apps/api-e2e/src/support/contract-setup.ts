@@ -17,6 +17,9 @@ import {
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { generateOpenApiDocument } from '@custodian/gateway';
 
+/** API paths that are deliberately not operations of the document: the document itself. */
+const DOCUMENT_PATHS = new Set(['/api/v1/openapi.json']);
+
 /** Set by the summary reporter at the start of a run; unset, the counts are not recorded. */
 const RUN_DIR = process.env.CUSTODIAN_CONTRACT_DIR;
 
@@ -58,8 +61,22 @@ function check(response: ObservedResponse, duringTest: boolean): void {
     counts.violations++;
     (duringTest ? testViolations : hookViolations).push(outcome.violations.join('\n  '));
   } else if (gatewayOrigins.has(url.origin) || url.pathname.startsWith('/api/')) {
-    // /health, /docs, the document itself, unknown routes, a method a path lacks.
+    // /health, /docs, the document itself, unknown routes, a method a path lacks. An API path
+    // the document lacks may only fail (404, or the key's 401/403/429): one that succeeds is a
+    // route left out of the document.
     gatewayOrigins.add(url.origin);
+    if (
+      url.pathname.startsWith('/api/v1/') &&
+      !DOCUMENT_PATHS.has(url.pathname) &&
+      response.status < 400
+    ) {
+      counts.violations++;
+      (duringTest ? testViolations : hookViolations).push(
+        `${response.method} ${url.pathname} answered ${response.status} but the document has ` +
+          'no such operation',
+      );
+      return;
+    }
     counts.notDescribed++;
     skipped.add(outcome.reason);
   } else {

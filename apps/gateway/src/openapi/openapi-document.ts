@@ -123,7 +123,9 @@ function finish(document: OpenApiDocument): OpenApiDocument {
     DELIVERY_HEADERS.map((parameter) => [parameter.name, parameter]),
   );
   for (const [path, operations] of Object.entries(document.paths)) {
-    for (const operation of Object.values(operations)) completeOperation(path, operation);
+    for (const [method, operation] of Object.entries(operations)) {
+      completeOperation(path, method, operation);
+    }
   }
   return {
     openapi: '3.1.0',
@@ -138,14 +140,18 @@ function finish(document: OpenApiDocument): OpenApiDocument {
   };
 }
 
-function completeOperation(path: string, operation: Operation): void {
+function completeOperation(path: string, method: string, operation: Operation): void {
   const access = operation[SCOPE_EXTENSION] as AccessPolicy | undefined;
   const routeErrors = (operation[ROUTE_ERRORS] as number[] | undefined) ?? [];
   delete operation[SCOPE_EXTENSION];
   delete operation[ROUTE_ERRORS];
   const statuses = new Set(routeErrors);
   if (access) KEYED_ROUTE_ERRORS.forEach((status) => statuses.add(status));
-  if (operation.requestBody) BODY_ERRORS.forEach((status) => statuses.add(status));
+  // Fastify parses a body on any POST or PATCH, so even a route that takes none refuses one it
+  // cannot read.
+  if (operation.requestBody || method === 'post' || method === 'patch') {
+    BODY_ERRORS.forEach((status) => statuses.add(status));
+  }
   // A path parameter with broken percent-encoding is refused before the route runs.
   if (path.includes('{')) statuses.add(400);
   for (const status of [...statuses].sort()) {
@@ -311,13 +317,15 @@ function webhooks(): Record<string, unknown> {
           },
           responses: {
             '2XX': { description: 'Delivered. Any 2xx ends the delivery.' },
+            '3XX': { description: 'Failed for good: redirects are not followed.' },
             '4XX': {
               description:
                 'Failed for good (no retry), except 408 and 429, which are retried like 5xx.',
             },
             '5XX': {
               description:
-                'Retried 300 ms and 900 ms later (3 attempts in all, 10 s timeout each).',
+                'Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout ' +
+                'each; the same for network errors and timeouts).',
             },
           },
         },

@@ -39,11 +39,12 @@ export class OpenApiController {
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 
 /** The files of swagger-ui-dist the page needs; nothing is fetched from outside. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-};
+// A Map, not an object literal: `/docs/constructor` must not find an inherited key.
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['swagger-ui-standalone-preset.js', 'text/javascript; charset=utf-8'],
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -101,7 +102,7 @@ export class DocsController {
   @Get(':file')
   @Header('cache-control', 'public, max-age=86400')
   asset(@Param('file') file: string, @Res({ passthrough: true }) reply: FastifyReply): Buffer {
-    const type = ASSETS[file];
+    const type = ASSETS.get(file);
     if (!type) throw new NotFoundException(`no such file: /docs/${file}`);
     void reply.type(type);
     let content = this.files.get(file);
