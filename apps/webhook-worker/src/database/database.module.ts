@@ -18,6 +18,11 @@ import { workerDataSource } from './data-source';
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}
 
+  /**
+   * Last: Nest calls onApplicationShutdown after every beforeApplicationShutdown, where the
+   * scheduler and the event consumer finish their work (this module is global, so its own
+   * hooks may run before theirs in any one phase).
+   */
   async onApplicationShutdown(): Promise<void> {
     if (this.db.isInitialized) await this.db.destroy();
   }

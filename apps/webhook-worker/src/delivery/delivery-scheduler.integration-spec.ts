@@ -1,5 +1,6 @@
 import { newId } from '@custodian/runtime';
 import { createTestDatabase, eventually, type TestDatabase } from '@custodian/testing';
+import { Logger } from '@nestjs/common';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
@@ -15,10 +16,13 @@ import { DeliveryScheduler } from './delivery-scheduler';
 class Receiver {
   hang = false;
   delayMs = 0;
+  /** When set, the delay of each request by its path (instead of delayMs). */
+  delayFor: ((path: string) => number) | null = null;
   readonly held: ServerResponse[] = [];
   readonly inFlight = new Map<string, number>();
   readonly maxInFlight = new Map<string, number>();
-  readonly received: Array<{ path: string; delivery: string }> = [];
+  /** Each request as it arrived (at: ms since the epoch). */
+  readonly received: Array<{ path: string; delivery: string; at: number }> = [];
   /** Per request, ms left on the delivery's lease when it arrived. */
   readonly leaseLeft: number[] = [];
   private server!: Server;
@@ -32,7 +36,7 @@ class Receiver {
       req.on('end', () => {
         const path = req.url ?? '/';
         const delivery = String(req.headers['x-custodian-delivery']);
-        this.received.push({ path, delivery });
+        this.received.push({ path, delivery, at: Date.now() });
         const now = (this.inFlight.get(path) ?? 0) + 1;
         this.inFlight.set(path, now);
         this.maxInFlight.set(path, Math.max(now, this.maxInFlight.get(path) ?? 0));
@@ -48,7 +52,7 @@ class Receiver {
           this.held.push(res);
           return;
         }
-        setTimeout(() => res.writeHead(200).end('ok'), this.delayMs);
+        setTimeout(() => res.writeHead(200).end('ok'), this.delayFor?.(path) ?? this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -80,8 +84,11 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
 
   afterEach(async () => {
     receiver.hang = false;
+    receiver.delayFor = null;
     for (const res of receiver.held.splice(0)) res.destroy();
-    await Promise.all(schedulers.splice(0).map((s) => s.onApplicationShutdown()));
+    await Promise.all(schedulers.splice(0).map((s) => s.beforeApplicationShutdown()));
+    // Each test starts from an empty table: what one leaves due is not sent in the next.
+    await db.query(`DELETE FROM delivery.endpoints`);
   });
 
   afterAll(async () => {
@@ -90,7 +97,8 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     await database?.drop();
   });
 
-  function scheduler(env: Record<string, string>): DeliveryScheduler {
+  /** A scheduler on the test database (or on `through`, a wrapper of it). */
+  function scheduler(env: Record<string, string>, through?: DataSource): DeliveryScheduler {
     const config = loadWorkerConfig({
       DATABASE_URL: database.url,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -99,7 +107,7 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
       DELIVERY_LEASE_MS: '5000',
       ...env,
     });
-    const created = new DeliveryScheduler(db, config);
+    const created = new DeliveryScheduler(through ?? db, config);
     created.onApplicationBootstrap();
     schedulers.push(created);
     return created;
@@ -116,8 +124,11 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
   }
 
   /** Due deliveries for the endpoint, as fan-out stores them. */
-  async function deliveries(endpointId: string, count: number): Promise<string[]> {
-    const ids = Array.from({ length: count }, () => newId('dlv'));
+  async function deliveries(
+    endpointId: string,
+    count: number,
+    ids = Array.from({ length: count }, () => newId('dlv')),
+  ): Promise<string[]> {
     await db.query(
       `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
        SELECT d.id, 'evt_' || d.id, $2, 'wsp_test', 'asset.created',
@@ -127,6 +138,18 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
       [ids, endpointId],
     );
     return ids;
+  }
+
+  /** Deliveries [id, endpoint, ms] that fell due an hour ago plus ms. */
+  async function dueDeliveries(rows: Array<[string, string, number]>): Promise<void> {
+    await db.query(
+      `INSERT INTO delivery.deliveries
+         (id, event_id, endpoint_id, workspace_id, event, payload, next_attempt_at)
+       SELECT d.id, 'evt_' || d.id, d.endpoint_id, 'wsp_test', 'asset.created', '{}'::jsonb,
+         now() - interval '1 hour' + d.ms * interval '1 millisecond'
+       FROM unnest($1::text[], $2::text[], $3::int[]) AS d (id, endpoint_id, ms)`,
+      [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])],
+    );
   }
 
   async function states(ids: string[]) {
@@ -237,11 +260,212 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
       if (leased.length < 4 || receiver.held.length < 1) throw new Error('not all leased yet');
     });
     schedulers.splice(schedulers.indexOf(stopping), 1);
-    await stopping.onApplicationShutdown(); // the hanging attempt times out (1 s), recorded
+    await stopping.beforeApplicationShutdown(); // the hanging attempt times out (1 s), recorded
     const rows = await states(ids);
     const attempted = rows.filter((row) => row.attempts === 1);
     expect(attempted).toHaveLength(1);
     expect(attempted[0]!.logged).toBe(1);
     expect(rows.filter((row) => row.attempts === 0).every((row) => !row.leased)).toBe(true);
+  }, 15_000);
+
+  it('serves an endpoint whose delivery waits behind busy ones fairly, and sends nothing twice', async () => {
+    // Five busy endpoints fill all 20 slots (4 each) for seconds. One more endpoint has a
+    // single delivery, the first due, claimed in the first round with theirs and ordered after
+    // them. It must get one of the next free slots, well within its lease (1 s); a copy that
+    // waited too long must go back, and this worker must not claim it again while it holds it.
+    receiver.delayFor = (path) => (path === '/late' ? 50 : 100 + Math.random() * 150);
+    const busy: string[] = [];
+    for (const path of ['/busy-a', '/busy-b', '/busy-c', '/busy-d', '/busy-e']) {
+      busy.push(await endpoint(path));
+    }
+    const late = await endpoint('/late');
+    const rows: Array<[string, string, number]> = [];
+    for (let i = 0; i < 100; i++) {
+      for (const id of busy) rows.push([newId('dlv'), id, i * 1000]);
+    }
+    const lateId = newId('dlv'); // after every busy one in id order
+    rows.push([lateId, late, -5]);
+    await dueDeliveries(rows);
+    const ids = rows.map(([id]) => id);
+    const started = Date.now();
+    scheduler({
+      DELIVERY_CONCURRENCY: '20',
+      DELIVERY_PER_ENDPOINT: '4',
+      DELIVERY_PREFETCH: '8',
+      DELIVERY_TIMEOUT_MS: '300',
+      DELIVERY_LEASE_MS: '1000',
+    });
+    const final = await eventually(
+      async () => {
+        const now = await states(ids);
+        if (now.some((row) => row.status !== 'delivered')) throw new Error('not all delivered');
+        return now;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    // What may still be on its way to the receiver arrives.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const wanted = new Set(ids);
+    const sent = new Map<string, number>();
+    for (const { delivery } of receiver.received) {
+      if (wanted.has(delivery)) sent.set(delivery, (sent.get(delivery) ?? 0) + 1);
+    }
+    expect([...sent].filter(([, times]) => times > 1)).toEqual([]);
+    expect(sent.size).toBe(ids.length);
+    const lateSent = receiver.received.filter((r) => r.delivery === lateId);
+    expect(lateSent).toHaveLength(1);
+    expect(lateSent[0]!.at - started).toBeLessThan(1_000);
+    expect(final.every((row) => row.attempts === 1 && row.logged === 1 && !row.leased)).toBe(true);
+  }, 40_000);
+
+  it('gives back a delivery waiting for a slot before its lease is too short to send it, while no slot frees', async () => {
+    // Attempts take up to 1 s and leases last 1.5 s; the one slot hangs for that second. What
+    // waits behind it must not keep a lease that has less than an attempt (and the time to
+    // record it) left: it is given back (and may be leased afresh).
+    const id = await endpoint('/no-slot');
+    const ids = await deliveries(id, 4);
+    receiver.hang = true;
+    scheduler({
+      DELIVERY_PER_ENDPOINT: '1',
+      DELIVERY_PREFETCH: '3',
+      DELIVERY_TIMEOUT_MS: '1000',
+      DELIVERY_LEASE_MS: '1500',
+    });
+    await eventually(() => {
+      if (receiver.held.length < 1) throw new Error('first attempt not sent');
+      return Promise.resolve();
+    });
+    const sentAt = Date.now();
+    const inFlight = receiver.received.find((r) => r.path === '/no-slot')!.delivery;
+    const waiting = ids.filter((each) => each !== inFlight);
+    let least = Infinity;
+    // Until the hanging attempt times out (1 s after it was sent).
+    while (Date.now() - sentAt < 850) {
+      const rows = await db.query<Array<{ left: number | null }>>(
+        `SELECT extract(epoch FROM lease_until - now()) * 1000 AS left
+         FROM delivery.deliveries WHERE id = ANY ($1::text[]) AND lease_until > now()`,
+        [waiting],
+      );
+      for (const row of rows) least = Math.min(least, Number(row.left));
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(receiver.held).toHaveLength(1);
+    // Given back 0.35 s after its claim at the latest (1.5 - 1 - 0.15 margin), a pump round
+    // late at most: its lease never falls far below the attempt timeout.
+    expect(least).toBeGreaterThan(1_000 - 100);
+  }, 15_000);
+
+  it('gives back only its own leases: a newer lease on the row is left alone', async () => {
+    const id = await endpoint('/newer-lease');
+    const ids = await deliveries(id, 4);
+    receiver.hang = true;
+    const stopping = scheduler({ DELIVERY_PER_ENDPOINT: '1', DELIVERY_PREFETCH: '3' });
+    await eventually(async () => {
+      const leased = (await states(ids)).filter((row) => row.leased);
+      if (leased.length < 4 || receiver.held.length < 1) throw new Error('not all leased yet');
+    });
+    const inFlight = receiver.received.find((r) => r.path === '/newer-lease')!.delivery;
+    const waiting = ids.filter((each) => each !== inFlight);
+    // As another worker's lease would be, had ours run out and that worker claimed the rows.
+    await db.query(
+      `UPDATE delivery.deliveries SET lease_until = now() + interval '1 hour'
+       WHERE id = ANY ($1::text[])`,
+      [waiting],
+    );
+    schedulers.splice(schedulers.indexOf(stopping), 1);
+    for (const res of receiver.held.splice(0)) res.destroy();
+    await stopping.beforeApplicationShutdown();
+    const rows = await states(waiting);
+    expect(rows).toHaveLength(3);
+    expect(rows.every((row) => row.leased && row.attempts === 0)).toBe(true);
+  }, 15_000);
+
+  it('retries recording a batch as a whole while Postgres is unreachable, not row by row', async () => {
+    const id = await endpoint('/record-later');
+    const ids = await deliveries(id, 5);
+    receiver.hang = true;
+    let down = true;
+    /** Rows per recording statement tried while Postgres is down. */
+    const tried: number[] = [];
+    const flaky = {
+      query: (sql: string, params?: unknown[]) => {
+        if (down && sql.includes('INSERT INTO delivery.delivery_attempts')) {
+          tried.push((params![0] as string[]).length);
+          return Promise.reject(new Error('timeout expired'));
+        }
+        return db.query(sql, params);
+      },
+    } as unknown as DataSource;
+    scheduler({ DELIVERY_PER_ENDPOINT: '5', DELIVERY_PREFETCH: '0' }, flaky);
+    await eventually(() => {
+      if (receiver.held.length < 5) throw new Error('not all in flight');
+      return Promise.resolve();
+    });
+    for (const res of receiver.held.splice(0)) res.writeHead(200).end('ok');
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // Backing off 0.2, 0.4, 0.8 s: a few statements, each (after the first round) with all.
+    expect(tried.length).toBeGreaterThanOrEqual(2);
+    expect(tried.length).toBeLessThanOrEqual(5);
+    expect(tried.slice(-2)).toEqual([5, 5]);
+    down = false;
+    const rows = await eventually(
+      async () => {
+        const now = await states(ids);
+        if (now.some((row) => row.status !== 'delivered')) throw new Error('not recorded');
+        return now;
+      },
+      { timeoutMs: 5_000, intervalMs: 50 },
+    );
+    expect(rows.every((row) => row.attempts === 1 && row.logged === 1 && !row.leased)).toBe(true);
+  }, 15_000);
+
+  it('records the rest of a batch when Postgres refuses one row for its data', async () => {
+    const id = await endpoint('/refused-row');
+    const ids = await deliveries(id, 4);
+    const poison = ids[2]!;
+    receiver.hang = true;
+    const statements: string[][] = [];
+    const refusing = {
+      query: (sql: string, params?: unknown[]) => {
+        if (sql.includes('INSERT INTO delivery.delivery_attempts')) {
+          const batch = params![0] as string[];
+          statements.push(batch);
+          if (batch.includes(poison)) {
+            const error = new Error('invalid byte sequence for encoding "UTF8": 0x00');
+            return Promise.reject(Object.assign(error, { code: '22021' }));
+          }
+        }
+        return db.query(sql, params);
+      },
+    } as unknown as DataSource;
+    const warnings: string[] = [];
+    const warn = jest
+      .spyOn(Logger.prototype, 'warn')
+      .mockImplementation((message: unknown) => void warnings.push(String(message)));
+    try {
+      scheduler({ DELIVERY_PER_ENDPOINT: '4', DELIVERY_PREFETCH: '0' }, refusing);
+      await eventually(() => {
+        if (receiver.held.length < 4) throw new Error('not all in flight');
+        return Promise.resolve();
+      });
+      for (const res of receiver.held.splice(0)) res.writeHead(200).end('ok');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    } finally {
+      warn.mockRestore();
+    }
+    expect(warnings).toEqual([expect.stringContaining(`attempt of ${poison} not recorded`)]);
+    const rows = await eventually(
+      async () => {
+        const now = await states(ids.filter((each) => each !== poison));
+        if (now.some((row) => row.status !== 'delivered')) throw new Error('not recorded');
+        return now;
+      },
+      { timeoutMs: 5_000, intervalMs: 50 },
+    );
+    expect(rows.every((row) => row.attempts === 1 && row.logged === 1)).toBe(true);
+    const [refused] = await states([poison]);
+    expect(refused).toMatchObject({ status: 'pending', attempts: 0, logged: 0 });
+    // Tried alone once it was singled out, and not over and over.
+    expect(statements.filter((batch) => batch.length === 1 && batch[0] === poison)).toHaveLength(1);
   }, 15_000);
 });

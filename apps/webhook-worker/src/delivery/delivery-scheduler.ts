@@ -3,8 +3,8 @@ import {
   Inject,
   Injectable,
   Logger,
+  type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig, retryDelays } from '../config/worker-config';
@@ -18,6 +18,11 @@ interface ClaimedDelivery {
   attempts: number;
   url: string;
   secret: string;
+  /**
+   * Our lease, as Postgres wrote it (as text, which keeps its microseconds): a release clears
+   * the row's lease only while it is still this one.
+   */
+  lease: string;
 }
 
 /** A claimed delivery and when (performance.now()) its claim was sent: its lease is younger. */
@@ -38,8 +43,12 @@ interface Finished {
   result: AttemptResult;
   /** Failed recordings so far; given up after RECORD_TRIES (the lease then runs out). */
   failures: number;
-  /** Not before this (ms since the epoch): backoff after a failed recording. */
-  retryAt: number;
+}
+
+/** A lease to give back: the row's, if it is still ours. */
+interface Release {
+  id: string;
+  lease: string;
 }
 
 /** Recording an attempt is tried this many times before its lease is left to run out. */
@@ -54,8 +63,13 @@ const RECORD_TRIES = 6;
  *
  * Per endpoint, up to DELIVERY_PREFETCH due deliveries beyond its free slots are leased ahead
  * and wait here, so a slot that frees starts the next attempt at once instead of waiting for a
- * round trip to Postgres. One that waited so long that its attempt could outlive its lease is
- * not started but given back.
+ * round trip to Postgres. Free slots go to the endpoints with work waiting in turn (the one
+ * served goes to the back of the line), so busy endpoints cannot keep another's deliveries
+ * waiting. One that waited so long that its attempt (and its recording) could outlive its lease
+ * is not started but given back: every round looks for them, whether a slot frees or not.
+ * A lease is only ever given back while it is still ours (the release names the lease it
+ * clears), and a claim never takes a delivery this worker still holds, so one worker cannot
+ * send the same delivery twice.
  *
  * One loop does the database work: each round records every attempt answered since the last
  * one in one statement and, side by side, claims for the room there is; it goes round again
@@ -64,11 +78,19 @@ const RECORD_TRIES = 6;
  * again until it is recorded).
  */
 @Injectable()
-export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DeliveryScheduler');
   private readonly sender: WebhookSender;
   private readonly delays: number[];
+  /** Endpoints with work here, in the order they are offered free slots. */
   private readonly endpoints = new Map<string, EndpointWork>();
+  /** Deliveries this worker holds a lease on: in flight, waiting, answered, being recorded. */
+  private readonly held = new Set<string>();
+  /**
+   * A waiting delivery starts only within this long (ms) of its claim: its attempt
+   * (DELIVERY_TIMEOUT_MS at most) and its recording (a margin) must end before its lease does.
+   */
+  private readonly startWithin: number;
   /** HTTP attempts in flight. */
   private readonly sending = new Set<Promise<void>>();
   /** Claimed deliveries waiting for a slot, in all endpoints. */
@@ -78,7 +100,10 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
   /** Attempts being recorded right now. */
   private recording = 0;
   /** Leases to give back (waited too long, or shutting down). */
-  private releasing: string[] = [];
+  private releasing: Release[] = [];
+  /** Recording rounds that failed in a row (Postgres away); the next is not before recordAt. */
+  private recordFailures = 0;
+  private recordAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private pumping: Promise<void> | null = null;
   /** Another round is wanted; and whether it is to claim (not only to record). */
@@ -100,6 +125,9 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     });
     this.delays = retryDelays(config);
+    const lease = config.DELIVERY_LEASE_MS;
+    const margin = Math.min(lease / 10, (lease - config.DELIVERY_TIMEOUT_MS) / 2);
+    this.startWithin = lease - config.DELIVERY_TIMEOUT_MS - margin;
   }
 
   onApplicationBootstrap(): void {
@@ -107,13 +135,17 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before the DataSource closes (DatabaseModule closes it in onApplicationShutdown, which Nest
+   * calls after every beforeApplicationShutdown): the attempts in flight must be recorded.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.pumping;
     // What waits for a slot is given back at once rather than left to its lease.
     for (const work of this.endpoints.values()) {
-      this.releasing.push(...work.ready.map((leased) => leased.delivery.id));
+      for (const { delivery } of work.ready) this.giveBack(delivery);
       this.ready -= work.ready.length;
       work.ready = [];
     }
@@ -123,8 +155,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     await Promise.allSettled([...this.sending]);
     await this.tick();
     while (this.finished.length > 0) {
-      const next = Math.min(...this.finished.map((entry) => entry.retryAt));
-      await delay(Math.max(0, next - Date.now()));
+      await delay(Math.max(0, this.recordAt - Date.now()));
       await this.tick();
     }
     await this.sender.close();
@@ -145,6 +176,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
   private async pump(): Promise<void> {
     while (this.wanted) {
       this.wanted = false;
+      this.giveBackStale();
       const claim = this.claimWanted && this.timer !== null;
       this.claimWanted = false;
       // Recording and claiming are independent (a claim never takes a leased row, and slots
@@ -183,9 +215,12 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
       else busy.push([id, taken]);
     }
     // Per endpoint, at most the room its cap and prefetch leave (ranked among a bounded set
-    // of due candidates); endpoints without room are left out. Candidates are read without
-    // locks; only the chosen rows are locked (SKIP LOCKED, and rechecked: one another worker
-    // leased since our snapshot no longer qualifies), so a claim writes no more than it takes.
+    // of due candidates); endpoints without room are left out, and so are the deliveries this
+    // worker holds (a lease of ours that ran out must not give us a second copy). Candidates
+    // are read without locks; only the chosen rows are locked (SKIP LOCKED, and rechecked: one
+    // another worker leased or rescheduled since our snapshot no longer qualifies), so a claim
+    // writes no more than it takes. The lease comes back as text: a JS Date would lose its
+    // microseconds, and releases match it exactly.
     // TypeORM returns [rows, count] for UPDATE ... RETURNING.
     const claimedAt = performance.now();
     const [claimed] = await this.db.query<[ClaimedDelivery[], number]>(
@@ -196,6 +231,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
          WHERE status = 'pending' AND next_attempt_at <= now()
            AND (lease_until IS NULL OR lease_until < now())
            AND endpoint_id <> ALL ($7::text[])
+           AND id <> ALL ($8::text[])
          ORDER BY next_attempt_at
          LIMIT $5),
        ranked AS (
@@ -208,13 +244,15 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
        locked AS (
          SELECT d.id FROM delivery.deliveries d
          WHERE d.id = ANY (ARRAY (SELECT id FROM chosen))
-           AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
+           AND d.status = 'pending' AND d.next_attempt_at <= now()
+           AND (d.lease_until IS NULL OR d.lease_until < now())
          FOR UPDATE OF d SKIP LOCKED)
        UPDATE delivery.deliveries d
        SET lease_until = now() + $2 * interval '1 millisecond'
        FROM delivery.endpoints e
        WHERE d.id = ANY (ARRAY (SELECT id FROM locked)) AND e.id = d.endpoint_id
-       RETURNING d.id, d.endpoint_id, d.event, d.payload, d.attempts, e.url, e.secret`,
+       RETURNING d.id, d.endpoint_id, d.event, d.payload, d.attempts, e.url, e.secret,
+         d.lease_until::text AS lease`,
       [
         free,
         c.DELIVERY_LEASE_MS,
@@ -223,6 +261,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
         Math.max(free * 5, 500),
         most,
         full,
+        [...this.held],
       ],
     );
     const taken = new Map(busy);
@@ -238,6 +277,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
       const work = this.work(delivery.endpoint_id);
       work.ready.push({ delivery, claimedAt });
       this.ready++;
+      this.held.add(delivery.id);
     }
     this.startReady();
   }
@@ -251,18 +291,33 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     return work;
   }
 
-  /** Starts what waits, as far as the per-endpoint and global caps allow. */
+  /**
+   * Starts what waits, as far as the per-endpoint and global caps allow. Endpoints are offered
+   * slots in turn: one that got any goes to the back of the line, so while the global cap is
+   * full each slot that frees goes to the endpoint that waited longest for one.
+   */
   private startReady(): void {
     if (this.ready === 0) return;
+    // Only the endpoints there were when it began (those moved to the back are not offered
+    // twice).
+    let offers = this.endpoints.size;
     for (const [id, work] of this.endpoints) {
-      this.startFor(work);
-      if (work.inFlight === 0 && work.ready.length === 0) this.endpoints.delete(id);
-      if (this.sending.size >= this.config.DELIVERY_CONCURRENCY) return;
+      if (offers-- === 0 || this.sending.size >= this.config.DELIVERY_CONCURRENCY) return;
+      const started = this.startFor(work);
+      if (work.inFlight === 0 && work.ready.length === 0) {
+        this.endpoints.delete(id);
+      } else if (started > 0) {
+        this.endpoints.delete(id);
+        this.endpoints.set(id, work);
+      }
     }
   }
 
-  private startFor(work: EndpointWork): void {
+  /** Starts what waits for one endpoint, as far as the caps allow; returns how many. */
+  private startFor(work: EndpointWork): number {
     const c = this.config;
+    const claimedSince = performance.now() - this.startWithin;
+    let started = 0;
     while (
       work.ready.length > 0 &&
       work.inFlight < c.DELIVERY_PER_ENDPOINT &&
@@ -270,15 +325,40 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     ) {
       const { delivery, claimedAt } = work.ready.shift()!;
       this.ready--;
-      // The attempt must end (DELIVERY_TIMEOUT_MS at most) before the lease does, or another
-      // worker could send it too: one that waited that long goes back.
-      if (performance.now() - claimedAt + c.DELIVERY_TIMEOUT_MS >= c.DELIVERY_LEASE_MS) {
-        this.releasing.push(delivery.id);
+      // The attempt must end (and be recorded) before the lease does, or another worker could
+      // send it too: one that waited that long goes back.
+      if (claimedAt <= claimedSince) {
+        this.giveBack(delivery);
         continue;
       }
       work.inFlight++;
+      started++;
       this.start(delivery, work);
     }
+    return started;
+  }
+
+  /**
+   * Gives back what waits for a slot and could no longer be sent and recorded within its
+   * lease, whether a slot frees or not (left waiting, its lease would run out here and another
+   * worker could send it while we still hold it). Each endpoint's line is in claim order.
+   */
+  private giveBackStale(): void {
+    if (this.ready === 0) return;
+    const claimedSince = performance.now() - this.startWithin;
+    for (const [id, work] of this.endpoints) {
+      const stale = work.ready.findIndex((leased) => leased.claimedAt > claimedSince);
+      const gone = work.ready.splice(0, stale === -1 ? work.ready.length : stale);
+      for (const { delivery } of gone) this.giveBack(delivery);
+      this.ready -= gone.length;
+      if (work.inFlight === 0 && work.ready.length === 0) this.endpoints.delete(id);
+    }
+  }
+
+  /** Lets go of a delivery not attempted; its lease is cleared in the next round. */
+  private giveBack(delivery: ClaimedDelivery): void {
+    this.held.delete(delivery.id);
+    this.releasing.push({ id: delivery.id, lease: delivery.lease });
   }
 
   private start(delivery: ClaimedDelivery, work: EndpointWork): void {
@@ -291,7 +371,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
         body: JSON.stringify(delivery.payload),
       })
       .then((result) => {
-        this.finished.push({ delivery, result, failures: 0, retryAt: 0 });
+        this.finished.push({ delivery, result, failures: 0 });
       })
       .finally(() => {
         this.sending.delete(run);
@@ -310,18 +390,20 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * Gives back leases this worker will not use. Only a lease still running is cleared: until
-   * it runs out nobody else can have claimed the row, so this never clears another's lease.
+   * Gives back leases this worker will not use. A row's lease is cleared only if it is still
+   * the one we took: one that ran out and was taken since (by another worker, or by us in a
+   * later claim) is left alone.
    */
   private async releaseLeases(): Promise<void> {
     if (this.releasing.length === 0) return;
-    const ids = this.releasing;
+    const leases = this.releasing;
     this.releasing = [];
     try {
       await this.db.query(
-        `UPDATE delivery.deliveries SET lease_until = NULL
-         WHERE id = ANY ($1::text[]) AND lease_until > now()`,
-        [ids],
+        `UPDATE delivery.deliveries d SET lease_until = NULL
+         FROM unnest($1::text[], $2::timestamptz[]) AS r (id, lease)
+         WHERE d.id = r.id AND d.lease_until = r.lease`,
+        [leases.map((release) => release.id), leases.map((release) => release.lease)],
       );
     } catch (error) {
       // Left to run out instead.
@@ -330,37 +412,70 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * Records the answered attempts that are due: first tries all in one statement; ones whose
-   * recording failed before one by one (a row Postgres refuses then holds up no other).
-   * Failures back off (200 ms, doubling) and are given up after RECORD_TRIES: the lease then
-   * runs out and the delivery is attempted again (at-least-once).
+   * Records every answered attempt in one statement, unless the last rounds failed and their
+   * backoff (200 ms, doubling, at most 5 s) has not ended: with Postgres away, a round costs
+   * one statement whatever waits. A batch Postgres refuses for its data is recorded row by
+   * row, so the row it refuses holds up no other; that row is given up at once. Other failures
+   * are given up after RECORD_TRIES: the lease then runs out and the delivery is attempted
+   * again (at-least-once).
    */
   private async recordFinished(): Promise<void> {
-    const now = Date.now();
-    const due = this.finished.filter((entry) => entry.retryAt <= now);
-    if (due.length === 0) return;
-    this.finished = this.finished.filter((entry) => entry.retryAt > now);
-    const fresh = due.filter((entry) => entry.failures === 0);
-    const groups = [fresh, ...due.filter((entry) => entry.failures > 0).map((entry) => [entry])];
-    for (const group of groups) {
-      if (group.length === 0) continue;
-      this.recording += group.length;
+    if (this.finished.length === 0 || Date.now() < this.recordAt) return;
+    const batch = this.finished;
+    this.finished = [];
+    this.recording += batch.length;
+    try {
+      await this.recordBatch(batch);
+    } finally {
+      this.recording -= batch.length;
+    }
+  }
+
+  private async recordBatch(batch: Finished[]): Promise<void> {
+    try {
+      await this.record(batch);
+      this.recorded(batch);
+      return;
+    } catch (error) {
+      if (!refusedForData(error)) return this.recordFailed(batch, error);
+      if (batch.length === 1) return this.giveUp(batch, error);
+    }
+    for (const [i, entry] of batch.entries()) {
       try {
-        await this.record(group);
+        await this.record([entry]);
+        this.recorded([entry]);
       } catch (error) {
-        for (const entry of group) {
-          entry.failures++;
-          if (entry.failures >= RECORD_TRIES) {
-            this.warn(`attempt of ${entry.delivery.id} not recorded: ${(error as Error).message}`);
-            continue;
-          }
-          entry.retryAt = Date.now() + 200 * 2 ** (entry.failures - 1);
-          this.finished.push(entry);
-        }
-      } finally {
-        this.recording -= group.length;
+        if (!refusedForData(error)) return this.recordFailed(batch.slice(i), error);
+        this.giveUp([entry], error);
       }
     }
+  }
+
+  private recorded(entries: Finished[]): void {
+    for (const { delivery } of entries) this.held.delete(delivery.id);
+    this.recordFailures = 0;
+    this.recordAt = 0;
+  }
+
+  /** Postgres could not be asked: the entries wait for the next try, all together. */
+  private recordFailed(entries: Finished[], error: unknown): void {
+    this.recordFailures++;
+    this.recordAt = Date.now() + Math.min(200 * 2 ** (this.recordFailures - 1), 5_000);
+    const givenUp: Finished[] = [];
+    for (const entry of entries) {
+      entry.failures++;
+      if (entry.failures >= RECORD_TRIES) givenUp.push(entry);
+      else this.finished.push(entry);
+    }
+    if (givenUp.length > 0) this.giveUp(givenUp, error);
+  }
+
+  /** Leaves the attempts unrecorded: their leases run out and they are attempted again. */
+  private giveUp(entries: Finished[], error: unknown): void {
+    for (const { delivery } of entries) this.held.delete(delivery.id);
+    const ids = entries.map((entry) => entry.delivery.id);
+    const more = ids.length > 1 ? ` and ${ids.length - 1} more` : '';
+    this.warn(`attempt of ${ids[0]}${more} not recorded: ${(error as Error).message}`);
   }
 
   /**
@@ -419,4 +534,14 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     this.lastWarning = Date.now();
     this.logger.warn(message);
   }
+}
+
+/**
+ * Postgres refused the values themselves (SQLSTATE class 22, data exception) or a constraint
+ * (class 23): trying the same rows again cannot help, though the other rows of their batch may
+ * go in on their own. Anything else (connection lost, timeout) is tried again as a whole.
+ */
+function refusedForData(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }

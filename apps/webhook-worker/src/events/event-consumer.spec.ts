@@ -237,7 +237,7 @@ describe('EventConsumer: batched fan-out, ack after commit', () => {
     fanOut.failing = new Error('Postgres is down');
     channel.deliver(message(event('evt_1')));
     await settle();
-    await consumer.onApplicationShutdown();
+    await consumer.beforeApplicationShutdown();
     expect(channel.acked).toEqual([]);
     expect(channel.nacked).toEqual([]);
   });

@@ -4,8 +4,8 @@ import {
   Inject,
   Injectable,
   Logger,
+  type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { WorkerConfig } from '../config/worker-config';
@@ -28,7 +28,7 @@ interface Received {
  * after EVENTS_DELIVERY_LIMIT deliveries instead of looping forever.
  */
 @Injectable()
-export class EventConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('EventConsumer');
   private readonly connection: ManagedConnection;
   private consumerTag: string | null = null;
@@ -61,7 +61,11 @@ export class EventConsumer implements OnApplicationBootstrap, OnApplicationShutd
     return this.connection.openOrRetry();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before the DataSource closes (DatabaseModule closes it in onApplicationShutdown, which Nest
+   * calls after every beforeApplicationShutdown): the batch being stored must be committed.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     const channel = this.connection.channel;
     if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
