@@ -1,4 +1,9 @@
-import { GatewayAdminPatterns, type ErrorBody } from '@custodian/contracts';
+import {
+  GatewayAdminPatterns,
+  RegisterAdminPatterns,
+  type ErrorBody,
+  type InvitationView,
+} from '@custodian/contracts';
 import type { ApiResponse } from '@custodian/testing';
 import { TestStack, type Tenant } from './support/stack';
 
@@ -95,5 +100,59 @@ describe('unauthenticated requests per client address (e2e)', () => {
     expect(valid.status).toBe(200);
     expect(valid.headers.get('x-ratelimit-limit')).toBe('1000000');
     expect(valid.headers.get('x-quota-used')).toBe('1');
+  });
+});
+
+/** The invitation link's token is a credential too: guesses count against the address. */
+describe('invitation tokens per client address (e2e)', () => {
+  const stack = new TestStack({
+    env: { UNAUTHENTICATED_RATE_PER_MINUTE: String(LIMIT) },
+    worker: false,
+  });
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    await stack.start();
+    tenant = await stack.tenant('pro', 'write');
+  }, 30_000);
+
+  afterAll(() => stack.stop());
+
+  it('counts unknown tokens, then refuses even a valid one with 429 while keys keep working', async () => {
+    expect((await tenant.post('/members', { email: 'guarded@example.com' })).status).toBe(201);
+    const [invitation] = await stack.registerAdminCall<InvitationView[]>(
+      RegisterAdminPatterns.invitationList,
+      { workspace: tenant.workspace.id },
+    );
+    expect((await tenant.get('/ping')).status).toBe(200);
+    await freshWindow();
+
+    const guesses = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const response = await stack.request(`/invitations/accept?token=guess${i}`, {
+        method: 'POST',
+      });
+      guesses.push(response.status);
+    }
+    expect(guesses).toEqual(Array.from({ length: LIMIT }, () => 404));
+
+    const refused = await stack.request<ErrorBody>(
+      `/invitations/accept?token=${invitation!.token}`,
+      { method: 'POST' },
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe(
+      `Rate limit of ${LIMIT} unauthenticated requests per minute per client address exceeded`,
+    );
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+
+    // Nothing was accepted, and a valid key from the same address still works.
+    const [still] = await stack.registerAdminCall<InvitationView[]>(
+      RegisterAdminPatterns.invitationList,
+      { workspace: tenant.workspace.id },
+    );
+    expect(still?.token).toBe(invitation!.token);
+    expect((await tenant.get('/ping')).status).toBe(200);
   });
 });

@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation
-         * @description Needs no API key: the token of the e-mailed link is the credential.
+         * @description Needs no API key: the token of the e-mailed link is the credential. Unknown tokens count as failed authentications of the client address (429 past the limit).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -2295,6 +2295,19 @@ export interface operations {
             /** @description The body is not `application/json`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The per-minute rate limit or the monthly quota is exceeded (the message names the limit and the plan), or too many failed authentications came from this address. Wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,12 +1,28 @@
 import {
+  DomainError,
   RegisterAdminPatterns,
+  type DomainErrorCode,
   RegisterPatterns,
   type MemberView,
   type RawQuery,
 } from '@custodian/contracts';
-import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessRecord } from '../access/access-record';
 import { Public } from '../access/public.decorator';
+import { ClientAddressLimiter } from '../limits/client-address-limiter';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
 import { RegisterClient } from '../register-client/register-client';
@@ -83,7 +99,10 @@ export class MembersController {
 @ApiTags('Invitations')
 @Controller('invitations')
 export class InvitationsController {
-  constructor(private readonly registerAdmin: RegisterAdminClient) {}
+  constructor(
+    private readonly registerAdmin: RegisterAdminClient,
+    private readonly addresses: ClientAddressLimiter,
+  ) {}
 
   @Get('accept')
   @Public()
@@ -117,16 +136,41 @@ export class InvitationsController {
   @ApiRoute({
     operationId: 'acceptInvitation',
     summary: 'Accept an invitation',
-    description: 'Needs no API key: the token of the e-mailed link is the credential.',
+    description:
+      'Needs no API key: the token of the e-mailed link is the credential. Unknown tokens ' +
+      'count as failed authentications of the client address (429 past the limit).',
     status: 200,
     response: 'Member',
-    errors: [400, 403, 404, 409, 503, 504],
+    errors: [400, 403, 404, 409, 429, 503, 504],
   })
   @HttpCode(200)
-  accept(@Query() query: RawQuery): Promise<MemberView> {
-    return this.registerAdmin.call(RegisterAdminPatterns.invitationAccept, { token: query.token });
+  async accept(
+    @Query() query: RawQuery,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MemberView> {
+    // The same per-address guard as failed key checks: a token is a credential, and guesses
+    // must not reach the register at the rate a client can send them.
+    const blocked = await this.addresses.check(request.ip);
+    if (blocked?.retryAfter) {
+      void reply.headers(blocked.headers).header('retry-after', blocked.retryAfter);
+      throw this.addresses.tooManyError();
+    }
+    try {
+      return await this.registerAdmin.call(RegisterAdminPatterns.invitationAccept, {
+        token: query.token,
+      });
+    } catch (error) {
+      if (error instanceof DomainError && BAD_TOKEN.has(error.code)) {
+        await this.addresses.countFailure(request.ip);
+      }
+      throw error;
+    }
   }
 }
+
+/** What the register answers for a token that is missing, malformed or unknown. */
+const BAD_TOKEN = new Set<DomainErrorCode>(['invalid_input', 'not_found']);
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -157,7 +157,7 @@ function completeOperation(path: string, method: string, operation: Operation): 
   for (const status of [...statuses].sort()) {
     operation.responses[String(status)] = access
       ? { $ref: `#/components/responses/${errorResponseName(status)}` }
-      : { description: COMMON_ERRORS[status] ?? 'Error.', content: errorContent() };
+      : publicErrorResponse(status);
   }
   if (!access) return;
   const scopeNote =
@@ -179,6 +179,25 @@ function limitHeaderRefs(): Record<string, unknown> {
   return Object.fromEntries(
     Object.keys(LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
   );
+}
+
+/**
+ * An error of a route without a key: no quota headers; the per-address guard's 429 carries
+ * its window and Retry-After.
+ */
+function publicErrorResponse(status: number): ResponseObject {
+  const response: ResponseObject = {
+    description: COMMON_ERRORS[status] ?? 'Error.',
+    content: errorContent(),
+  };
+  if (status === 429) {
+    response.headers = Object.fromEntries(
+      ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'].map(
+        (name) => [name, { $ref: `#/components/headers/${name}` }],
+      ),
+    );
+  }
+  return response;
 }
 
 const errorContent = () => ({ 'application/json': { schema: ref('Error') } });
