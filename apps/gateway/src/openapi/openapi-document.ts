@@ -240,15 +240,17 @@ function tagsOf(document: OpenApiDocument): Array<{ name: string; description: s
   });
 }
 
+/** Each component schema object by identity, so one used inside another becomes a $ref. */
+const COMPONENT_NAMES = new Map<object, string>(
+  Object.entries(API_SCHEMAS).map(([name, schema]) => [schema as object, name]),
+);
+
 /** Response schemas of libs/contracts; a schema used inside another becomes a $ref to it. */
 function responseSchemas(): Record<string, unknown> {
-  const names = new Map<object, string>(
-    Object.entries(API_SCHEMAS).map(([name, schema]) => [schema as object, name]),
-  );
   return Object.fromEntries(
     Object.entries(API_SCHEMAS).map(([name, schema]) => [
       name,
-      toJsonSchema(schema, names, schema as object),
+      toJsonSchema(schema, schema as object),
     ]),
   );
 }
@@ -257,16 +259,16 @@ function responseSchemas(): Record<string, unknown> {
  * JSON of a TypeBox schema (its symbol keys dropped), with every sub-schema that is itself a
  * component replaced by a $ref, so the document names shared shapes once.
  */
-function toJsonSchema(value: unknown, names: Map<object, string>, self?: object): unknown {
-  if (Array.isArray(value)) return value.map((item) => toJsonSchema(item, names));
+function toJsonSchema(value: unknown, self?: object): unknown {
+  if (Array.isArray(value)) return value.map((item) => toJsonSchema(item));
   if (value === null || typeof value !== 'object') return value;
-  const name = names.get(value);
+  const name = COMPONENT_NAMES.get(value);
   if (name !== undefined && value !== self) return ref(name as never);
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key,
       // Examples are data, not schemas: copied as they are.
-      key === 'examples' || key === 'default' || key === 'const' ? item : toJsonSchema(item, names),
+      key === 'examples' || key === 'default' || key === 'const' ? item : toJsonSchema(item),
     ]),
   );
 }
@@ -302,9 +304,6 @@ function requestSchemas(): Record<string, unknown> {
 
 /** Every event key and the console's ping, each with its envelope and `data` schema. */
 function webhooks(): Record<string, unknown> {
-  const names = new Map<object, string>(
-    Object.entries(API_SCHEMAS).map(([name, schema]) => [schema as object, name]),
-  );
   const moduleOf = new Map<string, string>(
     Object.entries(EVENT_KEYS_BY_MODULE).flatMap(([module, keys]) =>
       keys.map((key): [string, string] => [key, module]),
@@ -331,7 +330,7 @@ function webhooks(): Record<string, unknown> {
           requestBody: {
             required: true,
             content: {
-              'application/json': { schema: toJsonSchema(eventEnvelopeSchema(key), names) },
+              'application/json': { schema: toJsonSchema(eventEnvelopeSchema(key)) },
             },
           },
           responses: {

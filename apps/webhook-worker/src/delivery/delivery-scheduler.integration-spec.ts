@@ -152,6 +152,21 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     );
   }
 
+  /**
+   * Four deliveries to an endpoint that never answers, one slot per endpoint: one attempt
+   * hangs, three wait leased for a slot.
+   */
+  async function oneHangingThreeWaiting(path: string) {
+    const ids = await deliveries(await endpoint(path), 4);
+    receiver.hang = true;
+    const stopping = scheduler({ DELIVERY_PER_ENDPOINT: '1', DELIVERY_PREFETCH: '3' });
+    await eventually(async () => {
+      const leased = (await states(ids)).filter((row) => row.leased);
+      if (leased.length < 4 || receiver.held.length < 1) throw new Error('not all leased yet');
+    });
+    return { ids, stopping };
+  }
+
   async function states(ids: string[]) {
     return db.query<
       Array<{ id: string; status: string; attempts: number; leased: boolean; logged: number }>
@@ -251,14 +266,7 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
   }, 15_000);
 
   it('on shutdown gives back the leases of deliveries still waiting for a slot', async () => {
-    const id = await endpoint('/shutdown');
-    const ids = await deliveries(id, 4);
-    receiver.hang = true;
-    const stopping = scheduler({ DELIVERY_PER_ENDPOINT: '1', DELIVERY_PREFETCH: '3' });
-    await eventually(async () => {
-      const leased = (await states(ids)).filter((row) => row.leased);
-      if (leased.length < 4 || receiver.held.length < 1) throw new Error('not all leased yet');
-    });
+    const { ids, stopping } = await oneHangingThreeWaiting('/shutdown');
     schedulers.splice(schedulers.indexOf(stopping), 1);
     await stopping.beforeApplicationShutdown(); // the hanging attempt times out (1 s), recorded
     const rows = await states(ids);
@@ -356,14 +364,7 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
   }, 15_000);
 
   it('gives back only its own leases: a newer lease on the row is left alone', async () => {
-    const id = await endpoint('/newer-lease');
-    const ids = await deliveries(id, 4);
-    receiver.hang = true;
-    const stopping = scheduler({ DELIVERY_PER_ENDPOINT: '1', DELIVERY_PREFETCH: '3' });
-    await eventually(async () => {
-      const leased = (await states(ids)).filter((row) => row.leased);
-      if (leased.length < 4 || receiver.held.length < 1) throw new Error('not all leased yet');
-    });
+    const { ids, stopping } = await oneHangingThreeWaiting('/newer-lease');
     const inFlight = receiver.received.find((r) => r.path === '/newer-lease')!.delivery;
     const waiting = ids.filter((each) => each !== inFlight);
     // As another worker's lease would be, had ours run out and that worker claimed the rows.

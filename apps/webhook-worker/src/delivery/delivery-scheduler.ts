@@ -97,8 +97,6 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
   private ready = 0;
   /** Attempts answered and not yet recorded. */
   private finished: Finished[] = [];
-  /** Attempts being recorded right now. */
-  private recording = 0;
   /** Leases to give back (waited too long, or shutting down). */
   private releasing: Release[] = [];
   /** Recording rounds that failed in a row (Postgres away); the next is not before recordAt. */
@@ -197,11 +195,10 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
 
   private async claim(): Promise<void> {
     const c = this.config;
-    // Leases this worker holds: attempts in flight, waiting for a slot, or not yet recorded.
-    // In flight is bounded by DELIVERY_CONCURRENCY when attempts start; what waits for a
-    // slot, in all, by DELIVERY_CONCURRENCY again.
-    const held = this.sending.size + this.ready + this.finished.length + this.recording;
-    const free = c.DELIVERY_CONCURRENCY * (c.DELIVERY_PREFETCH > 0 ? 2 : 1) - held;
+    // `held`: attempts in flight, waiting for a slot, or not yet recorded. In flight is bounded
+    // by DELIVERY_CONCURRENCY when attempts start; what waits for a slot, in all, by
+    // DELIVERY_CONCURRENCY again.
+    const free = c.DELIVERY_CONCURRENCY * (c.DELIVERY_PREFETCH > 0 ? 2 : 1) - this.held.size;
     if (free <= 0) {
       this.moreDue = true;
       return;
@@ -423,12 +420,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     if (this.finished.length === 0 || Date.now() < this.recordAt) return;
     const batch = this.finished;
     this.finished = [];
-    this.recording += batch.length;
-    try {
-      await this.recordBatch(batch);
-    } finally {
-      this.recording -= batch.length;
-    }
+    await this.recordBatch(batch);
   }
 
   private async recordBatch(batch: Finished[]): Promise<void> {

@@ -62,16 +62,21 @@ const assetSummaryExample = {
   updated_at: assetExample.updated_at,
 };
 
+/** The fields a list and the single fetch show alike. */
+const listedFields = {
+  id: assetFields.id,
+  name: assetFields.name,
+  sku: assetFields.sku,
+  status: assetFields.status,
+  brand: assetFields.brand,
+  model: assetFields.model,
+  serial_number: assetFields.serial_number,
+};
+
 /** An asset as list results show it (spec 2.1). */
 export const AssetSummarySchema = Type.Object(
   {
-    id: assetFields.id,
-    name: assetFields.name,
-    sku: assetFields.sku,
-    status: assetFields.status,
-    brand: assetFields.brand,
-    model: assetFields.model,
-    serial_number: assetFields.serial_number,
+    ...listedFields,
     category: Nullable(
       Type.Object(
         { name: Type.String({ description: 'Name of the category.' }) },
@@ -98,13 +103,7 @@ export const AssetSummarySchema = Type.Object(
  */
 export const AssetSchema = Type.Object(
   {
-    id: assetFields.id,
-    name: assetFields.name,
-    sku: assetFields.sku,
-    status: assetFields.status,
-    brand: assetFields.brand,
-    model: assetFields.model,
-    serial_number: assetFields.serial_number,
+    ...listedFields,
     asset_tag: Type.String({
       description:
         'Asset tag, unique in the workspace; generated (`AT-000001`, ...) when not given.',
