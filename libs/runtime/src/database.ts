@@ -126,3 +126,46 @@ export async function retryTransaction<T>(work: () => Promise<T>, attempts = 3):
     }
   }
 }
+
+/** What runs a statement: a DataSource, an EntityManager or a transaction's manager. */
+export interface Queryable {
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
+/**
+ * The rows of a statement. TypeORM's Postgres driver answers UPDATE and DELETE with
+ * `[rows, affectedCount]` and everything else with the rows; callers need not care which.
+ */
+export async function queryRows<T>(
+  db: Queryable,
+  sql: string,
+  parameters: unknown[] = [],
+): Promise<T[]> {
+  const result = await db.query<unknown>(sql, parameters);
+  if (
+    Array.isArray(result) &&
+    result.length === 2 &&
+    Array.isArray(result[0]) &&
+    typeof result[1] === 'number'
+  ) {
+    return result[0] as T[];
+  }
+  return result as T[];
+}
+
+/**
+ * The one row a statement must return (an INSERT ... RETURNING, an upsert, a row locked a moment
+ * ago). No row is a bug in the statement, so it throws there, naming the statement, instead of
+ * letting `undefined` travel on.
+ */
+export async function queryOne<T>(
+  db: Queryable,
+  sql: string,
+  parameters: unknown[] = [],
+): Promise<T> {
+  const [row] = await queryRows<T>(db, sql, parameters);
+  if (row === undefined) {
+    throw new Error(`expected a row from: ${sql.trim().split('\n')[0]?.slice(0, 80) ?? sql}`);
+  }
+  return row;
+}

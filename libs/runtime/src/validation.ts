@@ -64,8 +64,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function findUnstorableText(value: unknown, path: string): TextProblem | null {
   const stack: Array<[unknown, string]> = [[value, path]];
-  while (stack.length > 0) {
-    const [current, at] = stack.pop()!;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [current, at] = item;
     if (typeof current === 'string') {
       const reason = textReason(current);
       if (reason) return { path: at, reason };

@@ -125,8 +125,8 @@ export function parseCommand(argv: string[]): ParsedCommand {
     throw new Error(`unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
   }
   const payload: Record<string, string | true> = {};
-  for (let i = 0; i < rest.length; i++) {
-    const token = rest[i]!;
+  const tokens = [...rest];
+  for (let token = tokens.shift(); token !== undefined; token = tokens.shift()) {
     if (!token.startsWith('--')) throw new Error(`unexpected argument ${token}`);
     const option = token.slice(2);
     if (!command.options.includes(option)) {
@@ -134,12 +134,12 @@ export function parseCommand(argv: string[]): ParsedCommand {
         `unknown option --${option} for "${name}"; options: ${command.options.map((o) => `--${o}`).join(' ')}`,
       );
     }
-    const next = rest[i + 1];
+    const next = tokens[0];
     if (next === undefined || next.startsWith('--')) {
       payload[snake(option)] = true;
     } else {
       payload[snake(option)] = next;
-      i++;
+      tokens.shift();
     }
   }
   const empty = command.required.filter((option) => payload[snake(option)] === true);

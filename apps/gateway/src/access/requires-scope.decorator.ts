@@ -39,8 +39,14 @@ export function RequiresScope(
   );
 }
 
-/** The caller's access record, as AccessHook resolved it. */
+/**
+ * The caller's access record, as AccessHook resolved it. Only routes with @RequiresScope have
+ * one; asking for it on any other route is a wiring bug, reported as such.
+ */
 export const Access = createParamDecorator(
-  (_: unknown, context: ExecutionContext): AccessRecord =>
-    context.switchToHttp().getRequest<RequestWithAccess>().access!,
+  (_: unknown, context: ExecutionContext): AccessRecord => {
+    const { access } = context.switchToHttp().getRequest<RequestWithAccess>();
+    if (!access) throw new Error('@Access() used on a route without @RequiresScope');
+    return access;
+  },
 );

@@ -25,15 +25,14 @@ export class HealthController {
 
   @Get()
   async check(@Res({ passthrough: true }) reply: FastifyReply) {
-    const checks: Record<string, Check> = {
+    const notConnected: Check = { status: 'down', message: 'not connected' };
+    const checks = {
       postgres: await this.postgres(),
-      redis: this.redis.isReady() ? { status: 'up' } : { status: 'down', message: 'not connected' },
-      rabbitmq: this.register.rpc.isConnected()
-        ? { status: 'up' }
-        : { status: 'down', message: 'not connected' },
-    };
-    const fatal = checks.postgres!.status === 'down' || checks.rabbitmq!.status === 'down';
-    const status = fatal ? 'error' : checks.redis!.status === 'down' ? 'degraded' : 'ok';
+      redis: this.redis.isReady() ? { status: 'up' } : notConnected,
+      rabbitmq: this.register.rpc.isConnected() ? { status: 'up' } : notConnected,
+    } satisfies Record<string, Check>;
+    const fatal = checks.postgres.status === 'down' || checks.rabbitmq.status === 'down';
+    const status = fatal ? 'error' : checks.redis.status === 'down' ? 'degraded' : 'ok';
     void reply.status(fatal ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.OK);
     return { status, details: checks };
   }

@@ -7,7 +7,7 @@ import {
   type KeyScope,
   type KeyView,
 } from '@custodian/contracts';
-import { newId, validateInput } from '@custodian/runtime';
+import { newId, queryOne, validateInput } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessPublisher } from '../access/access-publisher';
@@ -36,7 +36,8 @@ export class KeysService {
     const input = validateInput(CreateKeyInput, raw);
     await this.workspaces.get(input.workspace);
     const key = generateApiKey();
-    const rows = await this.db.query<KeyRow[]>(
+    const row = await queryOne<KeyRow>(
+      this.db,
       `INSERT INTO gateway.api_keys (id, workspace_id, name, scope, prefix, key_hash)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
       [
@@ -48,7 +49,6 @@ export class KeysService {
         hashApiKey(key),
       ],
     );
-    const row = rows[0]!;
     return {
       id: row.id,
       key,
@@ -70,13 +70,12 @@ export class KeysService {
     const workspaceId = keys[0]?.workspace_id;
     if (!workspaceId) throw new DomainError('not_found', `Key ${input.id} not found`);
     return this.publisher.change(workspaceId, async (tx) => {
-      // TypeORM answers an UPDATE with [rows, affected count].
-      const [rows] = await tx.query<[Array<{ id: string; revoked_at: Date }>, number]>(
+      const row = await queryOne<{ id: string; revoked_at: Date }>(
+        tx,
         `UPDATE gateway.api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
          RETURNING id, revoked_at`,
         [input.id],
       );
-      const row = rows[0]!;
       return { id: row.id, revoked_at: row.revoked_at.toISOString() };
     });
   }

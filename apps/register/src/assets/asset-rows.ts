@@ -54,6 +54,7 @@ export function toSummary(row: AssetSummaryRow): AssetSummary {
 }
 
 export function toDetail(row: AssetDetailRow): AssetDetail {
+  const holder = holderOf(row);
   return {
     id: row.id,
     name: row.name,
@@ -67,11 +68,11 @@ export function toDetail(row: AssetDetailRow): AssetDetail {
       row.category_id === null ? null : { id: row.category_id, name: row.category_name ?? '' },
     location:
       row.location_id === null ? null : { id: row.location_id, name: row.location_name ?? '' },
-    assigned_to: holderOf(row),
+    assigned_to: holder,
     custody:
-      row.assigned_to_id === null || row.assigned_at === null
+      holder === null || row.assigned_at === null
         ? null
-        : { person: holderOf(row)!, since: row.assigned_at.toISOString() },
+        : { person: holder, since: row.assigned_at.toISOString() },
     custom_fields: row.custom_fields,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -29,6 +29,7 @@ import { checkoutTarget, type Holder } from './custody';
 import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
 import { resolveOptionalRef } from './named-refs';
+import { lockWorkspaceCounters } from '../counters/workspace-counters';
 
 const TAG_CONSTRAINT = 'assets_workspace_tag';
 
@@ -65,7 +66,7 @@ export class AssetsService {
           const holder = input.assigned_to_id
             ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
             : null;
-          const counter = await lockCounter(tx, caller.workspaceId);
+          const counter = await lockWorkspaceCounters(tx, caller.workspaceId);
           if (wouldExceed(caller.limits.assets, counter.asset_count)) {
             throw new DomainError(
               'limit_reached',
@@ -170,7 +171,7 @@ export class AssetsService {
           }
           if (input.asset_tag !== undefined && input.asset_tag.trim() !== current.asset_tag) {
             // Under the counter lock, like creates, so a hand-set tag cannot race a generated one.
-            await lockCounter(tx, caller.workspaceId);
+            await lockWorkspaceCounters(tx, caller.workspaceId);
             await assertTagFree(tx, caller.workspaceId, input.asset_tag.trim());
             set('asset_tag', input.asset_tag.trim());
           }
@@ -246,20 +247,6 @@ export class AssetsService {
     if (!row) throw new DomainError('not_found', `Asset ${String(id)} not found`);
     return row;
   }
-}
-
-async function lockCounter(
-  tx: EntityManager,
-  workspaceId: string,
-): Promise<{ asset_count: number; asset_tag_seq: string }> {
-  // The no-op update takes the row lock, serialising creates within one workspace.
-  const rows = await tx.query<Array<{ asset_count: number; asset_tag_seq: string }>>(
-    `INSERT INTO register.workspace_counters (workspace_id) VALUES ($1)
-     ON CONFLICT (workspace_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id
-     RETURNING asset_count, asset_tag_seq`,
-    [workspaceId],
-  );
-  return rows[0]!;
 }
 
 async function tagTaken(

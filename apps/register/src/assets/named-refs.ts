@@ -1,4 +1,4 @@
-import { newId } from '@custodian/runtime';
+import { newId, queryOne } from '@custodian/runtime';
 import type { EntityManager } from 'typeorm';
 
 type NamedTable = 'categories' | 'locations' | 'departments';
@@ -12,13 +12,14 @@ export async function resolveNamedRef(
 ): Promise<string> {
   const prefix = table === 'categories' ? 'cat' : table === 'locations' ? 'loc' : 'dep';
   // The no-op update makes RETURNING yield the existing row on conflict.
-  const rows = await manager.query<Array<{ id: string }>>(
+  const row = await queryOne<{ id: string }>(
+    manager,
     `INSERT INTO register.${table} (id, workspace_id, name) VALUES ($1, $2, $3)
      ON CONFLICT (workspace_id, lower(name)) DO UPDATE SET name = register.${table}.name
      RETURNING id`,
     [newId(prefix), workspaceId, name.trim()],
   );
-  return rows[0]!.id;
+  return row.id;
 }
 
 /** The id for a name given in a write, or null when the write clears it (or gives none). */

@@ -4,7 +4,7 @@ import {
   RegisterAdminPatterns,
   type CustomFieldView,
 } from '@custodian/contracts';
-import { isUniqueViolation, newId, validateInput } from '@custodian/runtime';
+import { isUniqueViolation, newId, queryOne, validateInput } from '@custodian/runtime';
 import { Controller, Injectable } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DataSource } from 'typeorm';
@@ -35,7 +35,8 @@ export class CustomFieldsService {
       throw new DomainError('invalid_input', 'options are only for select fields');
     }
     try {
-      const rows = await this.db.query<CustomFieldRow[]>(
+      const row = await queryOne<CustomFieldRow>(
+        this.db,
         `INSERT INTO register.custom_fields (id, workspace_id, key, label, type, options, required)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
         [
@@ -48,7 +49,6 @@ export class CustomFieldsService {
           input.required ?? false,
         ],
       );
-      const row = rows[0]!;
       return { ...row, created_at: row.created_at.toISOString() };
     } catch (error) {
       if (isUniqueViolation(error, 'custom_fields_workspace_key')) {

@@ -13,7 +13,8 @@ import {
   type MemberView,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { isUniqueViolation, newId, validateInput } from '@custodian/runtime';
+import { isUniqueViolation, newId, queryOne, validateInput } from '@custodian/runtime';
+import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -314,7 +315,8 @@ async function insertInvitation(
   workspaceId: string,
   memberId: string,
 ): Promise<InvitationRow> {
-  const rows = await tx.query<InvitationRow[]>(
+  return queryOne<InvitationRow>(
+    tx,
     `INSERT INTO register.invitations (id, workspace_id, member_id, token, expires_at)
      VALUES ($1, $2, $3, $4, now() + make_interval(days => $5))
      RETURNING id, workspace_id, member_id, token, expires_at, accepted_at`,
@@ -326,7 +328,6 @@ async function insertInvitation(
       INVITATION_TTL_DAYS,
     ],
   );
-  return rows[0]!;
 }
 
 /**
@@ -334,13 +335,7 @@ async function insertInvitation(
  * use: acceptances racing for the last seat are serialised, so the count is exact.
  */
 async function lockMemberCount(tx: EntityManager, workspaceId: string): Promise<number> {
-  const rows = await tx.query<Array<{ member_count: number }>>(
-    `INSERT INTO register.workspace_counters (workspace_id) VALUES ($1)
-     ON CONFLICT (workspace_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id
-     RETURNING member_count`,
-    [workspaceId],
-  );
-  return rows[0]!.member_count;
+  return (await lockWorkspaceCounters(tx, workspaceId)).member_count;
 }
 
 async function addSeat(tx: EntityManager, workspaceId: string): Promise<void> {

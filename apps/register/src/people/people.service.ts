@@ -11,6 +11,7 @@ import {
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
 import { newId, retryTransaction, validateInput } from '@custodian/runtime';
+import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { resolveOptionalRef } from '../assets/named-refs';
@@ -55,13 +56,7 @@ export class PeopleService {
     return retryTransaction(() =>
       this.db.transaction(async (tx) => {
         // Serialises creates in the workspace, so the people limit is exact.
-        const counters = await tx.query<Array<{ person_count: number }>>(
-          `INSERT INTO register.workspace_counters (workspace_id) VALUES ($1)
-         ON CONFLICT (workspace_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id
-         RETURNING person_count`,
-          [caller.workspaceId],
-        );
-        const count = counters[0]!.person_count;
+        const count = (await lockWorkspaceCounters(tx, caller.workspaceId)).person_count;
         const limit = caller.limits.people;
         if (wouldExceed(limit, count)) {
           throw new DomainError(

@@ -147,7 +147,8 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
         break;
       } catch (error) {
         if (isDataError(error)) {
-          if (batch.length === 1) return this.deadLetter(batch[0]!, error);
+          const [only, ...others] = batch;
+          if (only && others.length === 0) return this.deadLetter(only, error);
           for (const received of batch) await this.settle([received]);
           return;
         }
@@ -159,7 +160,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
         }
         if (attempt % 10 === 0) {
           this.logger.warn(
-            `${batch.length} event(s) not stored yet (${batch[0]!.event.id}...): ${(error as Error).message}`,
+            `${batch.length} event(s) not stored yet (${batch[0]?.event.id}...): ${(error as Error).message}`,
           );
         }
         await delay(Math.min(200 * 2 ** Math.min(attempt, 5), 5_000));
@@ -200,12 +201,10 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
       await Promise.all(workspaces.map(async (id) => [id, await this.apiAccess(id)] as const)),
     );
     await this.fanOut.storeMany(
-      wanted
-        .filter((event) => access.get(event.workspace_id))
-        .map((event) => ({
-          event,
-          endpointIds: subscribers.get(subscriptionKey(event.workspace_id, event.event))!,
-        })),
+      wanted.flatMap((event) => {
+        const endpointIds = subscribers.get(subscriptionKey(event.workspace_id, event.event));
+        return endpointIds && access.get(event.workspace_id) ? [{ event, endpointIds }] : [];
+      }),
     );
   }
 

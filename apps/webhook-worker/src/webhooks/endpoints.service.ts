@@ -13,7 +13,7 @@ import {
   type WebhookEndpointView,
   type WebhookTestView,
 } from '@custodian/contracts';
-import { newId, validateInput } from '@custodian/runtime';
+import { newId, queryOne, validateInput } from '@custodian/runtime';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -117,11 +117,12 @@ export class EndpointsService {
       },
       [endpoint.id],
     );
-    const rows = await this.db.query<Array<{ id: string }>>(
+    const delivery = await queryOne<{ id: string }>(
+      this.db,
       `SELECT id FROM delivery.deliveries WHERE event_id = $1 AND endpoint_id = $2`,
       [eventId, endpoint.id],
     );
-    return { delivery_id: rows[0]!.id, event_id: eventId };
+    return { delivery_id: delivery.id, event_id: eventId };
   }
 
   /** The endpoint's deliveries, newest first, each with its attempts. */

@@ -1,0 +1,30 @@
+import { queryOne } from '@custodian/runtime';
+import type { EntityManager } from 'typeorm';
+
+/** A workspace's row of register.workspace_counters. */
+export interface WorkspaceCounters {
+  asset_count: number;
+  /** bigint: Postgres sends it as text. */
+  asset_tag_seq: string;
+  person_count: number;
+  member_count: number;
+}
+
+/**
+ * Locks the workspace's counters row, creating it on first use, and returns it. Every write
+ * that counts against a plan limit (asset and person creates, accepted invitations) or takes a
+ * generated asset tag goes through this lock, so limits and tags stay exact under concurrency.
+ */
+export function lockWorkspaceCounters(
+  tx: EntityManager,
+  workspaceId: string,
+): Promise<WorkspaceCounters> {
+  // The no-op update makes the upsert take the row lock, and RETURNING yield an existing row.
+  return queryOne<WorkspaceCounters>(
+    tx,
+    `INSERT INTO register.workspace_counters (workspace_id) VALUES ($1)
+     ON CONFLICT (workspace_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id
+     RETURNING asset_count, asset_tag_seq, person_count, member_count`,
+    [workspaceId],
+  );
+}
