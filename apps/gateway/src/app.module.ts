@@ -1,5 +1,6 @@
 import { OutboxRelay } from '@custodian/messaging';
-import { loggerParams } from '@custodian/runtime';
+import { ContractValidationPipe, loggerParams } from '@custodian/runtime';
+import { APP_PIPE } from '@nestjs/core';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
@@ -57,6 +58,8 @@ export class GatewayAppModule {
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },
+        // HTTP bodies and admin messages are checked against their contract classes.
+        { provide: APP_PIPE, useValue: new ContractValidationPipe() },
         {
           provide: OutboxRelay,
           inject: [DataSource],

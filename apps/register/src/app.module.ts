@@ -1,7 +1,7 @@
 import { OutboxRelay } from '@custodian/messaging';
-import { loggerParams, RpcDomainErrorFilter } from '@custodian/runtime';
+import { ContractValidationPipe, loggerParams, RpcDomainErrorFilter } from '@custodian/runtime';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
@@ -46,6 +46,8 @@ export class RegisterAppModule {
             }),
         },
         { provide: APP_FILTER, useValue: new RpcDomainErrorFilter('register') },
+        // Every message is checked against its contract class before a handler sees it.
+        { provide: APP_PIPE, useValue: new ContractValidationPipe() },
         RpcServerHandle,
         AdminRpcServerHandle,
       ],

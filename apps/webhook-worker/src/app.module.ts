@@ -1,6 +1,6 @@
-import { loggerParams, RpcDomainErrorFilter } from '@custodian/runtime';
+import { ContractValidationPipe, loggerParams, RpcDomainErrorFilter } from '@custodian/runtime';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { WorkerConfig } from './config/worker-config';
@@ -29,6 +29,8 @@ export class WorkerAppModule {
       providers: [
         { provide: WorkerConfig, useValue: config },
         { provide: APP_FILTER, useValue: new RpcDomainErrorFilter('webhook-worker') },
+        // Every admin message is checked against its contract class before a handler sees it.
+        { provide: APP_PIPE, useValue: new ContractValidationPipe() },
         AdminRpcServerHandle,
         GatewayClient,
         FanOut,

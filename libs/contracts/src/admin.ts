@@ -71,6 +71,11 @@ export class RevokeKeyInput {
   @IsString() @Length(1, 64) id!: string;
 }
 
+export interface RevokedKeyView {
+  id: string;
+  revoked_at: string;
+}
+
 export interface WorkspaceView {
   id: string;
   name: string;

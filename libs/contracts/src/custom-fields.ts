@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -29,6 +30,14 @@ export class CreateCustomFieldInput {
   type!: CustomFieldType;
 
   /** Comma-separated on the CLI; required for `select`, refused otherwise. */
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((option) => option.trim())
+          .filter(Boolean)
+      : value,
+  )
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
@@ -36,7 +45,13 @@ export class CreateCustomFieldInput {
   @IsString({ each: true })
   options?: string[];
 
-  @IsOptional() @IsBoolean() required?: boolean;
+  /** A bare `--required` flag on the CLI; `true` / `false` as text too. */
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'true' ? true : value === 'false' ? false : value,
+  )
+  @IsOptional()
+  @IsBoolean()
+  required?: boolean;
 }
 
 export interface CustomFieldView {

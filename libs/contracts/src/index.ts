@@ -10,3 +10,4 @@ export * from './people';
 export * from './custom-fields';
 export * from './webhooks';
 export * from './schemas';
+export * from './rpc/contract';

@@ -1,52 +1,159 @@
-/** Queue names and message patterns; every app and the admin CLI take them from here. */
+import { Type } from 'class-transformer';
+import { IsObject, IsString, ValidateNested } from 'class-validator';
+import {
+  ChangeLimitsInput,
+  ChangePlanInput,
+  CreateKeyInput,
+  CreateWorkspaceInput,
+  RevokeKeyInput,
+  WorkspaceRefInput,
+  type CreatedKeyView,
+  type KeyView,
+  type RevokedKeyView,
+  type WorkspaceView,
+} from './admin';
+import {
+  CreateAssetInput,
+  UpdateAssetInput,
+  type AssetDetail,
+  type AssetSummary,
+  type Page,
+  type RawQuery,
+} from './assets';
+import { CallerContext } from './caller-context';
+import { CreateCustomFieldInput, type CustomFieldView } from './custom-fields';
+import {
+  InvitationAcceptInput,
+  InvitationListInput,
+  InviteMemberInput,
+  OwnerCreateInput,
+  UpdateMemberInput,
+  type InvitationView,
+  type MemberView,
+} from './members';
+import {
+  CreatePersonInput,
+  UpdatePersonInput,
+  type PersonDetail,
+  type PersonSummary,
+} from './people';
+import { patternsOf, reply, rpc } from './rpc/contract';
+import {
+  CreateWebhookInput,
+  DeliveriesInput,
+  WebhookListInput,
+  WebhookTestInput,
+  type CreatedWebhookView,
+  type DeliveryLogEntry,
+  type WebhookEndpointView,
+  type WebhookTestView,
+} from './webhooks';
+
+/** Queue and exchange names; every app and the admin CLI take them from here. */
 export const REGISTER_RPC_QUEUE = 'custodian.register.rpc';
 export const GATEWAY_ADMIN_QUEUE = 'custodian.gateway.admin';
 export const REGISTER_ADMIN_QUEUE = 'custodian.register.admin';
 export const WORKER_ADMIN_QUEUE = 'custodian.webhook-worker.admin';
 export const EVENTS_EXCHANGE = 'custodian.events';
 
-export const RegisterPatterns = {
-  assetsList: 'assets.list',
-  assetsCreate: 'assets.create',
-  assetsGet: 'assets.get',
-  assetsUpdate: 'assets.update',
-  peopleList: 'people.list',
-  peopleCreate: 'people.create',
-  peopleGet: 'people.get',
-  peopleUpdate: 'people.update',
-  membersList: 'members.list',
-  membersInvite: 'members.invite',
-  membersUpdate: 'members.update',
-} as const;
+/**
+ * The property of a message that carries the client's JSON body. The consumer's validation
+ * pipe names fields relative to it (`name must be a string`, not `body.name ...`), as the
+ * client wrote them.
+ */
+export const CLIENT_BODY = 'body';
 
-/** Console work the register owns, reached by the admin CLI. */
-export const RegisterAdminPatterns = {
-  customFieldCreate: 'admin.customfield.create',
-  invitationList: 'admin.invitation.list',
-  invitationAccept: 'admin.invitation.accept',
-  ownerCreate: 'admin.member.owner',
-} as const;
+/** Every message on the register's API queue: the caller the gateway resolved. */
+export class CallerMessage {
+  @ValidateNested() @Type(() => CallerContext) caller!: CallerContext;
+}
 
-export const GatewayAdminPatterns = {
-  workspaceCreate: 'admin.workspace.create',
-  workspacePlan: 'admin.workspace.plan',
-  workspaceLimits: 'admin.workspace.limits',
-  workspaceGet: 'admin.workspace.get',
-  keyCreate: 'admin.key.create',
-  keyRevoke: 'admin.key.revoke',
-  keyList: 'admin.key.list',
-} as const;
+/** A message about one record of the caller's workspace, by id. */
+export class RecordMessage extends CallerMessage {
+  @IsString() id!: string;
+}
+
+/** A list route's query strings as the client sent them; the register parses them. */
+export class ListMessage extends CallerMessage {
+  @IsObject() query!: RawQuery;
+}
+
+export class CreateAssetMessage extends CallerMessage {
+  @ValidateNested() @Type(() => CreateAssetInput) body!: CreateAssetInput;
+}
+
+export class UpdateAssetMessage extends RecordMessage {
+  @ValidateNested() @Type(() => UpdateAssetInput) body!: UpdateAssetInput;
+}
+
+export class CreatePersonMessage extends CallerMessage {
+  @ValidateNested() @Type(() => CreatePersonInput) body!: CreatePersonInput;
+}
+
+export class UpdatePersonMessage extends RecordMessage {
+  @ValidateNested() @Type(() => UpdatePersonInput) body!: UpdatePersonInput;
+}
+
+export class InviteMemberMessage extends CallerMessage {
+  @ValidateNested() @Type(() => InviteMemberInput) body!: InviteMemberInput;
+}
+
+export class UpdateMemberMessage extends RecordMessage {
+  @ValidateNested() @Type(() => UpdateMemberInput) body!: UpdateMemberInput;
+}
+
+/** The register's API queue: the public API's assets, people and members. */
+export const RegisterRpc = {
+  assetsList: rpc('assets.list', ListMessage, reply<AssetSummary[] | Page<AssetSummary>>()),
+  assetsGet: rpc('assets.get', RecordMessage, reply<AssetDetail>()),
+  assetsCreate: rpc('assets.create', CreateAssetMessage, reply<AssetDetail>()),
+  assetsUpdate: rpc('assets.update', UpdateAssetMessage, reply<AssetDetail>()),
+  peopleList: rpc('people.list', ListMessage, reply<PersonSummary[] | Page<PersonSummary>>()),
+  peopleGet: rpc('people.get', RecordMessage, reply<PersonDetail>()),
+  peopleCreate: rpc('people.create', CreatePersonMessage, reply<PersonDetail>()),
+  peopleUpdate: rpc('people.update', UpdatePersonMessage, reply<PersonDetail>()),
+  membersList: rpc('members.list', CallerMessage, reply<MemberView[]>()),
+  membersInvite: rpc('members.invite', InviteMemberMessage, reply<MemberView>()),
+  membersUpdate: rpc('members.update', UpdateMemberMessage, reply<MemberView>()),
+};
+
+/** Console work the register owns, reached by the admin CLI and the gateway. */
+export const RegisterAdminRpc = {
+  customFieldCreate: rpc(
+    'admin.customfield.create',
+    CreateCustomFieldInput,
+    reply<CustomFieldView>(),
+  ),
+  invitationList: rpc('admin.invitation.list', InvitationListInput, reply<InvitationView[]>()),
+  invitationAccept: rpc('admin.invitation.accept', InvitationAcceptInput, reply<MemberView>()),
+  ownerCreate: rpc('admin.member.owner', OwnerCreateInput, reply<MemberView>()),
+};
+
+/** Console work the gateway owns: workspaces, plans and keys. */
+export const GatewayAdminRpc = {
+  workspaceCreate: rpc(
+    'admin.workspace.create',
+    CreateWorkspaceInput,
+    reply<WorkspaceView & { owner?: MemberView }>(),
+  ),
+  workspacePlan: rpc('admin.workspace.plan', ChangePlanInput, reply<WorkspaceView>()),
+  workspaceLimits: rpc('admin.workspace.limits', ChangeLimitsInput, reply<WorkspaceView>()),
+  workspaceGet: rpc('admin.workspace.get', WorkspaceRefInput, reply<WorkspaceView>()),
+  keyCreate: rpc('admin.key.create', CreateKeyInput, reply<CreatedKeyView>()),
+  keyRevoke: rpc('admin.key.revoke', RevokeKeyInput, reply<RevokedKeyView>()),
+  keyList: rpc('admin.key.list', WorkspaceRefInput, reply<KeyView[]>()),
+};
 
 /** Console work the webhook-worker owns (endpoints, Test ping, delivery log). */
-export const WorkerAdminPatterns = {
-  webhookCreate: 'admin.webhook.create',
-  webhookList: 'admin.webhook.list',
-  webhookTest: 'admin.webhook.test',
-  deliveries: 'admin.deliveries',
-} as const;
+export const WorkerAdminRpc = {
+  webhookCreate: rpc('admin.webhook.create', CreateWebhookInput, reply<CreatedWebhookView>()),
+  webhookList: rpc('admin.webhook.list', WebhookListInput, reply<WebhookEndpointView[]>()),
+  webhookTest: rpc('admin.webhook.test', WebhookTestInput, reply<WebhookTestView>()),
+  deliveries: rpc('admin.deliveries', DeliveriesInput, reply<DeliveryLogEntry[]>()),
+};
 
-export type RegisterPattern = (typeof RegisterPatterns)[keyof typeof RegisterPatterns];
-export type GatewayAdminPattern = (typeof GatewayAdminPatterns)[keyof typeof GatewayAdminPatterns];
-export type RegisterAdminPattern =
-  (typeof RegisterAdminPatterns)[keyof typeof RegisterAdminPatterns];
-export type WorkerAdminPattern = (typeof WorkerAdminPatterns)[keyof typeof WorkerAdminPatterns];
+/** Pattern names alone, for callers that build messages from strings (the admin CLI). */
+export const RegisterPatterns = patternsOf(RegisterRpc);
+export const RegisterAdminPatterns = patternsOf(RegisterAdminRpc);
+export const GatewayAdminPatterns = patternsOf(GatewayAdminRpc);
+export const WorkerAdminPatterns = patternsOf(WorkerAdminRpc);

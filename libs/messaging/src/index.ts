@@ -5,3 +5,4 @@ export * from './rpc-wire';
 export * from './managed-connection';
 export * from './outbox-relay';
 export * from './rpc-peer';
+export * from './handles.decorator';

@@ -1,4 +1,4 @@
-import { DomainError } from '@custodian/contracts';
+import { DomainError, type ReplyOf, type RequestOf, type RpcContract } from '@custodian/contracts';
 import type { ConsumeMessage } from 'amqplib';
 import { ManagedConnection } from './managed-connection';
 import { DIRECT_REPLY_TO, type RpcReplyMessage, type RpcRequestMessage } from './rpc-wire';
@@ -62,6 +62,19 @@ export class RmqRpcClient {
     await this.connection.close();
   }
 
+  /** A message of a contract: its request and reply types come from the contract. */
+  send<C extends RpcContract>(
+    contract: C,
+    message: RequestOf<C>,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<ReplyOf<C>> {
+    return this.request<ReplyOf<C>>(contract.pattern, message, timeoutMs);
+  }
+
+  /**
+   * A message by pattern name alone, for callers that only have strings (the admin CLI, tests
+   * that send what a producer might): the reply is whatever `T` the caller says it is.
+   */
   request<T>(pattern: string, data: unknown, timeoutMs = this.options.timeoutMs): Promise<T> {
     const channel = this.connection.channel;
     if (!channel) return Promise.reject(this.unavailable());

@@ -34,9 +34,22 @@ export function validateInput<T extends object>(
   return instance;
 }
 
-export function describeErrors(errors: ValidationError[], parent = ''): string {
+/**
+ * One message for every field at fault, joined by `; `. Fields are named by their path from the
+ * root; `transparent` names a top-level property whose children are named as if they were the
+ * root (the client's body inside a message).
+ */
+export function describeErrors(
+  errors: ValidationError[],
+  parent = '',
+  transparent?: string,
+): string {
   const messages: string[] = [];
   for (const error of errors) {
+    if (!parent && error.property === transparent && error.children?.length) {
+      messages.push(describeErrors(error.children));
+      continue;
+    }
     const path = parent ? `${parent}.${error.property}` : error.property;
     // One message per field: class-validator lists constraints bottom-up, so the last is the
     // first decorator written, the type check ("name must be a string").

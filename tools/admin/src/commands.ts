@@ -2,9 +2,6 @@ import {
   GatewayAdminPatterns,
   RegisterAdminPatterns,
   WorkerAdminPatterns,
-  type GatewayAdminPattern,
-  type RegisterAdminPattern,
-  type WorkerAdminPattern,
 } from '@custodian/contracts';
 
 export interface AdminCommand {
@@ -14,7 +11,8 @@ export interface AdminCommand {
    * `WORKER_ADMIN_QUEUE` for the webhook-worker).
    */
   owner: 'gateway' | 'register' | 'worker';
-  pattern: GatewayAdminPattern | RegisterAdminPattern | WorkerAdminPattern;
+  /** A pattern of GatewayAdminRpc, RegisterAdminRpc or WorkerAdminRpc (its owner's queue). */
+  pattern: string;
   /** Options the command takes, as the CLI spells them. */
   options: string[];
   required: string[];

@@ -1,6 +1,15 @@
-import { GatewayAdminPatterns } from '@custodian/contracts';
+import {
+  ChangeLimitsInput,
+  ChangePlanInput,
+  CreateKeyInput,
+  CreateWorkspaceInput,
+  GatewayAdminRpc,
+  RevokeKeyInput,
+  WorkspaceRefInput,
+} from '@custodian/contracts';
+import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { KeysService } from '../keys/keys.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 
@@ -12,38 +21,38 @@ export class AdminRpcController {
     private readonly keys: KeysService,
   ) {}
 
-  @MessagePattern(GatewayAdminPatterns.workspaceCreate)
-  createWorkspace(@Payload() input: unknown) {
+  @Handles(GatewayAdminRpc.workspaceCreate)
+  createWorkspace(@Payload() input: CreateWorkspaceInput) {
     return this.workspaces.create(input);
   }
 
-  @MessagePattern(GatewayAdminPatterns.workspaceGet)
-  getWorkspace(@Payload() input: { workspace?: unknown }) {
-    return this.workspaces.get(input?.workspace);
+  @Handles(GatewayAdminRpc.workspaceGet)
+  getWorkspace(@Payload() input: WorkspaceRefInput) {
+    return this.workspaces.get(input.workspace);
   }
 
-  @MessagePattern(GatewayAdminPatterns.workspacePlan)
-  changePlan(@Payload() input: unknown) {
+  @Handles(GatewayAdminRpc.workspacePlan)
+  changePlan(@Payload() input: ChangePlanInput) {
     return this.workspaces.changePlan(input);
   }
 
-  @MessagePattern(GatewayAdminPatterns.workspaceLimits)
-  changeLimits(@Payload() input: unknown) {
+  @Handles(GatewayAdminRpc.workspaceLimits)
+  changeLimits(@Payload() input: ChangeLimitsInput) {
     return this.workspaces.changeLimits(input);
   }
 
-  @MessagePattern(GatewayAdminPatterns.keyCreate)
-  createKey(@Payload() input: unknown) {
+  @Handles(GatewayAdminRpc.keyCreate)
+  createKey(@Payload() input: CreateKeyInput) {
     return this.keys.create(input);
   }
 
-  @MessagePattern(GatewayAdminPatterns.keyRevoke)
-  revokeKey(@Payload() input: unknown) {
+  @Handles(GatewayAdminRpc.keyRevoke)
+  revokeKey(@Payload() input: RevokeKeyInput) {
     return this.keys.revoke(input);
   }
 
-  @MessagePattern(GatewayAdminPatterns.keyList)
-  listKeys(@Payload() input: unknown) {
+  @Handles(GatewayAdminRpc.keyList)
+  listKeys(@Payload() input: WorkspaceRefInput) {
     return this.keys.list(input);
   }
 }

@@ -1,6 +1,8 @@
 import {
   ASSET_STATUSES,
-  RegisterPatterns,
+  RegisterRpc,
+  CreateAssetInput,
+  UpdateAssetInput,
   type AssetDetail,
   type AssetSummary,
   type Page,
@@ -35,7 +37,7 @@ export class AssetsController {
     @Access() access: AccessRecord,
     @Query() query: RawQuery,
   ): Promise<AssetSummary[] | Page<AssetSummary>> {
-    return this.register.call(RegisterPatterns.assetsList, access, { query: { ...query } });
+    return this.register.call(RegisterRpc.assetsList, access, { query: { ...query } });
   }
 
   @Post()
@@ -52,8 +54,8 @@ export class AssetsController {
     body: 'CreateAssetInput',
     errors: [409],
   })
-  create(@Access() access: AccessRecord, @Body() body: unknown): Promise<AssetDetail> {
-    return this.register.call(RegisterPatterns.assetsCreate, access, { body: body ?? null });
+  create(@Access() access: AccessRecord, @Body() body: CreateAssetInput): Promise<AssetDetail> {
+    return this.register.call(RegisterRpc.assetsCreate, access, { body });
   }
 
   @Get(':id')
@@ -69,7 +71,7 @@ export class AssetsController {
     errors: [404],
   })
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<AssetDetail> {
-    return this.register.call(RegisterPatterns.assetsGet, access, { id });
+    return this.register.call(RegisterRpc.assetsGet, access, { id });
   }
 
   @Patch(':id')
@@ -91,8 +93,8 @@ export class AssetsController {
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
-    @Body() body: unknown,
+    @Body() body: UpdateAssetInput,
   ): Promise<AssetDetail> {
-    return this.register.call(RegisterPatterns.assetsUpdate, access, { id, body: body ?? null });
+    return this.register.call(RegisterRpc.assetsUpdate, access, { id, body });
   }
 }

@@ -6,8 +6,9 @@ import {
   type CreatedKeyView,
   type KeyScope,
   type KeyView,
+  type RevokedKeyView,
 } from '@custodian/contracts';
-import { newId, queryOne, validateInput } from '@custodian/runtime';
+import { newId, queryOne } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessPublisher } from '../access/access-publisher';
@@ -32,8 +33,7 @@ export class KeysService {
     private readonly publisher: AccessPublisher,
   ) {}
 
-  async create(raw: unknown): Promise<CreatedKeyView> {
-    const input = validateInput(CreateKeyInput, raw);
+  async create(input: CreateKeyInput): Promise<CreatedKeyView> {
     await this.workspaces.get(input.workspace);
     const key = generateApiKey();
     const row = await queryOne<KeyRow>(
@@ -61,8 +61,7 @@ export class KeysService {
   }
 
   /** Revocation commits and reaches the shared key cache before it is reported done. */
-  async revoke(raw: unknown): Promise<{ id: string; revoked_at: string }> {
-    const input = validateInput(RevokeKeyInput, raw);
+  async revoke(input: RevokeKeyInput): Promise<RevokedKeyView> {
     const keys = await this.db.query<Array<{ workspace_id: string }>>(
       `SELECT workspace_id FROM gateway.api_keys WHERE id = $1`,
       [input.id],
@@ -80,8 +79,7 @@ export class KeysService {
     });
   }
 
-  async list(raw: unknown): Promise<KeyView[]> {
-    const input = validateInput(WorkspaceRefInput, raw);
+  async list(input: WorkspaceRefInput): Promise<KeyView[]> {
     await this.workspaces.get(input.workspace);
     const rows = await this.db.query<KeyRow[]>(
       `SELECT * FROM gateway.api_keys WHERE workspace_id = $1 ORDER BY created_at, id`,

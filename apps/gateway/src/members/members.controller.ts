@@ -1,8 +1,10 @@
 import {
   DomainError,
-  RegisterAdminPatterns,
+  InviteMemberInput,
+  RegisterAdminRpc,
+  RegisterRpc,
+  UpdateMemberInput,
   type DomainErrorCode,
-  RegisterPatterns,
   type MemberView,
   type RawQuery,
 } from '@custodian/contracts';
@@ -45,7 +47,7 @@ export class MembersController {
     response: { arrayOf: 'Member' },
   })
   list(@Access() access: AccessRecord): Promise<MemberView[]> {
-    return this.register.call(RegisterPatterns.membersList, access, {});
+    return this.register.call(RegisterRpc.membersList, access, {});
   }
 
   @Post()
@@ -62,8 +64,8 @@ export class MembersController {
     body: 'InviteMemberInput',
     errors: [409],
   })
-  invite(@Access() access: AccessRecord, @Body() body: unknown): Promise<MemberView> {
-    return this.register.call(RegisterPatterns.membersInvite, access, { body: body ?? null });
+  invite(@Access() access: AccessRecord, @Body() body: InviteMemberInput): Promise<MemberView> {
+    return this.register.call(RegisterRpc.membersInvite, access, { body });
   }
 
   @Patch(':userId')
@@ -81,12 +83,9 @@ export class MembersController {
   update(
     @Access() access: AccessRecord,
     @Param('userId') userId: string,
-    @Body() body: unknown,
+    @Body() body: UpdateMemberInput,
   ): Promise<MemberView> {
-    return this.register.call(RegisterPatterns.membersUpdate, access, {
-      id: userId,
-      body: body ?? null,
-    });
+    return this.register.call(RegisterRpc.membersUpdate, access, { id: userId, body });
   }
 }
 
@@ -157,9 +156,9 @@ export class InvitationsController {
       throw this.addresses.tooManyError();
     }
     try {
-      return await this.registerAdmin.call(RegisterAdminPatterns.invitationAccept, {
-        token: query.token,
-      });
+      // A missing or repeated token is refused by the register like a malformed one.
+      const token = typeof query.token === 'string' ? query.token : '';
+      return await this.registerAdmin.call(RegisterAdminRpc.invitationAccept, { token });
     } catch (error) {
       if (error instanceof DomainError && BAD_TOKEN.has(error.code)) {
         await this.addresses.countFailure(request.ip);

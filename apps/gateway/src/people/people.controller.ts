@@ -1,6 +1,8 @@
 import {
   PERSON_STATUSES,
-  RegisterPatterns,
+  RegisterRpc,
+  CreatePersonInput,
+  UpdatePersonInput,
   type PersonDetail,
   type PersonSummary,
   type Page,
@@ -35,7 +37,7 @@ export class PeopleController {
     @Access() access: AccessRecord,
     @Query() query: RawQuery,
   ): Promise<PersonSummary[] | Page<PersonSummary>> {
-    return this.register.call(RegisterPatterns.peopleList, access, { query: { ...query } });
+    return this.register.call(RegisterRpc.peopleList, access, { query: { ...query } });
   }
 
   @Post()
@@ -51,8 +53,8 @@ export class PeopleController {
     response: 'Person',
     body: 'CreatePersonInput',
   })
-  create(@Access() access: AccessRecord, @Body() body: unknown): Promise<PersonDetail> {
-    return this.register.call(RegisterPatterns.peopleCreate, access, { body: body ?? null });
+  create(@Access() access: AccessRecord, @Body() body: CreatePersonInput): Promise<PersonDetail> {
+    return this.register.call(RegisterRpc.peopleCreate, access, { body });
   }
 
   @Get(':id')
@@ -67,7 +69,7 @@ export class PeopleController {
     errors: [404],
   })
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<PersonDetail> {
-    return this.register.call(RegisterPatterns.peopleGet, access, { id });
+    return this.register.call(RegisterRpc.peopleGet, access, { id });
   }
 
   @Patch(':id')
@@ -87,8 +89,8 @@ export class PeopleController {
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
-    @Body() body: unknown,
+    @Body() body: UpdatePersonInput,
   ): Promise<PersonDetail> {
-    return this.register.call(RegisterPatterns.peopleUpdate, access, { id, body: body ?? null });
+    return this.register.call(RegisterRpc.peopleUpdate, access, { id, body });
   }
 }

@@ -1,4 +1,4 @@
-import type { RegisterAdminPattern } from '@custodian/contracts';
+import type { ReplyOf, RequestOf, RpcContract } from '@custodian/contracts';
 import { RpcPeer } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config';
@@ -19,7 +19,8 @@ export class RegisterAdminClient extends RpcPeer {
     });
   }
 
-  call<T>(pattern: RegisterAdminPattern, payload: object): Promise<T> {
-    return this.rpc.request<T>(pattern, payload);
+  /** A message of the register's admin queue (RegisterAdminRpc). */
+  call<C extends RpcContract>(contract: C, message: RequestOf<C>): Promise<ReplyOf<C>> {
+    return this.rpc.send(contract, message);
   }
 }

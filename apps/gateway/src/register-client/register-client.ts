@@ -1,4 +1,10 @@
-import type { CallerContext, RegisterPattern, RegisterRequest } from '@custodian/contracts';
+import type {
+  CallerContext,
+  CallerMessage,
+  ReplyOf,
+  RequestOf,
+  RpcContract,
+} from '@custodian/contracts';
 import { RpcPeer } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AccessRecord } from '../access/access-record';
@@ -17,9 +23,14 @@ export class RegisterClient extends RpcPeer {
     });
   }
 
-  call<T>(pattern: RegisterPattern, access: AccessRecord, payload: object): Promise<T> {
-    const request: RegisterRequest<object> = { caller: callerOf(access), payload };
-    return this.rpc.request<T>(pattern, request);
+  /** A message of the register's API queue (RegisterRpc), sent as the key's caller. */
+  call<C extends RpcContract<CallerMessage>>(
+    contract: C,
+    access: AccessRecord,
+    message: Omit<RequestOf<C>, 'caller'>,
+  ): Promise<ReplyOf<C>> {
+    // Omit<R, 'caller'> plus the caller is R; the compiler cannot see it through the generic.
+    return this.rpc.send(contract, { ...message, caller: callerOf(access) } as RequestOf<C>);
   }
 }
 

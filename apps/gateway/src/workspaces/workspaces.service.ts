@@ -3,7 +3,7 @@ import {
   ChangePlanInput,
   CreateWorkspaceInput,
   DomainError,
-  RegisterAdminPatterns,
+  RegisterAdminRpc,
   type EffectiveLimits,
   type LimitName,
   type MemberView,
@@ -11,7 +11,7 @@ import {
   type WorkspaceView,
 } from '@custodian/contracts';
 import { effectiveLimits } from '@custodian/plans';
-import { newId, validateInput } from '@custodian/runtime';
+import { newId } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPublisher } from '../access/access-publisher';
@@ -56,8 +56,7 @@ export class WorkspacesService {
    * creates. If the register refuses or cannot be reached the workspace is removed again
    * (it has no keys yet), so a workspace never exists without the owner asked for.
    */
-  async create(raw: unknown): Promise<WorkspaceView & { owner?: MemberView }> {
-    const input = validateInput(CreateWorkspaceInput, raw);
+  async create(input: CreateWorkspaceInput): Promise<WorkspaceView & { owner?: MemberView }> {
     const id = newId('wsp');
     await this.db.query(`INSERT INTO gateway.workspaces (id, name, plan) VALUES ($1, $2, $3)`, [
       id,
@@ -67,7 +66,7 @@ export class WorkspacesService {
     if (input.owner_email === undefined) return this.get(id);
     let owner: MemberView;
     try {
-      owner = await this.registerAdmin.call<MemberView>(RegisterAdminPatterns.ownerCreate, {
+      owner = await this.registerAdmin.call(RegisterAdminRpc.ownerCreate, {
         workspace: id,
         email: input.owner_email,
       });
@@ -91,8 +90,7 @@ export class WorkspacesService {
     return toView(rows[0]);
   }
 
-  async changePlan(raw: unknown): Promise<WorkspaceView> {
-    const input = validateInput(ChangePlanInput, raw);
+  async changePlan(input: ChangePlanInput): Promise<WorkspaceView> {
     return this.change(input.workspace, (tx) =>
       tx.query(`UPDATE gateway.workspaces SET plan = $2, updated_at = now() WHERE id = $1`, [
         input.workspace,
@@ -101,8 +99,7 @@ export class WorkspacesService {
     );
   }
 
-  async changeLimits(raw: unknown): Promise<WorkspaceView> {
-    const input = validateInput(ChangeLimitsInput, raw);
+  async changeLimits(input: ChangeLimitsInput): Promise<WorkspaceView> {
     const current = await this.get(input.workspace);
     const overrides: Partial<EffectiveLimits> = { ...current.overrides };
     for (const [field, limit] of OVERRIDE_FIELDS) {

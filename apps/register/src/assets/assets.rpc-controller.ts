@@ -1,39 +1,38 @@
 import {
-  RegisterPatterns,
-  type AssetDetail,
-  type AssetSummary,
-  type Page,
-  type RawQuery,
-  type RegisterRequest,
+  CreateAssetMessage,
+  ListMessage,
+  RecordMessage,
+  RegisterRpc,
+  UpdateAssetMessage,
 } from '@custodian/contracts';
+import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { REGISTER_RPC_TRANSPORT } from '../rpc/rpc-server.handle';
+import { parseAssetListQuery } from './asset-list-query';
 import { AssetsService } from './assets.service';
 
 @Controller()
 export class AssetsRpcController {
   constructor(private readonly assets: AssetsService) {}
 
-  @MessagePattern(RegisterPatterns.assetsList, REGISTER_RPC_TRANSPORT)
-  list(
-    @Payload() req: RegisterRequest<{ query: RawQuery }>,
-  ): Promise<AssetSummary[] | Page<AssetSummary>> {
-    return this.assets.list(req.caller, req.payload.query ?? {});
+  @Handles(RegisterRpc.assetsList, REGISTER_RPC_TRANSPORT)
+  list(@Payload() message: ListMessage) {
+    return this.assets.list(message.caller, parseAssetListQuery(message.query));
   }
 
-  @MessagePattern(RegisterPatterns.assetsGet, REGISTER_RPC_TRANSPORT)
-  get(@Payload() req: RegisterRequest<{ id: string }>): Promise<AssetDetail> {
-    return this.assets.get(req.caller, req.payload.id);
+  @Handles(RegisterRpc.assetsGet, REGISTER_RPC_TRANSPORT)
+  get(@Payload() message: RecordMessage) {
+    return this.assets.get(message.caller, message.id);
   }
 
-  @MessagePattern(RegisterPatterns.assetsCreate, REGISTER_RPC_TRANSPORT)
-  create(@Payload() req: RegisterRequest<{ body: unknown }>): Promise<AssetDetail> {
-    return this.assets.create(req.caller, req.payload.body);
+  @Handles(RegisterRpc.assetsCreate, REGISTER_RPC_TRANSPORT)
+  create(@Payload() message: CreateAssetMessage) {
+    return this.assets.create(message.caller, message.body);
   }
 
-  @MessagePattern(RegisterPatterns.assetsUpdate, REGISTER_RPC_TRANSPORT)
-  update(@Payload() req: RegisterRequest<{ id: string; body: unknown }>): Promise<AssetDetail> {
-    return this.assets.update(req.caller, req.payload.id, req.payload.body);
+  @Handles(RegisterRpc.assetsUpdate, REGISTER_RPC_TRANSPORT)
+  update(@Payload() message: UpdateAssetMessage) {
+    return this.assets.update(message.caller, message.id, message.body);
   }
 }

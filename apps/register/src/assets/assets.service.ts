@@ -1,20 +1,19 @@
 import {
-  CreateAssetInput,
   DomainError,
-  UpdateAssetInput,
   type AssetDetail,
+  type AssetListQuery,
   type AssetSummary,
   type CallerContext,
+  type CreateAssetInput,
   type Page,
-  type RawQuery,
+  type UpdateAssetInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { isUniqueViolation, newId, retryTransaction, validateInput } from '@custodian/runtime';
+import { isUniqueViolation, newId, retryTransaction } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { writeEvent } from '../outbox/outbox.writer';
 import { listPage } from '../listing/list-page';
-import { parseAssetListQuery } from './asset-list-query';
 import {
   DETAIL_COLUMNS,
   DETAIL_FROM,
@@ -37,24 +36,23 @@ const TAG_CONSTRAINT = 'assets_workspace_tag';
 export class AssetsService {
   constructor(private readonly db: DataSource) {}
 
-  list(caller: CallerContext, rawQuery: RawQuery): Promise<AssetSummary[] | Page<AssetSummary>> {
+  list(caller: CallerContext, query: AssetListQuery): Promise<AssetSummary[] | Page<AssetSummary>> {
     return listPage(this.db, {
       select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
       table: 'register.assets a',
       alias: 'a',
       counter: 'asset_count',
       workspaceId: caller.workspaceId,
-      query: parseAssetListQuery(rawQuery),
+      query,
       map: (row: AssetSummaryRow) => toSummary(row),
     });
   }
 
-  async get(caller: CallerContext, id: unknown): Promise<AssetDetail> {
+  async get(caller: CallerContext, id: string): Promise<AssetDetail> {
     return toDetail(await this.findRow(this.db.manager, caller.workspaceId, id));
   }
 
-  async create(caller: CallerContext, body: unknown): Promise<AssetDetail> {
-    const input = validateInput(CreateAssetInput, body);
+  async create(caller: CallerContext, input: CreateAssetInput): Promise<AssetDetail> {
     try {
       return await retryTransaction(() =>
         this.db.transaction(async (tx) => {
@@ -134,12 +132,11 @@ export class AssetsService {
         }),
       );
     } catch (error) {
-      throw translateTagConflict(error, body);
+      throw translateTagConflict(error, input.asset_tag);
     }
   }
 
-  async update(caller: CallerContext, id: unknown, body: unknown): Promise<AssetDetail> {
-    const input = validateInput(UpdateAssetInput, body);
+  async update(caller: CallerContext, id: string, input: UpdateAssetInput): Promise<AssetDetail> {
     try {
       return await retryTransaction(() =>
         this.db.transaction(async (tx) => {
@@ -221,7 +218,7 @@ export class AssetsService {
         }),
       );
     } catch (error) {
-      throw translateTagConflict(error, body);
+      throw translateTagConflict(error, input.asset_tag);
     }
   }
 
@@ -232,11 +229,11 @@ export class AssetsService {
   private async findRow(
     manager: EntityManager,
     workspaceId: string,
-    id: unknown,
+    id: string,
     forUpdate = false,
   ): Promise<AssetDetailRow> {
     const rows =
-      typeof id === 'string' && id.length <= 64 && !id.includes('\u0000')
+      id.length <= 64 && !id.includes('\u0000')
         ? await manager.query<AssetDetailRow[]>(
             `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM}
              WHERE a.id = $1 AND a.workspace_id = $2${forUpdate ? ' FOR UPDATE OF a' : ''}`,
@@ -244,7 +241,7 @@ export class AssetsService {
           )
         : [];
     const row = rows[0];
-    if (!row) throw new DomainError('not_found', `Asset ${String(id)} not found`);
+    if (!row) throw new DomainError('not_found', `Asset ${id} not found`);
     return row;
   }
 }
@@ -271,11 +268,8 @@ function tagConflict(tag: string): DomainError {
 }
 
 /** Two concurrent writes of one tag both pass the check; the unique index decides. */
-function translateTagConflict(error: unknown, body: unknown): unknown {
-  if (isUniqueViolation(error, TAG_CONSTRAINT)) {
-    const tag = (body as { asset_tag?: unknown }).asset_tag;
-    return tagConflict(typeof tag === 'string' ? tag.trim() : 'given');
-  }
+function translateTagConflict(error: unknown, tag: string | undefined): unknown {
+  if (isUniqueViolation(error, TAG_CONSTRAINT)) return tagConflict(tag?.trim() ?? 'given');
   return error;
 }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CustomFieldsAdminController, CustomFieldsService } from './custom-fields.service';
+import { CustomFieldsAdminController } from './custom-fields.rpc-controller';
+import { CustomFieldsService } from './custom-fields.service';
 
 @Module({ controllers: [CustomFieldsAdminController], providers: [CustomFieldsService] })
 export class CustomFieldsModule {}

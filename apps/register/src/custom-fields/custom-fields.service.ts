@@ -1,14 +1,11 @@
 import {
-  CreateCustomFieldInput,
   DomainError,
-  RegisterAdminPatterns,
+  type CreateCustomFieldInput,
   type CustomFieldView,
 } from '@custodian/contracts';
-import { isUniqueViolation, newId, queryOne, validateInput } from '@custodian/runtime';
-import { Controller, Injectable } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { isUniqueViolation, newId, queryOne } from '@custodian/runtime';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { REGISTER_ADMIN_TRANSPORT } from '../rpc/rpc-server.handle';
 
 interface CustomFieldRow {
   id: string;
@@ -26,8 +23,7 @@ interface CustomFieldRow {
 export class CustomFieldsService {
   constructor(private readonly db: DataSource) {}
 
-  async create(raw: unknown): Promise<CustomFieldView> {
-    const input = validateInput(CreateCustomFieldInput, fromCli(raw));
+  async create(input: CreateCustomFieldInput): Promise<CustomFieldView> {
     if (input.type === 'select' && !input.options?.length) {
       throw new DomainError('invalid_input', 'options are required for a select field');
     }
@@ -56,30 +52,5 @@ export class CustomFieldsService {
       }
       throw error;
     }
-  }
-}
-
-/** The CLI sends `--options a,b` as one string and `--required` as a bare flag. */
-function fromCli(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null) return raw;
-  const input = { ...(raw as Record<string, unknown>) };
-  if (typeof input.options === 'string') {
-    input.options = input.options
-      .split(',')
-      .map((option) => option.trim())
-      .filter(Boolean);
-  }
-  if (input.required === 'true') input.required = true;
-  if (input.required === 'false') input.required = false;
-  return input;
-}
-
-@Controller()
-export class CustomFieldsAdminController {
-  constructor(private readonly customFields: CustomFieldsService) {}
-
-  @MessagePattern(RegisterAdminPatterns.customFieldCreate, REGISTER_ADMIN_TRANSPORT)
-  create(@Payload() input: unknown): Promise<CustomFieldView> {
-    return this.customFields.create(input);
   }
 }

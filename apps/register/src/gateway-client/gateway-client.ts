@@ -1,4 +1,4 @@
-import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
+import { GatewayAdminRpc, type WorkspaceView } from '@custodian/contracts';
 import { RpcPeer } from '@custodian/messaging';
 import { Injectable } from '@nestjs/common';
 import { RegisterConfig } from '../config/register-config';
@@ -22,8 +22,6 @@ export class GatewayClient extends RpcPeer {
 
   /** The workspace with its plan and effective limits; `not_found` if there is none. */
   workspace(workspaceId: string): Promise<WorkspaceView> {
-    return this.rpc.request<WorkspaceView>(GatewayAdminPatterns.workspaceGet, {
-      workspace: workspaceId,
-    });
+    return this.rpc.send(GatewayAdminRpc.workspaceGet, { workspace: workspaceId });
   }
 }

@@ -1,12 +1,16 @@
 import {
-  RegisterAdminPatterns,
-  RegisterPatterns,
-  type InvitationView,
-  type MemberView,
-  type RegisterRequest,
+  CallerMessage,
+  InvitationAcceptInput,
+  InvitationListInput,
+  InviteMemberMessage,
+  OwnerCreateInput,
+  RegisterAdminRpc,
+  RegisterRpc,
+  UpdateMemberMessage,
 } from '@custodian/contracts';
+import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { REGISTER_ADMIN_TRANSPORT, REGISTER_RPC_TRANSPORT } from '../rpc/rpc-server.handle';
 import { MembersService } from './members.service';
 
@@ -15,19 +19,19 @@ import { MembersService } from './members.service';
 export class MembersRpcController {
   constructor(private readonly members: MembersService) {}
 
-  @MessagePattern(RegisterPatterns.membersList, REGISTER_RPC_TRANSPORT)
-  list(@Payload() req: RegisterRequest<object>): Promise<MemberView[]> {
-    return this.members.list(req.caller);
+  @Handles(RegisterRpc.membersList, REGISTER_RPC_TRANSPORT)
+  list(@Payload() message: CallerMessage) {
+    return this.members.list(message.caller);
   }
 
-  @MessagePattern(RegisterPatterns.membersInvite, REGISTER_RPC_TRANSPORT)
-  invite(@Payload() req: RegisterRequest<{ body: unknown }>): Promise<MemberView> {
-    return this.members.invite(req.caller, req.payload.body);
+  @Handles(RegisterRpc.membersInvite, REGISTER_RPC_TRANSPORT)
+  invite(@Payload() message: InviteMemberMessage) {
+    return this.members.invite(message.caller, message.body);
   }
 
-  @MessagePattern(RegisterPatterns.membersUpdate, REGISTER_RPC_TRANSPORT)
-  update(@Payload() req: RegisterRequest<{ id: string; body: unknown }>): Promise<MemberView> {
-    return this.members.update(req.caller, req.payload.id, req.payload.body);
+  @Handles(RegisterRpc.membersUpdate, REGISTER_RPC_TRANSPORT)
+  update(@Payload() message: UpdateMemberMessage) {
+    return this.members.update(message.caller, message.id, message.body);
   }
 }
 
@@ -36,18 +40,18 @@ export class MembersRpcController {
 export class MembersAdminRpcController {
   constructor(private readonly members: MembersService) {}
 
-  @MessagePattern(RegisterAdminPatterns.invitationList, REGISTER_ADMIN_TRANSPORT)
-  listInvitations(@Payload() input: unknown): Promise<InvitationView[]> {
+  @Handles(RegisterAdminRpc.invitationList, REGISTER_ADMIN_TRANSPORT)
+  listInvitations(@Payload() input: InvitationListInput) {
     return this.members.listInvitations(input);
   }
 
-  @MessagePattern(RegisterAdminPatterns.invitationAccept, REGISTER_ADMIN_TRANSPORT)
-  accept(@Payload() input: unknown): Promise<MemberView> {
+  @Handles(RegisterAdminRpc.invitationAccept, REGISTER_ADMIN_TRANSPORT)
+  accept(@Payload() input: InvitationAcceptInput) {
     return this.members.accept(input);
   }
 
-  @MessagePattern(RegisterAdminPatterns.ownerCreate, REGISTER_ADMIN_TRANSPORT)
-  createOwner(@Payload() input: unknown): Promise<MemberView> {
+  @Handles(RegisterAdminRpc.ownerCreate, REGISTER_ADMIN_TRANSPORT)
+  createOwner(@Payload() input: OwnerCreateInput) {
     return this.members.createOwner(input);
   }
 }

@@ -1,19 +1,19 @@
 import {
   DomainError,
   INVITATION_TTL_DAYS,
-  InvitationAcceptInput,
-  InvitationListInput,
-  InviteMemberInput,
-  OwnerCreateInput,
-  UpdateMemberInput,
   type CallerContext,
+  type InvitationAcceptInput,
+  type InvitationListInput,
+  type InviteMemberInput,
+  type OwnerCreateInput,
+  type UpdateMemberInput,
   type InvitationView,
   type MemberRole,
   type MemberStatus,
   type MemberView,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { isUniqueViolation, newId, queryOne, validateInput } from '@custodian/runtime';
+import { isUniqueViolation, newId, queryOne } from '@custodian/runtime';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -72,8 +72,7 @@ export class MembersService {
   }
 
   /** POST /members: an invited member, its invitation and `member.invited`; then the e-mail. */
-  async invite(caller: CallerContext, body: unknown): Promise<MemberView> {
-    const input = validateInput(InviteMemberInput, body);
+  async invite(caller: CallerContext, input: InviteMemberInput): Promise<MemberView> {
     const role = input.role ?? 'member';
     const refusal = inviteRefusal(API_KEY_ROLE, role);
     if (refusal) throw new DomainError('forbidden', refusal);
@@ -135,8 +134,11 @@ export class MembersService {
   }
 
   /** PATCH /members/{userId}: the key acts as admin, bounded by the role hierarchy. */
-  async update(caller: CallerContext, userId: unknown, body: unknown): Promise<MemberView> {
-    const input = validateInput(UpdateMemberInput, body);
+  async update(
+    caller: CallerContext,
+    userId: string,
+    input: UpdateMemberInput,
+  ): Promise<MemberView> {
     return this.db.transaction(async (tx) => {
       const current = await findMember(tx, caller.workspaceId, userId, true);
       const refusal = roleChangeRefusal(API_KEY_ROLE, current.role, input.role);
@@ -152,8 +154,7 @@ export class MembersService {
   }
 
   /** Admin: the open invitations of a workspace (not accepted, not expired), oldest first. */
-  async listInvitations(raw: unknown): Promise<InvitationView[]> {
-    const input = validateInput(InvitationListInput, raw, 'payload');
+  async listInvitations(input: InvitationListInput): Promise<InvitationView[]> {
     await this.gateway.workspace(input.workspace); // 404 for a workspace that does not exist
     const rows = await this.db.query<InvitationRow[]>(
       `SELECT i.id, m.email, m.role, i.token, i.expires_at
@@ -175,8 +176,7 @@ export class MembersService {
    * The link in the e-mail and `invitation accept`: the member becomes active and takes a
    * seat. The register does not own plans, so the seat limit comes from the gateway.
    */
-  async accept(raw: unknown): Promise<MemberView> {
-    const input = validateInput(InvitationAcceptInput, raw, 'payload');
+  async accept(input: InvitationAcceptInput): Promise<MemberView> {
     const found = await findInvitation(this.db.manager, input.token, false);
     assertAcceptable(found);
     const workspace = await this.gateway.workspace(found.workspace_id);
@@ -218,8 +218,7 @@ export class MembersService {
    * Admin: the owner of a workspace, active at once (`workspace create --owner-email`). The
    * owner takes a seat; it is created with its workspace, so it is not refused for lack of one.
    */
-  async createOwner(raw: unknown): Promise<MemberView> {
-    const input = validateInput(OwnerCreateInput, raw, 'payload');
+  async createOwner(input: OwnerCreateInput): Promise<MemberView> {
     const email = input.email.trim();
     try {
       return await this.db.transaction(async (tx) => {
@@ -265,11 +264,11 @@ export class MembersService {
 async function findMember(
   manager: EntityManager,
   workspaceId: string,
-  id: unknown,
+  id: string,
   forUpdate = false,
 ): Promise<MemberRow> {
   const rows =
-    typeof id === 'string' && id.length <= 64 && !id.includes('\u0000')
+    id.length <= 64 && !id.includes('\u0000')
       ? await manager.query<MemberRow[]>(
           `SELECT ${MEMBER_COLUMNS} FROM register.members m
            WHERE m.id = $1 AND m.workspace_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
@@ -277,7 +276,7 @@ async function findMember(
         )
       : [];
   const row = rows[0];
-  if (!row) throw new DomainError('not_found', `Member ${String(id)} not found`);
+  if (!row) throw new DomainError('not_found', `Member ${id} not found`);
   return row;
 }
 

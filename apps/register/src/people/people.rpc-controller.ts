@@ -1,13 +1,15 @@
 import {
-  RegisterPatterns,
-  type Page,
-  type PersonDetail,
-  type PersonSummary,
-  type RawQuery,
-  type RegisterRequest,
+  CreatePersonMessage,
+  ListMessage,
+  PERSON_STATUSES,
+  RecordMessage,
+  RegisterRpc,
+  UpdatePersonMessage,
 } from '@custodian/contracts';
+import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { parseListQuery } from '../listing/list-query';
 import { REGISTER_RPC_TRANSPORT } from '../rpc/rpc-server.handle';
 import { PeopleService } from './people.service';
 
@@ -15,25 +17,23 @@ import { PeopleService } from './people.service';
 export class PeopleRpcController {
   constructor(private readonly people: PeopleService) {}
 
-  @MessagePattern(RegisterPatterns.peopleList, REGISTER_RPC_TRANSPORT)
-  list(
-    @Payload() req: RegisterRequest<{ query: RawQuery }>,
-  ): Promise<PersonSummary[] | Page<PersonSummary>> {
-    return this.people.list(req.caller, req.payload.query ?? {});
+  @Handles(RegisterRpc.peopleList, REGISTER_RPC_TRANSPORT)
+  list(@Payload() message: ListMessage) {
+    return this.people.list(message.caller, parseListQuery(message.query, PERSON_STATUSES));
   }
 
-  @MessagePattern(RegisterPatterns.peopleGet, REGISTER_RPC_TRANSPORT)
-  get(@Payload() req: RegisterRequest<{ id: string }>): Promise<PersonDetail> {
-    return this.people.get(req.caller, req.payload.id);
+  @Handles(RegisterRpc.peopleGet, REGISTER_RPC_TRANSPORT)
+  get(@Payload() message: RecordMessage) {
+    return this.people.get(message.caller, message.id);
   }
 
-  @MessagePattern(RegisterPatterns.peopleCreate, REGISTER_RPC_TRANSPORT)
-  create(@Payload() req: RegisterRequest<{ body: unknown }>): Promise<PersonDetail> {
-    return this.people.create(req.caller, req.payload.body);
+  @Handles(RegisterRpc.peopleCreate, REGISTER_RPC_TRANSPORT)
+  create(@Payload() message: CreatePersonMessage) {
+    return this.people.create(message.caller, message.body);
   }
 
-  @MessagePattern(RegisterPatterns.peopleUpdate, REGISTER_RPC_TRANSPORT)
-  update(@Payload() req: RegisterRequest<{ id: string; body: unknown }>): Promise<PersonDetail> {
-    return this.people.update(req.caller, req.payload.id, req.payload.body);
+  @Handles(RegisterRpc.peopleUpdate, REGISTER_RPC_TRANSPORT)
+  update(@Payload() message: UpdatePersonMessage) {
+    return this.people.update(message.caller, message.id, message.body);
   }
 }

@@ -1,23 +1,22 @@
 import {
-  CreatePersonInput,
   DomainError,
-  PERSON_STATUSES,
-  UpdatePersonInput,
   type CallerContext,
+  type CreatePersonInput,
   type Page,
   type PersonDetail,
+  type PersonStatus,
   type PersonSummary,
-  type RawQuery,
+  type UpdatePersonInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { newId, retryTransaction, validateInput } from '@custodian/runtime';
+import { newId, retryTransaction } from '@custodian/runtime';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { resolveOptionalRef } from '../assets/named-refs';
 import { UpdateSet } from '../sql/update-set';
 import { listPage } from '../listing/list-page';
-import { parseListQuery } from '../listing/list-query';
+import type { ListQuery } from '../listing/list-query';
 import { writeEvent } from '../outbox/outbox.writer';
 import {
   PERSON_DETAIL_COLUMNS,
@@ -35,24 +34,26 @@ import {
 export class PeopleService {
   constructor(private readonly db: DataSource) {}
 
-  list(caller: CallerContext, rawQuery: RawQuery): Promise<PersonSummary[] | Page<PersonSummary>> {
+  list(
+    caller: CallerContext,
+    query: ListQuery<PersonStatus>,
+  ): Promise<PersonSummary[] | Page<PersonSummary>> {
     return listPage(this.db, {
       select: `SELECT ${PERSON_SUMMARY_COLUMNS} FROM register.people p`,
       table: 'register.people p',
       alias: 'p',
       counter: 'person_count',
       workspaceId: caller.workspaceId,
-      query: parseListQuery(rawQuery, PERSON_STATUSES),
+      query,
       map: (row: PersonSummaryRow) => toPersonSummary(row),
     });
   }
 
-  get(caller: CallerContext, id: unknown): Promise<PersonDetail> {
+  get(caller: CallerContext, id: string): Promise<PersonDetail> {
     return this.detail(this.db.manager, caller.workspaceId, id);
   }
 
-  async create(caller: CallerContext, body: unknown): Promise<PersonDetail> {
-    const input = validateInput(CreatePersonInput, body);
+  async create(caller: CallerContext, input: CreatePersonInput): Promise<PersonDetail> {
     return retryTransaction(() =>
       this.db.transaction(async (tx) => {
         // Serialises creates in the workspace, so the people limit is exact.
@@ -100,8 +101,7 @@ export class PeopleService {
     );
   }
 
-  async update(caller: CallerContext, id: unknown, body: unknown): Promise<PersonDetail> {
-    const input = validateInput(UpdatePersonInput, body);
+  async update(caller: CallerContext, id: string, input: UpdatePersonInput): Promise<PersonDetail> {
     return retryTransaction(() =>
       this.db.transaction(async (tx) => {
         const current = await this.findRow(tx, caller.workspaceId, id, true);
@@ -140,7 +140,7 @@ export class PeopleService {
   private async detail(
     manager: EntityManager,
     workspaceId: string,
-    id: unknown,
+    id: string,
   ): Promise<PersonDetail> {
     const row = await this.findRow(manager, workspaceId, id);
     const holdings = await manager.query<HoldingRow[]>(
@@ -155,11 +155,11 @@ export class PeopleService {
   private async findRow(
     manager: EntityManager,
     workspaceId: string,
-    id: unknown,
+    id: string,
     forUpdate = false,
   ): Promise<PersonDetailRow> {
     const rows =
-      typeof id === 'string' && id.length <= 64 && !id.includes('\u0000')
+      id.length <= 64 && !id.includes('\u0000')
         ? await manager.query<PersonDetailRow[]>(
             `SELECT ${PERSON_DETAIL_COLUMNS} FROM ${PERSON_DETAIL_FROM}
              WHERE p.id = $1 AND p.workspace_id = $2${forUpdate ? ' FOR UPDATE OF p' : ''}`,
@@ -167,7 +167,7 @@ export class PeopleService {
           )
         : [];
     const row = rows[0];
-    if (!row) throw new DomainError('not_found', `Person ${String(id)} not found`);
+    if (!row) throw new DomainError('not_found', `Person ${id} not found`);
     return row;
   }
 }

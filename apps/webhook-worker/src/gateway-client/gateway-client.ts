@@ -1,4 +1,4 @@
-import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
+import { GatewayAdminRpc, type WorkspaceView } from '@custodian/contracts';
 import { RpcPeer } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { WorkerConfig } from '../config/worker-config';
@@ -23,9 +23,7 @@ export class GatewayClient extends RpcPeer {
 
   /** The workspace with its plan; `not_found` if there is none. */
   workspace(workspaceId: string): Promise<WorkspaceView> {
-    return this.rpc.request<WorkspaceView>(GatewayAdminPatterns.workspaceGet, {
-      workspace: workspaceId,
-    });
+    return this.rpc.send(GatewayAdminRpc.workspaceGet, { workspace: workspaceId });
   }
 
   /** Whether the workspace's plan includes API access and webhooks, cached for PLAN_CACHE_MS. */

@@ -1,6 +1,13 @@
-import { WorkerAdminPatterns } from '@custodian/contracts';
+import {
+  CreateWebhookInput,
+  DeliveriesInput,
+  WebhookListInput,
+  WebhookTestInput,
+  WorkerAdminRpc,
+} from '@custodian/contracts';
+import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { WORKER_ADMIN_TRANSPORT } from '../admin/admin-rpc-server.handle';
 import { EndpointsService } from './endpoints.service';
 
@@ -8,23 +15,23 @@ import { EndpointsService } from './endpoints.service';
 export class EndpointsAdminController {
   constructor(private readonly endpoints: EndpointsService) {}
 
-  @MessagePattern(WorkerAdminPatterns.webhookCreate, WORKER_ADMIN_TRANSPORT)
-  create(@Payload() payload: unknown) {
-    return this.endpoints.create(payload);
+  @Handles(WorkerAdminRpc.webhookCreate, WORKER_ADMIN_TRANSPORT)
+  create(@Payload() input: CreateWebhookInput) {
+    return this.endpoints.create(input);
   }
 
-  @MessagePattern(WorkerAdminPatterns.webhookList, WORKER_ADMIN_TRANSPORT)
-  list(@Payload() payload: unknown) {
-    return this.endpoints.list(payload);
+  @Handles(WorkerAdminRpc.webhookList, WORKER_ADMIN_TRANSPORT)
+  list(@Payload() input: WebhookListInput) {
+    return this.endpoints.list(input);
   }
 
-  @MessagePattern(WorkerAdminPatterns.webhookTest, WORKER_ADMIN_TRANSPORT)
-  test(@Payload() payload: unknown) {
-    return this.endpoints.test(payload);
+  @Handles(WorkerAdminRpc.webhookTest, WORKER_ADMIN_TRANSPORT)
+  test(@Payload() input: WebhookTestInput) {
+    return this.endpoints.test(input);
   }
 
-  @MessagePattern(WorkerAdminPatterns.deliveries, WORKER_ADMIN_TRANSPORT)
-  deliveries(@Payload() payload: unknown) {
-    return this.endpoints.deliveries(payload);
+  @Handles(WorkerAdminRpc.deliveries, WORKER_ADMIN_TRANSPORT)
+  deliveries(@Payload() input: DeliveriesInput) {
+    return this.endpoints.deliveries(input);
   }
 }

@@ -1,19 +1,19 @@
 import {
-  CreateWebhookInput,
-  DeliveriesInput,
   DomainError,
   EVENT_KEYS,
   PING_EVENT,
-  WebhookListInput,
-  WebhookTestInput,
   isEventKey,
+  type CreateWebhookInput,
   type CreatedWebhookView,
+  type DeliveriesInput,
   type DeliveryLogEntry,
   type EventData,
   type WebhookEndpointView,
+  type WebhookListInput,
+  type WebhookTestInput,
   type WebhookTestView,
 } from '@custodian/contracts';
-import { newId, queryOne, validateInput } from '@custodian/runtime';
+import { newId, queryOne } from '@custodian/runtime';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -71,8 +71,7 @@ export class EndpointsService {
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
   ) {}
 
-  async create(raw: unknown): Promise<CreatedWebhookView> {
-    const input = validateInput(CreateWebhookInput, raw);
+  async create(input: CreateWebhookInput): Promise<CreatedWebhookView> {
     const events = parseEvents(input.events);
     const url = await this.vetUrl(input.url);
     const workspace = await this.gateway.workspace(input.workspace);
@@ -92,8 +91,7 @@ export class EndpointsService {
     return { id, url, events, secret };
   }
 
-  async list(raw: unknown): Promise<WebhookEndpointView[]> {
-    const input = validateInput(WebhookListInput, raw);
+  async list(input: WebhookListInput): Promise<WebhookEndpointView[]> {
     const rows = await this.db.query<EndpointRow[]>(
       `SELECT id, workspace_id, url, events, description, enabled, created_at
        FROM delivery.endpoints WHERE workspace_id = $1 ORDER BY created_at, id`,
@@ -103,8 +101,7 @@ export class EndpointsService {
   }
 
   /** A `ping` through the live delivery path (signing, retries, timeout, log). */
-  async test(raw: unknown): Promise<WebhookTestView> {
-    const input = validateInput(WebhookTestInput, raw);
+  async test(input: WebhookTestInput): Promise<WebhookTestView> {
     const endpoint = await this.endpoint(input.id);
     const eventId = newId('evt');
     await this.fanOut.store(
@@ -126,12 +123,8 @@ export class EndpointsService {
   }
 
   /** The endpoint's deliveries, newest first, each with its attempts. */
-  async deliveries(raw: unknown): Promise<DeliveryLogEntry[]> {
-    const input = validateInput(DeliveriesInput, raw);
+  async deliveries(input: DeliveriesInput): Promise<DeliveryLogEntry[]> {
     const limit = input.limit === undefined ? 20 : Number(input.limit);
-    if (limit < 1 || limit > 100) {
-      throw new DomainError('invalid_input', 'limit must be a whole number from 1 to 100');
-    }
     await this.endpoint(input.endpoint);
     return this.db.query<DeliveryLogEntry[]>(
       `SELECT d.id AS delivery_id, d.event_id, d.event, d.status,

@@ -1,0 +1,41 @@
+/**
+ * One message of an RPC queue: its pattern, the class its request is validated against by the
+ * consumer's pipe, and the type of its reply (compile-time only). Producers and consumers take
+ * both types from here, so a wrong field fails to compile at either end.
+ */
+export interface RpcContract<Req extends object = object, Res = unknown> {
+  readonly pattern: string;
+  readonly request: new () => Req;
+  /** Never set: it carries the reply type. */
+  readonly reply?: Res;
+}
+
+/** The reply type of a contract, written `reply<AssetDetail>()`. */
+export interface Reply<Res> {
+  readonly type?: Res;
+}
+
+export function reply<Res>(): Reply<Res> {
+  return {};
+}
+
+export function rpc<Req extends object, Res>(
+  pattern: string,
+  request: new () => Req,
+  _reply: Reply<Res>,
+): RpcContract<Req, Res> {
+  return { pattern, request };
+}
+
+export type RequestOf<C> = C extends RpcContract<infer Req, unknown> ? Req : never;
+export type ReplyOf<C> = C extends RpcContract<object, infer Res> ? Res : never;
+
+/** The contracts of one queue, by name. */
+export type RpcContracts = Record<string, RpcContract>;
+
+/** `{name: pattern}` of a queue's contracts, for callers that only name the message. */
+export function patternsOf<M extends RpcContracts>(contracts: M): { [K in keyof M]: string } {
+  return Object.fromEntries(
+    Object.entries(contracts).map(([name, contract]) => [name, contract.pattern]),
+  ) as { [K in keyof M]: string };
+}

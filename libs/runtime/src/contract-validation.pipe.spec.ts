@@ -1,0 +1,130 @@
+import {
+  CreateAssetInput,
+  CreateCustomFieldInput,
+  DomainError,
+  UpdateAssetMessage,
+  type CallerContext,
+} from '@custodian/contracts';
+import type { ArgumentMetadata } from '@nestjs/common';
+import { ContractValidationPipe } from './contract-validation.pipe';
+
+const pipe = new ContractValidationPipe();
+const httpBody = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({
+  type: 'body',
+  metatype,
+});
+// Nest hands RPC payload parameters to pipes with a numeric type.
+const rpcPayload = (metatype: ArgumentMetadata['metatype']) =>
+  ({ type: 3, metatype }) as unknown as ArgumentMetadata;
+
+const caller: CallerContext = {
+  workspaceId: 'wsp_1',
+  keyId: 'key_1',
+  scope: 'write',
+  plan: 'pro',
+  limits: { ratePerMinute: 120, monthlyQuota: 100_000, assets: 5000, people: null, seats: 25 },
+};
+
+async function refusal(value: unknown, metadata: ArgumentMetadata): Promise<string> {
+  const error = await pipe.transform(value, metadata).then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  expect((error as DomainError).code).toBe('invalid_input');
+  return (error as DomainError).message;
+}
+
+describe('ContractValidationPipe', () => {
+  describe('an HTTP body', () => {
+    it('becomes an instance of its class', async () => {
+      const body = await pipe.transform({ name: 'Desk' }, httpBody(CreateAssetInput));
+      expect(body).toBeInstanceOf(CreateAssetInput);
+      expect(body).toEqual({ name: 'Desk' });
+    });
+
+    it('names unknown and wrong fields as the client wrote them', async () => {
+      expect(await refusal({ colour: 'red', name: 3 }, httpBody(CreateAssetInput))).toBe(
+        'unknown field colour; name must be a string',
+      );
+    });
+
+    it('refuses what is not a JSON object, and text Postgres cannot store', async () => {
+      for (const value of [null, undefined, [], 'x']) {
+        expect(await refusal(value, httpBody(CreateAssetInput))).toBe('body must be a JSON object');
+      }
+      expect(await refusal({ name: 'a\u0000b' }, httpBody(CreateAssetInput))).toBe(
+        'name must not contain NUL characters',
+      );
+    });
+  });
+
+  describe('a message carrying a client body', () => {
+    it('builds the body and the caller as their classes', async () => {
+      const message = (await pipe.transform(
+        { caller, id: 'ast_1', body: { status: 'retired' } },
+        rpcPayload(UpdateAssetMessage),
+      )) as UpdateAssetMessage;
+      expect(message).toBeInstanceOf(UpdateAssetMessage);
+      expect(message.body).toEqual({ status: 'retired' });
+      expect(message.caller.limits.people).toBeNull();
+    });
+
+    it('names the fields of the body relative to it', async () => {
+      expect(
+        await refusal(
+          { caller, id: 'ast_1', body: { colour: 'red', name: null } },
+          rpcPayload(UpdateAssetMessage),
+        ),
+      ).toBe('unknown field colour; name must be a string');
+    });
+
+    it('refuses a body that is not an object, or with text Postgres cannot store', async () => {
+      expect(await refusal({ caller, id: 'ast_1', body: [] }, rpcPayload(UpdateAssetMessage))).toBe(
+        'body must be a JSON object',
+      );
+      expect(
+        await refusal(
+          { caller, id: 'ast_1', body: { custom_fields: { note: '\ud800' } } },
+          rpcPayload(UpdateAssetMessage),
+        ),
+      ).toBe('custom_fields.note must be valid Unicode text');
+    });
+
+    it('refuses a message whose caller is malformed or has fields it does not declare', async () => {
+      expect(
+        await refusal(
+          { caller: { ...caller, scope: 'admin' }, id: 'ast_1', body: {} },
+          rpcPayload(UpdateAssetMessage),
+        ),
+      ).toMatch(/^scope must be one of the following values: read, write$/);
+      expect(
+        await refusal({ caller, id: 'ast_1', body: {}, extra: 1 }, rpcPayload(UpdateAssetMessage)),
+      ).toBe('unknown field extra');
+    });
+  });
+
+  describe('an admin payload', () => {
+    it("takes the CLI's strings for lists and flags", async () => {
+      const input = (await pipe.transform(
+        {
+          workspace: 'wsp_1',
+          key: 'colour',
+          label: 'Colour',
+          type: 'select',
+          options: 'red, green,,blue',
+          required: 'true',
+        },
+        rpcPayload(CreateCustomFieldInput),
+      )) as CreateCustomFieldInput;
+      expect(input.options).toEqual(['red', 'green', 'blue']);
+      expect(input.required).toBe(true);
+    });
+
+    it('refuses a payload that is not an object', async () => {
+      expect(await refusal('x', rpcPayload(CreateCustomFieldInput))).toBe(
+        'payload must be a JSON object',
+      );
+    });
+  });
+});
