@@ -5,3 +5,7 @@ export * from './webhook-receiver';
 export * from './schema-check';
 export * from './response-observer';
 export * from './contract';
+export * from './migrated-database';
+export * from './test-caller';
+export * from './domain-rejection';
+export * from './received';

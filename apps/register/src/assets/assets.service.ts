@@ -232,14 +232,23 @@ export class AssetsService {
     id: string,
     forUpdate = false,
   ): Promise<AssetDetailRow> {
-    const rows =
-      id.length <= 64 && !id.includes('\u0000')
-        ? await manager.query<AssetDetailRow[]>(
-            `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM}
-             WHERE a.id = $1 AND a.workspace_id = $2${forUpdate ? ' FOR UPDATE OF a' : ''}`,
-            [id, workspaceId],
-          )
-        : [];
+    if (id.length > 64 || id.includes('\u0000')) {
+      throw new DomainError('not_found', `Asset ${id} not found`);
+    }
+    if (forUpdate) {
+      // The lock first, in a statement of its own: after waiting for a concurrent PATCH, a
+      // locking SELECT rechecks only the locked row and would keep the joined rows of its older
+      // snapshot (the previous holder's name, empty when there was none). The read below sees
+      // the committed state.
+      await manager.query(
+        `SELECT 1 FROM register.assets WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+        [id, workspaceId],
+      );
+    }
+    const rows = await manager.query<AssetDetailRow[]>(
+      `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM} WHERE a.id = $1 AND a.workspace_id = $2`,
+      [id, workspaceId],
+    );
     const row = rows[0];
     if (!row) throw new DomainError('not_found', `Asset ${id} not found`);
     return row;

@@ -105,17 +105,16 @@ export class MembersService {
     role: MemberRole,
     name: string | null | undefined,
   ): Promise<string> {
-    const existing = await tx.query<Array<{ id: string; status: MemberStatus; open: boolean }>>(
-      `SELECT m.id, m.status, EXISTS (
-         SELECT 1 FROM register.invitations i
-         WHERE i.member_id = m.id AND i.accepted_at IS NULL AND i.expires_at > now()) AS open
-       FROM register.members m
+    const existing = await tx.query<Array<{ id: string; status: MemberStatus }>>(
+      `SELECT m.id, m.status FROM register.members m
        WHERE m.workspace_id = $1 AND lower(m.email) = lower($2) FOR UPDATE OF m`,
       [workspaceId, email],
     );
     const current = existing[0];
     if (current?.status === 'active') throw alreadyMember(email);
-    if (current?.open) throw alreadyInvited(email);
+    // A statement of its own, after the lock: its snapshot sees the invitation of a concurrent
+    // re-invite that held the lock before us (one statement would recheck only the member row).
+    if (current && (await hasOpenInvitation(tx, current.id))) throw alreadyInvited(email);
     if (current) {
       await tx.query(
         `UPDATE register.members SET role = $2, name = $3, email = $4, invited_at = now(),
@@ -307,6 +306,16 @@ function assertAcceptable(invitation: InvitationRow): void {
       `This invitation expired at ${invitation.expires_at.toISOString()}; ask for a new one`,
     );
   }
+}
+
+async function hasOpenInvitation(tx: EntityManager, memberId: string): Promise<boolean> {
+  const rows = await tx.query<Array<{ open: boolean }>>(
+    `SELECT EXISTS (
+       SELECT 1 FROM register.invitations
+       WHERE member_id = $1 AND accepted_at IS NULL AND expires_at > now()) AS open`,
+    [memberId],
+  );
+  return rows[0]?.open === true;
 }
 
 async function insertInvitation(

@@ -1,0 +1,413 @@
+import {
+  DomainError,
+  type CallerContext,
+  InviteMemberInput,
+  type MemberView,
+  UpdateMemberInput,
+  type WorkspaceView,
+} from '@custodian/contracts';
+import { PLAN_CATALOG } from '@custodian/plans';
+import {
+  createMigratedDatabase,
+  domainRejection,
+  received,
+  testCaller,
+  type MigratedDatabase,
+} from '@custodian/testing';
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { loadRegisterConfig } from '../config/register-config';
+import { registerDataSource } from '../database/data-source';
+import type { GatewayClient } from '../gateway-client/gateway-client';
+import { Mailer, type MailMessage } from '../mail/mailer';
+import { migrateRegister } from '../migrate';
+import { MembersService } from './members.service';
+
+/**
+ * Members and invitations on a fresh, migrated database. The mailer is the real one in its log
+ * mode (no SMTP_URL); the gateway, another process that owns plans, is stood in for by
+ * {@link Workspaces}, a typed double of the one call the register makes to it.
+ */
+
+type Body<T> = Partial<Record<keyof T, unknown>>;
+
+/** What the gateway's admin queue answers for `workspace get`: the workspaces it knows. */
+class Workspaces implements Pick<GatewayClient, 'workspace'> {
+  private readonly known = new Map<string, WorkspaceView>();
+
+  add(id: string, seats: number | null): void {
+    const now = new Date().toISOString();
+    this.known.set(id, {
+      id,
+      name: `Workspace ${id}`,
+      plan: 'pro',
+      api_access: true,
+      limits: { ...PLAN_CATALOG.pro.limits, seats },
+      overrides: { seats },
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  workspace(workspaceId: string): Promise<WorkspaceView> {
+    const view = this.known.get(workspaceId);
+    return view
+      ? Promise.resolve(view)
+      : Promise.reject(new DomainError('not_found', `Workspace ${workspaceId} not found`));
+  }
+}
+
+let store: MigratedDatabase;
+let db: DataSource;
+let service: MembersService;
+let mailer: Mailer;
+const workspaces = new Workspaces();
+const mails: MailMessage[] = [];
+
+beforeAll(async () => {
+  Logger.overrideLogger(false); // the log-mode mailer prints every invitation
+  store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
+  db = store.db;
+  const config = loadRegisterConfig({ DATABASE_URL: store.database.url });
+  mailer = new Mailer(config);
+  const send = mailer.send.bind(mailer);
+  jest.spyOn(mailer, 'send').mockImplementation((message) => {
+    mails.push(message);
+    return send(message);
+  });
+  service = new MembersService(db, config, mailer, workspaces as unknown as GatewayClient);
+}, 30_000);
+
+afterAll(async () => {
+  await mailer?.onApplicationShutdown();
+  await store?.close();
+});
+
+/**
+ * The one place this file calls the service: a new workspace (known to the gateway double,
+ * with this many seats) and the service's current signatures.
+ */
+function workspace(seats: number | null = 25) {
+  const caller: CallerContext = testCaller();
+  workspaces.add(caller.workspaceId, seats);
+  return {
+    id: caller.workspaceId,
+    invite: async (body: Body<InviteMemberInput>) =>
+      service.invite(caller, await received(InviteMemberInput, body)),
+    update: async (userId: string, body: Body<UpdateMemberInput>) =>
+      service.update(caller, userId, await received(UpdateMemberInput, body)),
+    list: () => service.list(caller),
+    invitations: () => service.listInvitations({ workspace: caller.workspaceId }),
+    createOwner: (email: string) =>
+      service.createOwner({ workspace: caller.workspaceId, email, name: 'Owner' }),
+    accept: (token: string) => service.accept({ token }),
+  };
+}
+
+interface InvitationRow {
+  id: string;
+  member_id: string;
+  token: string;
+  expires_at: Date;
+  accepted_at: Date | null;
+}
+
+function invitationRows(workspaceId: string): Promise<InvitationRow[]> {
+  return db.query(
+    `SELECT id, member_id, token, expires_at, accepted_at FROM register.invitations
+     WHERE workspace_id = $1 ORDER BY created_at, id`,
+    [workspaceId],
+  );
+}
+
+async function tokenOf(memberId: string): Promise<string> {
+  const rows = await db.query<Array<{ token: string }>>(
+    `SELECT token FROM register.invitations WHERE member_id = $1
+     ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [memberId],
+  );
+  return rows[0]!.token;
+}
+
+function events(workspaceId: string): Promise<Array<{ event: string; data: unknown }>> {
+  return db.query(
+    `SELECT event, data FROM register.outbox WHERE workspace_id = $1 ORDER BY created_at, id`,
+    [workspaceId],
+  );
+}
+
+async function seatsUsed(workspaceId: string): Promise<number | null> {
+  const rows = await db.query<Array<{ member_count: number }>>(
+    `SELECT member_count FROM register.workspace_counters WHERE workspace_id = $1`,
+    [workspaceId],
+  );
+  return rows[0]?.member_count ?? null;
+}
+
+/** Everything a refused write must leave as it was. */
+async function snapshot(workspaceId: string) {
+  return {
+    members: await db.query<unknown[]>(
+      `SELECT * FROM register.members WHERE workspace_id = $1 ORDER BY id`,
+      [workspaceId],
+    ),
+    invitations: await invitationRows(workspaceId),
+    events: await events(workspaceId),
+    seats: await seatsUsed(workspaceId),
+    mails: mails.length,
+  };
+}
+
+describe('invite', () => {
+  it('writes the invited member, a 7-day invitation and member.invited, then mails the link', async () => {
+    const ws = workspace();
+    const member = await ws.invite({ email: 'new@example.com', name: ' New ', role: 'manager' });
+    expect(member).toMatchObject({
+      email: 'new@example.com',
+      name: 'New',
+      role: 'manager',
+      status: 'invited',
+      joined_at: null,
+    });
+    expect(await ws.list()).toEqual([member]);
+    const [invitation] = await invitationRows(ws.id);
+    expect(invitation).toMatchObject({ member_id: member.id, accepted_at: null });
+    expect(invitation!.expires_at.getTime() - Date.parse(member.invited_at!)).toBe(
+      7 * 24 * 3600 * 1000,
+    );
+    expect(await events(ws.id)).toEqual([{ event: 'member.invited', data: member }]);
+    const mail = mails.at(-1)!;
+    expect(mail.to).toBe('new@example.com');
+    expect(mail.text).toContain(
+      `http://127.0.0.1:3000/api/v1/invitations/accept?token=${encodeURIComponent(invitation!.token)}`,
+    );
+  });
+
+  it('refuses an e-mail already invited, whatever its case, and writes nothing', async () => {
+    const ws = workspace();
+    await ws.invite({ email: 'dup@example.com' });
+    const before = await snapshot(ws.id);
+    expect(await domainRejection(ws.invite({ email: 'DUP@example.com' }))).toMatchObject({
+      code: 'conflict',
+      message: 'DUP@example.com is already invited to this workspace',
+    });
+    expect(await snapshot(ws.id)).toEqual(before);
+    // The e-mail is per workspace.
+    expect((await workspace().invite({ email: 'dup@example.com' })).status).toBe('invited');
+  });
+
+  it('re-invites a member whose link expired once when re-invitations race', async () => {
+    const ws = workspace();
+    const member = await ws.invite({ email: 'again@example.com' });
+    await db.query(
+      `UPDATE register.invitations SET expires_at = now() - interval '1 second'
+       WHERE member_id = $1`,
+      [member.id],
+    );
+    const results = await Promise.allSettled(
+      Array.from({ length: 3 }, () => ws.invite({ email: 'again@example.com' })),
+    );
+    expect(results.map((result) => result.status).sort()).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+    ]);
+    for (const result of results.filter((r) => r.status === 'rejected')) {
+      expect(result.reason).toMatchObject({
+        code: 'conflict',
+        message: 'again@example.com is already invited to this workspace',
+      });
+    }
+    const open = (await invitationRows(ws.id)).filter((row) => row.expires_at > new Date());
+    expect(open).toHaveLength(1);
+    expect((await events(ws.id)).map((row) => row.event)).toEqual([
+      'member.invited',
+      'member.invited',
+    ]);
+  });
+
+  it('refuses two concurrent invitations of one e-mail but one', async () => {
+    const ws = workspace();
+    const results = await Promise.allSettled([
+      ws.invite({ email: 'race@example.com' }),
+      ws.invite({ email: 'Race@example.com' }),
+      ws.invite({ email: 'RACE@example.com' }),
+    ]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results.filter((r) => r.status === 'rejected')) {
+      expect(result.reason).toMatchObject({ code: 'conflict' });
+    }
+    expect(await invitationRows(ws.id)).toHaveLength(1);
+    expect((await events(ws.id)).map((row) => row.event)).toEqual(['member.invited']);
+  });
+
+  it('refuses an active member, and invites again one whose link expired (same member)', async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('boss@example.com');
+    expect(await domainRejection(ws.invite({ email: 'Boss@example.com' }))).toMatchObject({
+      code: 'conflict',
+      message: 'Boss@example.com is already a member of this workspace',
+    });
+    const first = await ws.invite({ email: 'late@example.com', role: 'member' });
+    await db.query(
+      `UPDATE register.invitations SET expires_at = now() - interval '1 second'
+       WHERE member_id = $1`,
+      [first.id],
+    );
+    const again = await ws.invite({ email: 'Late@example.com', role: 'admin' });
+    expect(again).toMatchObject({ id: first.id, email: 'Late@example.com', role: 'admin' });
+    const invitations = await invitationRows(ws.id);
+    expect(invitations.map((row) => row.member_id)).toEqual([first.id, first.id]);
+    expect(invitations[1]!.expires_at.getTime()).toBeGreaterThan(Date.now());
+    expect((await ws.list()).map((member) => member.id)).toEqual([owner.id, first.id]);
+    expect((await events(ws.id)).map((row) => row.event)).toEqual([
+      'member.invited',
+      'member.invited',
+    ]);
+  });
+});
+
+describe('roles', () => {
+  it('never gives the owner role and never changes the owner, and writes nothing then', async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('owner@example.com');
+    expect(owner).toMatchObject({ role: 'owner', status: 'active' });
+    expect(await seatsUsed(ws.id)).toBe(1);
+    const member = await ws.invite({ email: 'm@example.com' });
+    const before = await snapshot(ws.id);
+    expect(
+      await domainRejection(ws.invite({ email: 'o2@example.com', role: 'owner' })),
+    ).toMatchObject({
+      code: 'forbidden',
+      message: 'role owner cannot be given by an admin; an API key acts as admin',
+    });
+    expect(await domainRejection(ws.update(owner.id, { role: 'member' }))).toMatchObject({
+      code: 'forbidden',
+      message: "An owner's role cannot be changed by an admin; an API key acts as admin",
+    });
+    expect(await domainRejection(ws.update(member.id, { role: 'owner' }))).toMatchObject({
+      code: 'forbidden',
+    });
+    expect(await snapshot(ws.id)).toEqual(before);
+  });
+
+  it('changes a role below the owner and stores it; another workspace sees not_found', async () => {
+    const ws = workspace();
+    const member = await ws.invite({ email: 'promote@example.com' });
+    const promoted = await ws.update(member.id, { role: 'admin' });
+    expect(promoted).toMatchObject({ id: member.id, role: 'admin' });
+    const [row] = await db.query<Array<{ role: string }>>(
+      `SELECT role FROM register.members WHERE id = $1`,
+      [member.id],
+    );
+    expect(row!.role).toBe('admin');
+    expect(await domainRejection(workspace().update(member.id, { role: 'member' }))).toMatchObject({
+      code: 'not_found',
+      message: `Member ${member.id} not found`,
+    });
+  });
+});
+
+describe('accept', () => {
+  it('activates the member and takes a seat; at the seat limit it refuses and the link stays open', async () => {
+    const ws = workspace(2);
+    await ws.createOwner('first@example.com');
+    const ann = await ws.invite({ email: 'ann@example.com' });
+    const ben = await ws.invite({ email: 'ben@example.com' });
+    const accepted = await ws.accept(await tokenOf(ann.id));
+    expect(accepted).toMatchObject({ id: ann.id, status: 'active' });
+    expect(accepted.joined_at).not.toBeNull();
+    expect(await seatsUsed(ws.id)).toBe(2);
+
+    const before = await snapshot(ws.id);
+    expect(await domainRejection(ws.accept(await tokenOf(ben.id)))).toMatchObject({
+      code: 'limit_reached',
+      message: 'Seat limit of 2 reached on the pro plan',
+    });
+    expect(await snapshot(ws.id)).toEqual(before);
+    expect((await ws.invitations()).map((view) => view.email)).toEqual(['ben@example.com']);
+    const crossings = (await events(ws.id)).filter((row) => row.event === 'plan.limit_reached');
+    expect(crossings.map((row) => row.data)).toEqual([
+      { workspace: { id: ws.id }, plan: 'pro', limit: 'seats', value: 2 },
+    ]);
+  });
+
+  it('refuses a link accepted already, an expired link and an unknown one', async () => {
+    const ws = workspace();
+    const once = await ws.invite({ email: 'once@example.com' });
+    const token = await tokenOf(once.id);
+    await ws.accept(token);
+    expect(await domainRejection(ws.accept(token))).toMatchObject({
+      code: 'conflict',
+      message: 'This invitation has already been accepted',
+    });
+
+    const late = await ws.invite({ email: 'late@example.com' });
+    await db.query(
+      `UPDATE register.invitations SET expires_at = now() - interval '1 minute'
+       WHERE member_id = $1`,
+      [late.id],
+    );
+    const [expired] = await invitationRows(ws.id).then((rows) =>
+      rows.filter((row) => row.member_id === late.id),
+    );
+    const before = await snapshot(ws.id);
+    expect(await domainRejection(ws.accept(await tokenOf(late.id)))).toMatchObject({
+      code: 'conflict',
+      message: `This invitation expired at ${expired!.expires_at.toISOString()}; ask for a new one`,
+    });
+    expect(await snapshot(ws.id)).toEqual(before);
+    expect(await ws.invitations()).toEqual([]);
+    expect(await domainRejection(ws.accept('no-such-token'))).toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('lets one of two concurrent acceptances of one link win, counting one seat', async () => {
+    const ws = workspace();
+    const member = await ws.invite({ email: 'twice@example.com' });
+    const token = await tokenOf(member.id);
+    const results = await Promise.allSettled([ws.accept(token), ws.accept(token)]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(results.find((result) => result.status === 'rejected')).toMatchObject({
+      reason: { code: 'conflict', message: 'This invitation has already been accepted' },
+    });
+    expect(await seatsUsed(ws.id)).toBe(1);
+  });
+
+  it('gives the last seat to one of two concurrent acceptances', async () => {
+    const ws = workspace(2);
+    await ws.createOwner('owner@example.com');
+    const a = await ws.invite({ email: 'a@example.com' });
+    const b = await ws.invite({ email: 'b@example.com' });
+    const results = await Promise.allSettled([
+      ws.accept(await tokenOf(a.id)),
+      ws.accept(await tokenOf(b.id)),
+    ]);
+    const refused = results.filter((result) => result.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'limit_reached' });
+    expect(await seatsUsed(ws.id)).toBe(2);
+    const statuses = (await ws.list()).map((view: MemberView) => view.status).sort();
+    expect(statuses).toEqual(['active', 'active', 'invited']);
+  });
+});
+
+describe('list', () => {
+  it("lists members oldest first (id breaks ties) and only the workspace's own", async () => {
+    const ws = workspace();
+    const ids = [];
+    for (const email of ['x@example.com', 'y@example.com', 'z@example.com']) {
+      ids.push((await ws.invite({ email })).id);
+    }
+    await workspace().invite({ email: 'elsewhere@example.com' });
+    await db.query(
+      `UPDATE register.members SET created_at = '2025-01-01T00:00:00Z' WHERE id = ANY($1)`,
+      [[ids[1], ids[2]]],
+    );
+    expect((await ws.list()).map((member) => member.id)).toEqual([ids[1], ids[2], ids[0]]);
+    expect(
+      await domainRejection(service.listInvitations({ workspace: 'wsp_unknown' })),
+    ).toMatchObject({ code: 'not_found' });
+  });
+});
