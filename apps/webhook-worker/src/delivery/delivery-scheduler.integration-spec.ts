@@ -171,7 +171,7 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     return db.query<
       Array<{ id: string; status: string; attempts: number; leased: boolean; logged: number }>
     >(
-      `SELECT d.id, d.status, d.attempts, d.lease_until > now() AS leased,
+      `SELECT d.id, d.status, d.attempts, coalesce(d.lease_until > now(), false) AS leased,
          (SELECT count(*)::int FROM delivery.delivery_attempts a WHERE a.delivery_id = d.id)
            AS logged
        FROM delivery.deliveries d WHERE d.id = ANY ($1::text[])`,
@@ -276,11 +276,24 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     expect(rows.filter((row) => row.attempts === 0).every((row) => !row.leased)).toBe(true);
   }, 15_000);
 
+  /** Attempts recorded per delivery. */
+  async function loggedAttempts(ids: string[]): Promise<Map<string, number>> {
+    const rows = await db.query<Array<{ id: string; n: number }>>(
+      `SELECT delivery_id AS id, count(*)::int AS n FROM delivery.delivery_attempts
+       WHERE delivery_id = ANY ($1::text[]) GROUP BY delivery_id`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.n]));
+  }
+
   it('serves an endpoint whose delivery waits behind busy ones fairly, and sends nothing twice', async () => {
     // Five busy endpoints fill all 20 slots (4 each) for seconds. One more endpoint has a
     // single delivery, the first due, claimed in the first round with theirs and ordered after
     // them. It must get one of the next free slots, well within its lease (1 s); a copy that
     // waited too long must go back, and this worker must not claim it again while it holds it.
+    // The receiver answers in at most 250 ms, well within the attempt timeout (600 ms), so
+    // attempts do not time out unless the machine stalls; one that does is retried (a second
+    // request, under a lease of its own and with its own attempt number).
     receiver.delayFor = (path) => (path === '/late' ? 50 : 100 + Math.random() * 150);
     const busy: string[] = [];
     for (const path of ['/busy-a', '/busy-b', '/busy-c', '/busy-d', '/busy-e']) {
@@ -300,7 +313,7 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
       DELIVERY_CONCURRENCY: '20',
       DELIVERY_PER_ENDPOINT: '4',
       DELIVERY_PREFETCH: '8',
-      DELIVERY_TIMEOUT_MS: '300',
+      DELIVERY_TIMEOUT_MS: '600',
       DELIVERY_LEASE_MS: '1000',
     });
     const final = await eventually(
@@ -318,13 +331,57 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     for (const { delivery } of receiver.received) {
       if (wanted.has(delivery)) sent.set(delivery, (sent.get(delivery) ?? 0) + 1);
     }
-    expect([...sent].filter(([, times]) => times > 1)).toEqual([]);
+    // Every request is an attempt of its own, recorded once: never two requests under one
+    // lease (a copy given back, or claimed again while this worker held it, would be sent
+    // twice under one attempt number, and recorded once).
+    const logged = await loggedAttempts(ids);
+    expect([...sent].filter(([id, times]) => times > (logged.get(id) ?? 0))).toEqual([]);
     expect(sent.size).toBe(ids.length);
+    expect(final.every((row) => row.logged === row.attempts && !row.leased)).toBe(true);
+    // A second attempt only after a first that went unanswered within the timeout.
+    const retried = final.filter((row) => row.attempts > 1).map((row) => row.id);
+    const firstTries = await db.query<Array<{ error: string | null }>>(
+      `SELECT error FROM delivery.delivery_attempts
+       WHERE delivery_id = ANY ($1::text[]) AND attempt < (
+         SELECT attempts FROM delivery.deliveries d WHERE d.id = delivery_id)`,
+      [retried],
+    );
+    expect(firstTries.every((row) => row.error === 'timeout')).toBe(true);
     const lateSent = receiver.received.filter((r) => r.delivery === lateId);
-    expect(lateSent).toHaveLength(1);
+    expect(lateSent.length).toBeGreaterThanOrEqual(1);
     expect(lateSent[0]!.at - started).toBeLessThan(1_000);
-    expect(final.every((row) => row.attempts === 1 && row.logged === 1 && !row.leased)).toBe(true);
   }, 40_000);
+
+  it('never claims again a delivery whose attempt it still has in flight, even once its lease ran out', async () => {
+    // The attempt hangs and its lease runs out under it (as on a stalled machine): a claim
+    // that took it again would send it a second time while the first request is open.
+    const id = await endpoint('/outlived');
+    const [only] = await deliveries(id, 1);
+    receiver.hang = true;
+    scheduler({ DELIVERY_PER_ENDPOINT: '2', DELIVERY_TIMEOUT_MS: '3000' });
+    await eventually(() => {
+      if (receiver.held.length < 1) throw new Error('attempt not sent');
+      return Promise.resolve();
+    });
+    await db.query(
+      `UPDATE delivery.deliveries SET lease_until = now() - interval '1 second' WHERE id = $1`,
+      [only],
+    );
+    // Many claim rounds (every 50 ms) while the attempt is open.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received.filter((r) => r.delivery === only)).toHaveLength(1);
+    for (const res of receiver.held.splice(0)) res.writeHead(200).end('ok');
+    const [row] = await eventually(
+      async () => {
+        const now = await states([only!]);
+        if (now[0]?.status !== 'delivered') throw new Error('not recorded');
+        return now;
+      },
+      { timeoutMs: 5_000, intervalMs: 50 },
+    );
+    expect(row).toMatchObject({ attempts: 1, logged: 1, leased: false });
+    expect(receiver.received.filter((r) => r.delivery === only)).toHaveLength(1);
+  }, 15_000);
 
   it('gives back a delivery waiting for a slot before its lease is too short to send it, while no slot frees', async () => {
     // Attempts take up to 1 s and leases last 1.5 s; the one slot hangs for that second. What

@@ -1,10 +1,8 @@
 import type { DeliveryErrorKind } from '@custodian/contracts';
 import { sign } from '@custodian/webhook-signature';
 import { Logger } from '@nestjs/common';
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP, type LookupFunction } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
-import { forbiddenReason, type ResolveAll } from '../webhooks/target-url';
+import { Agent, request } from 'undici';
+import { FORBIDDEN_ADDRESS, guardedConnector, type ResolveAll } from '../webhooks/ssrf-guard';
 
 /** Response bodies kept in the delivery log are cut to this many bytes. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -27,22 +25,6 @@ export interface AttemptResult {
 }
 
 export type Outcome = 'delivered' | 'retry' | 'failed';
-
-/** The code of the error a refused connection fails with. */
-export const FORBIDDEN_ADDRESS = 'ERR_WEBHOOK_FORBIDDEN_ADDRESS';
-
-/** A connection refused by the SSRF guard: the target is (or resolved to) a forbidden address. */
-export class ForbiddenAddressError extends Error {
-  readonly code = FORBIDDEN_ADDRESS;
-  constructor(host: string, address: string, reason: string) {
-    super(
-      host === address
-        ? `${address} is a forbidden webhook target (${reason})`
-        : `${host} resolves to ${address}, a forbidden webhook target (${reason})`,
-    );
-    this.name = 'ForbiddenAddressError';
-  }
-}
 
 /**
  * 2xx delivered; network errors, timeouts, 408, 429, 5xx retried; other answers final, and so
@@ -78,65 +60,6 @@ export function errorKind(error: unknown, timedOut: boolean): DeliveryErrorKind 
     return 'timeout';
   }
   return 'network';
-}
-
-const resolveAll: ResolveAll = (host) => dnsLookup(host, { all: true, verbatim: true });
-
-/**
- * A net.connect `lookup` that resolves the host and fails with ForbiddenAddressError if ANY
- * of its addresses is forbidden; otherwise it hands the vetted addresses to the socket, so the
- * connection goes to an address that was checked (no second, rebindable resolution).
- */
-export function guardedLookup(resolve: ResolveAll = resolveAll): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname).then(
-      (found) => {
-        const family =
-          options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-        for (const { address } of found) {
-          const reason = forbiddenReason(address);
-          if (reason) {
-            callback(new ForbiddenAddressError(hostname, address, reason), '', 0);
-            return;
-          }
-        }
-        const addresses = family ? found.filter((entry) => entry.family === family) : found;
-        const first = addresses[0];
-        if (!first) {
-          const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
-            code: 'ENOTFOUND',
-          });
-          callback(error, '', 0);
-        } else if (options.all) {
-          callback(null, addresses);
-        } else {
-          callback(null, first.address, first.family);
-        }
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 0),
-    );
-  };
-}
-
-/**
- * An undici connector that refuses forbidden targets: a literal address is checked here (net
- * does not call `lookup` for one), a name by guardedLookup at every new connection, which
- * defeats DNS rebinding between the check at creation and the delivery.
- */
-export function guardedConnector(
-  timeoutMs: number,
-  resolve: ResolveAll = resolveAll,
-): buildConnector.connector {
-  const connect = buildConnector({ timeout: timeoutMs, lookup: guardedLookup(resolve) });
-  return (options, callback) => {
-    const host = options.hostname.replace(/^\[|\]$/g, '');
-    const reason = isIP(host) ? forbiddenReason(host) : null;
-    if (reason) {
-      callback(new ForbiddenAddressError(host, host, reason), null);
-      return;
-    }
-    connect(options, callback);
-  };
 }
 
 export interface SenderOptions {

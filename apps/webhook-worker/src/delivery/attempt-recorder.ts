@@ -1,0 +1,139 @@
+import type { AttemptRecord, ClaimedDelivery, DeliveryLeases } from './delivery-leases';
+import { classify, type AttemptResult } from './sender';
+
+/** An attempt that has its answer and waits to be recorded. */
+interface Answered {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+  /** Failed recordings so far; given up after RECORD_TRIES (the lease then runs out). */
+  failures: number;
+}
+
+/** Recording an attempt is tried this many times before its lease is left to run out. */
+const RECORD_TRIES = 6;
+
+/**
+ * Records answered attempts in batches: all that wait, in one statement. With Postgres away, a
+ * failed batch waits (backing off 200 ms, doubling, at most 5 s) and is tried again as a
+ * batch, so a round costs one statement whatever waits; each attempt is given up after
+ * RECORD_TRIES (its lease then runs out and the delivery is attempted again: at-least-once).
+ * A batch Postgres refuses for its data is recorded row by row, so the row it refuses holds up
+ * no other; that row is given up at once.
+ */
+export class AttemptRecorder {
+  private answered: Answered[] = [];
+  /** Recording rounds that failed in a row; the next is not before retryAt (Date.now()). */
+  private failuresInRow = 0;
+  private nextTryAt = 0;
+
+  /**
+   * @param delays the waits (ms) before attempts 2, 3, ...; an attempt past them is the last.
+   * @param warn where a given-up attempt is reported.
+   */
+  constructor(
+    private readonly leases: DeliveryLeases,
+    private readonly delays: number[],
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Attempts answered and not yet recorded. */
+  get waiting(): number {
+    return this.answered.length;
+  }
+
+  /** When (Date.now()) recording may be tried again after a failed round; 0 if not backing off. */
+  get retryAt(): number {
+    return this.nextTryAt;
+  }
+
+  add(delivery: ClaimedDelivery, result: AttemptResult): void {
+    this.answered.push({ delivery, result, failures: 0 });
+  }
+
+  /**
+   * Records every answered attempt in one statement, unless the last rounds failed and their
+   * backoff has not ended. Returns the deliveries this worker no longer holds: recorded, or
+   * given up (their leases run out).
+   */
+  async record(): Promise<string[]> {
+    if (this.answered.length === 0 || Date.now() < this.nextTryAt) return [];
+    const batch = this.answered;
+    this.answered = [];
+    const letGo: string[] = [];
+    await this.recordBatch(batch, letGo);
+    return letGo;
+  }
+
+  private async recordBatch(batch: Answered[], letGo: string[]): Promise<void> {
+    try {
+      await this.leases.record(batch.map((entry) => this.toRecord(entry)));
+      this.recorded(batch, letGo);
+      return;
+    } catch (error) {
+      if (!refusedForData(error)) return this.failed(batch, error, letGo);
+      if (batch.length === 1) return this.giveUp(batch, error, letGo);
+    }
+    for (const [i, entry] of batch.entries()) {
+      try {
+        await this.leases.record([this.toRecord(entry)]);
+        this.recorded([entry], letGo);
+      } catch (error) {
+        if (!refusedForData(error)) return this.failed(batch.slice(i), error, letGo);
+        this.giveUp([entry], error, letGo);
+      }
+    }
+  }
+
+  /** The attempt as recorded: its number, and what the delivery becomes. */
+  private toRecord({ delivery, result }: Answered): AttemptRecord {
+    const attempt = delivery.attempts + 1;
+    // The wait before the next attempt; none after the last.
+    const wait = this.delays[attempt - 1];
+    let outcome = classify(result);
+    if (outcome === 'retry' && wait === undefined) outcome = 'failed';
+    return {
+      deliveryId: delivery.id,
+      attempt,
+      status: outcome === 'retry' ? 'pending' : outcome,
+      waitMs: outcome === 'retry' ? (wait ?? 0) : 0,
+      result,
+    };
+  }
+
+  private recorded(entries: Answered[], letGo: string[]): void {
+    for (const { delivery } of entries) letGo.push(delivery.id);
+    this.failuresInRow = 0;
+    this.nextTryAt = 0;
+  }
+
+  /** Postgres could not be asked: the entries wait for the next try, all together. */
+  private failed(entries: Answered[], error: unknown, letGo: string[]): void {
+    this.failuresInRow++;
+    this.nextTryAt = Date.now() + Math.min(200 * 2 ** (this.failuresInRow - 1), 5_000);
+    const givenUp: Answered[] = [];
+    for (const entry of entries) {
+      entry.failures++;
+      if (entry.failures >= RECORD_TRIES) givenUp.push(entry);
+      else this.answered.push(entry);
+    }
+    if (givenUp.length > 0) this.giveUp(givenUp, error, letGo);
+  }
+
+  /** Leaves the attempts unrecorded: their leases run out and they are attempted again. */
+  private giveUp(entries: Answered[], error: unknown, letGo: string[]): void {
+    for (const { delivery } of entries) letGo.push(delivery.id);
+    const [first] = entries;
+    const more = entries.length > 1 ? ` and ${entries.length - 1} more` : '';
+    this.warn(`attempt of ${first?.delivery.id}${more} not recorded: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Postgres refused the values themselves (SQLSTATE class 22, data exception) or a constraint
+ * (class 23): trying the same rows again cannot help, though the other rows of their batch may
+ * go in on their own. Anything else (connection lost, timeout) is tried again as a whole.
+ */
+function refusedForData(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}

@@ -1,0 +1,167 @@
+import type { DataSource } from 'typeorm';
+import type { AttemptResult } from './sender';
+
+/** A due delivery this worker leased, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  event: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  url: string;
+  secret: string;
+  /**
+   * Our lease, as Postgres wrote it (as text, which keeps its microseconds): a release clears
+   * the row's lease only while it is still this one.
+   */
+  lease: string;
+}
+
+/** A lease to give back: the row's, if it is still ours. */
+export interface HeldLease {
+  id: string;
+  lease: string;
+}
+
+/** What one claim may take. */
+export interface ClaimRequest {
+  /** Deliveries to lease at most, in all. */
+  limit: number;
+  leaseMs: number;
+  /** The most an endpoint may hold: in flight and leased ahead. */
+  perEndpoint: number;
+  /** Endpoints that already hold some, and how many. */
+  busy: Array<{ endpointId: string; taken: number }>;
+  /** Endpoints with no room: none of theirs is taken. */
+  full: string[];
+  /** Deliveries this worker holds: never taken again, even once their lease ran out. */
+  held: string[];
+}
+
+/** An answered attempt, as it is recorded. */
+export interface AttemptRecord {
+  deliveryId: string;
+  /** Its number: the delivery's attempts so far + 1. */
+  attempt: number;
+  /** What the delivery becomes: pending again (a retry), delivered or failed. */
+  status: 'pending' | 'delivered' | 'failed';
+  /** For a retry, how long (ms) until it is due again. */
+  waitMs: number;
+  result: AttemptResult;
+}
+
+/**
+ * The statements on delivery leases: claim due deliveries, give back leases not used, and
+ * record an attempt (which ends its lease). None holds a transaction over HTTP.
+ */
+export class DeliveryLeases {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * Per endpoint, at most the room its cap and prefetch leave (ranked among a bounded set of
+   * due candidates); endpoints without room are left out, and so are the deliveries this worker
+   * holds (a lease of ours that ran out must not give us a second copy). Candidates are read
+   * without locks; only the chosen rows are locked (SKIP LOCKED, and rechecked: one another
+   * worker leased or rescheduled since our snapshot no longer qualifies), so a claim writes no
+   * more than it takes. The lease comes back as text: a JS Date would lose its microseconds,
+   * and releases match it exactly.
+   */
+  async claim(request: ClaimRequest): Promise<ClaimedDelivery[]> {
+    // TypeORM returns [rows, count] for UPDATE ... RETURNING.
+    const [claimed] = await this.db.query<[ClaimedDelivery[], number]>(
+      `WITH busy AS (
+         SELECT * FROM unnest($3::text[], $4::int[]) AS b (endpoint_id, taken)),
+       candidates AS (
+         SELECT id, endpoint_id, next_attempt_at FROM delivery.deliveries
+         WHERE status = 'pending' AND next_attempt_at <= now()
+           AND (lease_until IS NULL OR lease_until < now())
+           AND endpoint_id <> ALL ($7::text[])
+           AND id <> ALL ($8::text[])
+         ORDER BY next_attempt_at
+         LIMIT $5),
+       ranked AS (
+         SELECT c.id, c.next_attempt_at,
+           row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at) AS n,
+           $6 - coalesce(b.taken, 0) AS room
+         FROM candidates c LEFT JOIN busy b USING (endpoint_id)),
+       chosen AS (
+         SELECT id FROM ranked WHERE n <= room ORDER BY next_attempt_at LIMIT $1),
+       locked AS (
+         SELECT d.id FROM delivery.deliveries d
+         WHERE d.id = ANY (ARRAY (SELECT id FROM chosen))
+           AND d.status = 'pending' AND d.next_attempt_at <= now()
+           AND (d.lease_until IS NULL OR d.lease_until < now())
+         FOR UPDATE OF d SKIP LOCKED)
+       UPDATE delivery.deliveries d
+       SET lease_until = now() + $2 * interval '1 millisecond'
+       FROM delivery.endpoints e
+       WHERE d.id = ANY (ARRAY (SELECT id FROM locked)) AND e.id = d.endpoint_id
+       RETURNING d.id, d.endpoint_id AS "endpointId", d.event, d.payload, d.attempts, e.url,
+         e.secret, d.lease_until::text AS lease`,
+      [
+        request.limit,
+        request.leaseMs,
+        request.busy.map((each) => each.endpointId),
+        request.busy.map((each) => each.taken),
+        // Due candidates ranked (without locks) before the chosen are locked.
+        Math.max(request.limit * 5, 500),
+        request.perEndpoint,
+        request.full,
+        request.held,
+      ],
+    );
+    return claimed;
+  }
+
+  /**
+   * Clears the leases given back. A row's lease is cleared only if it is still the one we
+   * took: one that ran out and was taken since (by another worker, or by us in a later claim)
+   * is left alone.
+   */
+  async release(leases: HeldLease[]): Promise<void> {
+    await this.db.query(
+      `UPDATE delivery.deliveries d SET lease_until = NULL
+       FROM unnest($1::text[], $2::timestamptz[]) AS r (id, lease)
+       WHERE d.id = r.id AND d.lease_until = r.lease`,
+      [leases.map((each) => each.id), leases.map((each) => each.lease)],
+    );
+  }
+
+  /**
+   * One statement for any number of attempts: each delivery moves on, its lease ends and its
+   * attempt is logged together. Only the holder of an attempt number records it: a lease that
+   * ran out and was claimed again by another worker writes nothing twice.
+   */
+  async record(attempts: AttemptRecord[]): Promise<void> {
+    await this.db.query(
+      `WITH attempt AS (
+         SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[],
+           $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[])
+           AS a (delivery_id, attempt, status, wait_ms, started_at, duration_ms, status_code,
+             error, response_body)),
+       moved AS (
+         UPDATE delivery.deliveries d
+         SET attempts = a.attempt, status = a.status, lease_until = NULL,
+             next_attempt_at = now() + a.wait_ms * interval '1 millisecond'
+         FROM attempt a
+         WHERE d.id = a.delivery_id AND d.attempts = a.attempt - 1
+         RETURNING a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code,
+           a.error, a.response_body)
+       INSERT INTO delivery.delivery_attempts
+         (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body)
+       SELECT * FROM moved
+       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+      [
+        attempts.map((each) => each.deliveryId),
+        attempts.map((each) => each.attempt),
+        attempts.map((each) => each.status),
+        attempts.map((each) => each.waitMs),
+        attempts.map((each) => each.result.startedAt.toISOString()),
+        attempts.map((each) => each.result.durationMs),
+        attempts.map((each) => each.result.statusCode),
+        attempts.map((each) => each.result.error),
+        attempts.map((each) => each.result.responseBody),
+      ],
+    );
+  }
+}
