@@ -75,7 +75,7 @@ export class WorkerConfig {
    * Whether webhook targets on loopback or private networks are allowed. Off in production;
    * on by default elsewhere (npm start, tests) so a local receiver works. When off, targets
    * must be https and resolve only to public addresses, checked at creation and again at
-   * connect time (webhooks/target-url.ts, delivery/sender.ts).
+   * connect time (webhooks/target-url.ts, webhooks/ssrf-guard.ts).
    */
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_TARGETS: string = process.env.NODE_ENV === 'production' ? 'false' : 'true';
