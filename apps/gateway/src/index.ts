@@ -3,7 +3,7 @@
 export { createGatewayAdapter, listenGateway, startGateway } from './bootstrap';
 export { GatewayAppModule } from './app.module';
 export { AccessGate, type GateDecision } from './limits/access-gate';
-export { AccessService } from './access/access.service';
+export { AccessService } from './keys/access.service';
 export { loadGatewayConfig } from './config/gateway-config';
 export { migrateGateway } from './migrate';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi/openapi-document';

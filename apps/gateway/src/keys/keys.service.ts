@@ -11,7 +11,7 @@ import {
 import { newId, queryOne } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessPublisher } from '../access/access-publisher';
+import { AccessPublisher } from './access-publisher';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 

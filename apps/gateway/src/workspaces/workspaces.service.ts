@@ -14,7 +14,7 @@ import { effectiveLimits } from '@custodian/plans';
 import { newId } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccessPublisher } from '../access/access-publisher';
+import { AccessPublisher } from '../keys/access-publisher';
 import { GatewayEvents } from '../outbox/gateway-events';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
 

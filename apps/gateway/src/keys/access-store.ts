@@ -2,7 +2,7 @@ import type { EffectiveLimits, KeyScope, PlanName } from '@custodian/contracts';
 import { effectiveLimits } from '@custodian/plans';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { AccessRecord } from './access-record';
+import type { AccessRecord } from '../access/access-record';
 
 interface AccessRow {
   key_hash: string;

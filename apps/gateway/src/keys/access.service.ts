@@ -1,8 +1,8 @@
 import { DomainError } from '@custodian/contracts';
 import { Injectable } from '@nestjs/common';
-import { hashApiKey, isWellFormedApiKey } from '../keys/api-key-format';
+import { hashApiKey, isWellFormedApiKey } from './api-key-format';
 import { AccessCache } from './access-cache';
-import type { AccessRecord } from './access-record';
+import type { AccessRecord } from '../access/access-record';
 import { AccessStore } from './access-store';
 
 const INVALID_KEY = 'API key is not valid or has been revoked';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config';
 import { RedisConnection } from '../redis/redis.provider';
-import type { AccessRecord } from './access-record';
+import type { AccessRecord } from '../access/access-record';
 
 /**
  * Resolved keys in Redis, shared by every gateway instance. Fills use SET NX and every change
