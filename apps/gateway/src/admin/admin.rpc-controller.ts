@@ -10,8 +10,8 @@ import {
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { KeysService } from '../keys/keys.service';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import { KeysService } from './keys.service';
+import { WorkspacesService } from './workspaces.service';
 
 /** Console work that the gateway owns, reached over RabbitMQ by the admin CLI. */
 @Controller()

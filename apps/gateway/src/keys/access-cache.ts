@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config';
 import { RedisConnection } from '../redis/redis.provider';
+import { RedisKeys } from '../redis/redis-keys';
 import type { AccessRecord } from '../access/access-record';
 
 /**
@@ -22,7 +23,7 @@ export class AccessCache {
   /** The cached record, `null` on a miss, `undefined` when Redis could not be asked. */
   async get(keyHash: string): Promise<AccessRecord | null | undefined> {
     try {
-      const raw = await this.redis.client.get(cacheKey(keyHash));
+      const raw = await this.redis.client.get(RedisKeys.accessRecord(keyHash));
       return raw === null ? null : (JSON.parse(raw) as AccessRecord);
     } catch {
       return undefined;
@@ -31,7 +32,7 @@ export class AccessCache {
 
   async fill(keyHash: string, record: AccessRecord): Promise<void> {
     await this.redis.client
-      .set(cacheKey(keyHash), JSON.stringify(record), 'EX', this.ttl, 'NX')
+      .set(RedisKeys.accessRecord(keyHash), JSON.stringify(record), 'EX', this.ttl, 'NX')
       .catch(() => undefined);
   }
 
@@ -40,14 +41,10 @@ export class AccessCache {
     if (entries.length === 0) return;
     const pipeline = this.redis.client.multi();
     for (const [keyHash, record] of entries) {
-      pipeline.set(cacheKey(keyHash), JSON.stringify(record), 'EX', this.ttl);
+      pipeline.set(RedisKeys.accessRecord(keyHash), JSON.stringify(record), 'EX', this.ttl);
     }
     const results = await pipeline.exec();
     const failed = results?.find(([error]) => error);
     if (!results || failed) throw failed?.[0] ?? new Error('Redis transaction failed');
   }
-}
-
-function cacheKey(keyHash: string): string {
-  return `key:${keyHash}`;
 }

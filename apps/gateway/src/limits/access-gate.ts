@@ -7,6 +7,7 @@ import { AccessService } from '../keys/access.service';
 import { GatewayConfig } from '../config/gateway-config';
 import { hashApiKey, isWellFormedApiKey } from '../keys/api-key-format';
 import { RedisConnection } from '../redis/redis.provider';
+import { RedisKeys, scriptStems } from '../redis/redis-keys';
 import { ACCESS_GATE_SCRIPT } from './access-gate.script';
 import type { LimitState } from './limit-headers';
 import { minuteWindow, usageMonth } from './windows';
@@ -15,11 +16,13 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     accessGate(
       recordKey: string,
-      prefix: string,
+      monthStem: string,
       window: string,
       month: string,
       counts: '0' | '1',
       windowTtl: string,
+      windowStem: string,
+      dirtySet: string,
     ): Result<Array<string | number>, Context>;
   }
 }
@@ -47,7 +50,7 @@ const MONTH_COUNTER_GRACE_SECONDS = 7 * 86_400;
 @Injectable()
 export class AccessGate {
   private readonly logger = new Logger('AccessGate');
-  private readonly prefix: string;
+  private readonly stems: ReturnType<typeof scriptStems>;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -55,7 +58,7 @@ export class AccessGate {
     private readonly access: AccessService,
     @Inject(GatewayConfig) config: GatewayConfig,
   ) {
-    this.prefix = config.REDIS_PREFIX;
+    this.stems = scriptStems(config.REDIS_PREFIX);
     this.redis.client.defineCommand('accessGate', { numberOfKeys: 1, lua: ACCESS_GATE_SCRIPT });
   }
 
@@ -93,12 +96,14 @@ export class AccessGate {
 
   private runScript(keyHash: string, now: number, counts: boolean) {
     return this.redis.client.accessGate(
-      `key:${keyHash}`,
-      this.prefix,
+      RedisKeys.accessRecord(keyHash),
+      this.stems.monthUsage,
       String(minuteWindow(now).id),
       usageMonth(now).id,
       counts ? '1' : '0',
       String(WINDOW_TTL_SECONDS),
+      this.stems.minuteWindow,
+      this.stems.dirtyUsage,
     );
   }
 
@@ -111,8 +116,20 @@ export class AccessGate {
     const ttl = Math.ceil(month.endsAt - now / 1000) + MONTH_COUNTER_GRACE_SECONDS;
     await this.redis.client
       .multi()
-      .set(`key:${keyHash}`, JSON.stringify(found.record), 'EX', this.access.cacheTtl, 'NX')
-      .set(`quota:${found.record.keyId}:${month.id}`, String(found.monthUsed), 'EX', ttl, 'NX')
+      .set(
+        RedisKeys.accessRecord(keyHash),
+        JSON.stringify(found.record),
+        'EX',
+        this.access.cacheTtl,
+        'NX',
+      )
+      .set(
+        RedisKeys.monthUsage(found.record.keyId, month.id),
+        String(found.monthUsed),
+        'EX',
+        ttl,
+        'NX',
+      )
       .exec();
   }
 

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Result } from 'ioredis';
 import { GatewayConfig } from '../config/gateway-config';
 import { RedisConnection } from '../redis/redis.provider';
+import { RedisKeys } from '../redis/redis-keys';
 import { CLIENT_ADDRESS_SCRIPT } from './access-gate.script';
 import { minuteWindow, secondsUntil } from './windows';
 
@@ -44,7 +45,7 @@ export class ClientAddressLimiter {
     const window = minuteWindow(now);
     try {
       const used = await this.redis.client.countClientAddress(
-        `unauth:${address}:${window.id}`,
+        RedisKeys.failedAuthentications(address, String(window.id)),
         '120',
       );
       return this.verdict(used, window.resetAt, now, used > this.limit);
@@ -58,7 +59,11 @@ export class ClientAddressLimiter {
     const now = Date.now();
     const window = minuteWindow(now);
     try {
-      const used = Number((await this.redis.client.get(`unauth:${address}:${window.id}`)) ?? 0);
+      const used = Number(
+        (await this.redis.client.get(
+          RedisKeys.failedAuthentications(address, String(window.id)),
+        )) ?? 0,
+      );
       return used >= this.limit ? this.verdict(used, window.resetAt, now, true) : null;
     } catch {
       return null;

@@ -8,6 +8,7 @@ import {
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway-config';
 import { RedisConnection } from '../redis/redis.provider';
+import { RedisKeys } from '../redis/redis-keys';
 
 const BATCH = 500;
 
@@ -50,11 +51,11 @@ export class UsageFlusher implements OnApplicationBootstrap, BeforeApplicationSh
     if (!this.redis.isReady()) return;
     try {
       for (;;) {
-        const members = await this.redis.client.spop('quota:dirty', BATCH);
+        const members = await this.redis.client.spop(RedisKeys.dirtyUsage, BATCH);
         if (members.length === 0) return;
         await this.persist(members).catch(async (error: unknown) => {
           // Put them back: the next pass tries again.
-          await this.redis.client.sadd('quota:dirty', ...members);
+          await this.redis.client.sadd(RedisKeys.dirtyUsage, ...members);
           throw error;
         });
         if (members.length < BATCH) return;
@@ -65,16 +66,21 @@ export class UsageFlusher implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async persist(members: string[]): Promise<void> {
-    const counts = await this.redis.client.mget(members.map((member) => `quota:${member}`));
+    const changed = members.flatMap((member) => {
+      const split = member.lastIndexOf(':');
+      return split < 0 ? [] : [{ keyId: member.slice(0, split), month: member.slice(split + 1) }];
+    });
+    const counts = await this.redis.client.mget(
+      changed.map(({ keyId, month }) => RedisKeys.monthUsage(keyId, month)),
+    );
     const keyIds: string[] = [];
     const months: string[] = [];
     const requests: string[] = [];
-    members.forEach((member, index) => {
+    changed.forEach(({ keyId, month }, index) => {
       const count = counts[index];
-      const split = member.lastIndexOf(':');
-      if (count === null || count === undefined || split < 0) return;
-      keyIds.push(member.slice(0, split));
-      months.push(member.slice(split + 1));
+      if (count === null || count === undefined) return;
+      keyIds.push(keyId);
+      months.push(month);
       requests.push(count);
     });
     if (keyIds.length === 0) return;

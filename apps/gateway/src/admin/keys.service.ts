@@ -11,9 +11,9 @@ import {
 import { newId, queryOne } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessPublisher } from './access-publisher';
-import { WorkspacesService } from '../workspaces/workspaces.service';
-import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
+import { AccessPublisher } from '../keys/access-publisher';
+import { WorkspacesService } from './workspaces.service';
+import { displayPrefix, generateApiKey, hashApiKey } from '../keys/api-key-format';
 
 interface KeyRow {
   id: string;

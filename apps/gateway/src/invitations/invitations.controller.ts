@@ -1,0 +1,89 @@
+import {
+  DomainError,
+  RegisterAdminRpc,
+  type DomainErrorCode,
+  type MemberView,
+  type RawQuery,
+} from '@custodian/contracts';
+import { Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../access/public.decorator';
+import { AdmissionService } from '../limits/admission.service';
+import { ApiRoute } from '../openapi/api-docs.decorators';
+import { RegisterAdminClient } from '../register-client/register-admin-client';
+import { invitationPage } from './invitation-page';
+
+/**
+ * The link of the invitation e-mail. It needs no API key (whoever holds the 256-bit token is
+ * the invitee). Opening the link (GET) only shows a page with an Accept button: mail scanners
+ * fetch links, and a GET that accepted would spend a seat for them. The button POSTs to the
+ * same URL, and the register makes the member active if a seat is left.
+ */
+@ApiTags('Invitations')
+@Controller('invitations')
+export class InvitationsController {
+  constructor(
+    private readonly registerAdmin: RegisterAdminClient,
+    private readonly admission: AdmissionService,
+  ) {}
+
+  @Get('accept')
+  @Public()
+  @ApiOperation({
+    operationId: 'invitationPage',
+    summary: 'The invitation link',
+    description:
+      'The page the invitation e-mail links to; it only shows an Accept button, which posts ' +
+      'to the same URL (mail scanners fetch links).',
+  })
+  @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 200, description: 'An HTML page.', schema: { type: 'string' } })
+  @Header('content-type', 'text/html; charset=utf-8')
+  @Header('cache-control', 'no-store')
+  page(@Query() query: RawQuery): string {
+    return invitationPage(typeof query.token === 'string' ? query.token : '');
+  }
+
+  @Post('accept')
+  @Public()
+  @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
+  @ApiRoute({
+    operationId: 'acceptInvitation',
+    summary: 'Accept an invitation',
+    description:
+      'Needs no API key: the token of the e-mailed link is the credential. Unknown tokens ' +
+      'count as failed authentications of the client address (429 past the limit).',
+    status: 200,
+    response: 'Member',
+    errors: [400, 403, 404, 409, 429, 503, 504],
+  })
+  @HttpCode(200)
+  async accept(
+    @Query() query: RawQuery,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MemberView> {
+    // The same per-address guard as failed key checks: a token is a credential, and guesses
+    // must not reach the register at the rate a client can send them.
+    const blocked = await this.admission.checkAddress(request.ip);
+    if (blocked?.refusal) {
+      void reply.headers(blocked.headers);
+      throw blocked.refusal;
+    }
+    try {
+      // A missing or repeated token is refused by the register like a malformed one.
+      const token = typeof query.token === 'string' ? query.token : '';
+      return await this.registerAdmin.call(RegisterAdminRpc.invitationAccept, { token });
+    } catch (error) {
+      if (error instanceof DomainError && BAD_TOKEN.has(error.code)) {
+        await this.admission.countFailedToken(request.ip);
+      }
+      throw error;
+    }
+  }
+}
+
+/** What the register answers for a token that is missing, malformed or unknown. */
+const BAD_TOKEN = new Set<DomainErrorCode>(['invalid_input', 'not_found']);

@@ -1,0 +1,34 @@
+/**
+ * Every key the gateway keeps in Redis, in one place. Names are relative to REDIS_PREFIX:
+ * ioredis adds the prefix to the keys of every command, and the access-gate script, which
+ * builds the counter keys itself once it knows the key id, gets the prefixed stems as
+ * arguments from `scriptStems`.
+ */
+export const RedisKeys = {
+  /** The resolved access record of an API key, by the SHA-256 of the raw key. */
+  accessRecord: (keyHash: string) => `key:${keyHash}`,
+  /** Requests counted this month for a key (`2026-11`); flushed to Postgres. */
+  monthUsage: (keyId: string, month: string) => `${MONTH_USAGE}${keyId}:${month}`,
+  /** Requests in one minute window of a key. */
+  minuteWindow: (keyId: string, window: string) => `${MINUTE_WINDOW}${keyId}:${window}`,
+  /** Set of `<keyId>:<month>` whose month counter changed since the last flush. */
+  dirtyUsage: 'quota:dirty',
+  /** Failed authentications of one client address in one minute window. */
+  failedAuthentications: (address: string, window: string) => `unauth:${address}:${window}`,
+} as const;
+
+const MONTH_USAGE = 'quota:';
+const MINUTE_WINDOW = 'rate:';
+
+/** The stems the access-gate script completes with a key id, prefixed as ioredis would. */
+export function scriptStems(prefix: string): {
+  monthUsage: string;
+  minuteWindow: string;
+  dirtyUsage: string;
+} {
+  return {
+    monthUsage: prefix + MONTH_USAGE,
+    minuteWindow: prefix + MINUTE_WINDOW,
+    dirtyUsage: prefix + RedisKeys.dirtyUsage,
+  };
+}
