@@ -1,34 +1,68 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { PLAN_NAMES, type EffectiveLimits, type PlanName } from './plans';
 
 export const KEY_SCOPES = ['read', 'write'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
-const limit = () => (target: object, property: string) => {
-  ValidateIf((limits: Record<string, unknown>) => limits[property] !== null)(target, property);
-  IsInt()(target, property);
-  Min(0)(target, property);
-};
-
-/** A workspace's effective limits as they travel with a caller; `null` is unlimited. */
-export class CallerLimits implements EffectiveLimits {
-  @limit() ratePerMinute!: number | null;
-  @limit() monthlyQuota!: number | null;
-  @limit() assets!: number | null;
-  @limit() people!: number | null;
-  @limit() seats!: number | null;
-}
+const LIMIT_NAMES = ['ratePerMinute', 'monthlyQuota', 'assets', 'people', 'seats'] as const;
+const CALLER_FIELDS = ['workspaceId', 'keyId', 'scope', 'plan', 'limits'] as const;
 
 /**
  * Who is calling, resolved by the gateway and carried with every request to the register.
- * The register trusts it (only the gateway can publish on the request queue) but still
- * checks its shape, like every message it consumes.
+ * The register trusts it (only the gateway can publish on the request queue) but still checks
+ * its shape, like every message it consumes (`@IsCallerContext`).
  */
 export class CallerContext {
-  @IsString() workspaceId!: string;
-  @IsString() keyId!: string;
-  @IsIn(KEY_SCOPES) scope!: KeyScope;
-  @IsIn(PLAN_NAMES) plan!: PlanName;
-  @ValidateNested() @Type(() => CallerLimits) limits!: CallerLimits;
+  workspaceId!: string;
+  keyId!: string;
+  scope!: KeyScope;
+  plan!: PlanName;
+  /** `null` is unlimited. */
+  limits!: EffectiveLimits;
+}
+
+/**
+ * The caller of a message, checked field by field in plain code: it rides on every request
+ * of the register's queue, reads included, and class-validator's nested validation of it cost
+ * more than the rest of a single fetch's validation together.
+ */
+export function IsCallerContext(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isCallerContext',
+      validator: {
+        validate: (value: unknown) => isCallerContext(value),
+        defaultMessage: () =>
+          'caller must be {workspaceId, keyId, scope, plan, limits} as the gateway sends it',
+      },
+    },
+    options,
+  );
+}
+
+export function isCallerContext(value: unknown): value is CallerContext {
+  if (!isRecord(value) || !hasExactly(value, CALLER_FIELDS)) return false;
+  const { workspaceId, keyId, scope, plan, limits } = value;
+  return (
+    typeof workspaceId === 'string' &&
+    workspaceId !== '' &&
+    typeof keyId === 'string' &&
+    (KEY_SCOPES as readonly unknown[]).includes(scope) &&
+    (PLAN_NAMES as readonly unknown[]).includes(plan) &&
+    isRecord(limits) &&
+    hasExactly(limits, LIMIT_NAMES) &&
+    LIMIT_NAMES.every((name) => {
+      const limit = limits[name];
+      return limit === null || (Number.isSafeInteger(limit) && (limit as number) >= 0);
+    })
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function hasExactly(value: Record<string, unknown>, names: readonly string[]): boolean {
+  const keys = Object.keys(value);
+  return keys.length === names.length && names.every((name) => Object.hasOwn(value, name));
 }

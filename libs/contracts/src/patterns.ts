@@ -20,7 +20,7 @@ import {
   type Page,
   type RawQuery,
 } from './assets';
-import { CallerContext } from './caller-context';
+import { IsCallerContext, type CallerContext } from './caller-context';
 import { CreateCustomFieldInput, type CustomFieldView } from './custom-fields';
 import {
   InvitationAcceptInput,
@@ -65,7 +65,7 @@ export const CLIENT_BODY = 'body';
 
 /** Every message on the register's API queue: the caller the gateway resolved. */
 export class CallerMessage {
-  @ValidateNested() @Type(() => CallerContext) caller!: CallerContext;
+  @IsCallerContext() caller!: CallerContext;
 }
 
 /** A message about one record of the caller's workspace, by id. */
