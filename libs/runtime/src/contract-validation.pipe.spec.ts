@@ -98,7 +98,8 @@ describe('ContractValidationPipe', () => {
           rpcPayload(UpdateAssetMessage),
         ),
       ).toBe('caller must be {workspaceId, keyId, scope, plan, limits} as the gateway sends it');
-      const { seats: _seats, ...fourLimits } = caller.limits;
+      const fourLimits: Partial<CallerContext['limits']> = { ...caller.limits };
+      delete fourLimits.seats;
       expect(
         await refusal(
           { caller: { ...caller, limits: fourLimits }, id: 'ast_1', body: {} },
