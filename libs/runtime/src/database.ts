@@ -7,6 +7,11 @@ export interface AppDataSourceOptions {
   migrations: Array<new () => MigrationInterface>;
   applicationName: string;
   poolSize?: number;
+  /**
+   * The app's entity classes: the one source of its row types. Nothing synchronizes them
+   * (`synchronize: false`); each app's schema-drift test compares them with its migrations.
+   */
+  entities?: Array<new () => object>;
 }
 
 export function createAppDataSource(options: AppDataSourceOptions): DataSource {
@@ -19,6 +24,7 @@ export function createAppDataSource(options: AppDataSourceOptions): DataSource {
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     migrations: options.migrations,
+    entities: options.entities ?? [],
     applicationName: options.applicationName,
     poolSize: options.poolSize ?? 10,
     extra: { connectionTimeoutMillis: 5_000 },
@@ -168,4 +174,14 @@ export async function queryOne<T>(
     throw new Error(`expected a row from: ${sql.trim().split('\n')[0]?.slice(0, 80) ?? sql}`);
   }
   return row;
+}
+
+/**
+ * The expression of a CHECK that a text column holds one of `values` (`status IN ('a', 'b')`),
+ * for an entity's `@Check`, so the allowed values come from the same list as the contract's
+ * type; the schema-drift test compares it with the migration's constraint.
+ */
+export function checkOneOf(column: string, values: readonly string[]): string {
+  const list = values.map((value) => `'${value.replace(/'/g, "''")}'`).join(', ');
+  return `${column} IN (${list})`;
 }

@@ -9,3 +9,4 @@ export * from './migrated-database';
 export * from './test-caller';
 export * from './domain-rejection';
 export * from './received';
+export * from './schema-drift';

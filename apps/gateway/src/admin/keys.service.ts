@@ -4,7 +4,6 @@ import {
   RevokeKeyInput,
   WorkspaceRefInput,
   type CreatedKeyView,
-  type KeyScope,
   type KeyView,
   type RevokedKeyView,
 } from '@custodian/contracts';
@@ -12,18 +11,9 @@ import { newId, queryOne } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessPublisher } from '../keys/access-publisher';
-import { WorkspacesService } from './workspaces.service';
+import type { ApiKeyEntity } from '../keys/api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from '../keys/api-key-format';
-
-interface KeyRow {
-  id: string;
-  workspace_id: string;
-  name: string | null;
-  scope: KeyScope;
-  prefix: string;
-  created_at: Date;
-  revoked_at: Date | null;
-}
+import { WorkspacesService } from './workspaces.service';
 
 @Injectable()
 export class KeysService {
@@ -36,7 +26,7 @@ export class KeysService {
   async create(input: CreateKeyInput): Promise<CreatedKeyView> {
     await this.workspaces.get(input.workspace);
     const key = generateApiKey();
-    const row = await queryOne<KeyRow>(
+    const row = await queryOne<ApiKeyEntity>(
       this.db,
       `INSERT INTO gateway.api_keys (id, workspace_id, name, scope, prefix, key_hash)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
@@ -62,14 +52,15 @@ export class KeysService {
 
   /** Revocation commits and reaches the shared key cache before it is reported done. */
   async revoke(input: RevokeKeyInput): Promise<RevokedKeyView> {
-    const keys = await this.db.query<Array<{ workspace_id: string }>>(
+    const keys = await this.db.query<Array<Pick<ApiKeyEntity, 'workspace_id'>>>(
       `SELECT workspace_id FROM gateway.api_keys WHERE id = $1`,
       [input.id],
     );
     const workspaceId = keys[0]?.workspace_id;
     if (!workspaceId) throw new DomainError('not_found', `Key ${input.id} not found`);
     return this.publisher.change(workspaceId, async (tx) => {
-      const row = await queryOne<{ id: string; revoked_at: Date }>(
+      // coalesce: the revocation time, never null here.
+      const row = await queryOne<Pick<ApiKeyEntity, 'id'> & { revoked_at: Date }>(
         tx,
         `UPDATE gateway.api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
          RETURNING id, revoked_at`,
@@ -81,7 +72,7 @@ export class KeysService {
 
   async list(input: WorkspaceRefInput): Promise<KeyView[]> {
     await this.workspaces.get(input.workspace);
-    const rows = await this.db.query<KeyRow[]>(
+    const rows = await this.db.query<ApiKeyEntity[]>(
       `SELECT * FROM gateway.api_keys WHERE workspace_id = $1 ORDER BY created_at, id`,
       [input.workspace],
     );

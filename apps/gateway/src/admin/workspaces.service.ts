@@ -7,7 +7,6 @@ import {
   type EffectiveLimits,
   type LimitName,
   type MemberView,
-  type PlanName,
   type WorkspaceView,
 } from '@custodian/contracts';
 import { effectiveLimits } from '@custodian/plans';
@@ -17,21 +16,11 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPublisher } from '../keys/access-publisher';
 import { GatewayEvents } from '../outbox/gateway-events';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
+import type { PlanEntity } from './plan.entity';
+import type { WorkspaceEntity } from './workspace.entity';
 
-interface WorkspaceRow {
-  id: string;
-  name: string;
-  plan: PlanName;
-  overrides: Partial<EffectiveLimits>;
-  created_at: Date;
-  updated_at: Date;
-  api_access: boolean;
-  rate_per_minute: number | null;
-  monthly_quota: string | null;
-  assets: number | null;
-  people: number | null;
-  seats: number | null;
-}
+/** A workspace and the limits of its plan (`w.*, p.<limits>`). */
+type WorkspaceRow = WorkspaceEntity & Omit<PlanEntity, 'name'>;
 
 const OVERRIDE_FIELDS: Array<[keyof ChangeLimitsInput, LimitName]> = [
   ['rate_per_minute', 'ratePerMinute'],

@@ -1,5 +1,11 @@
 import { createAppDataSource } from '@custodian/runtime';
 import type { DataSource } from 'typeorm';
+import { CacheRepairEntity } from '../keys/cache-repair.entity';
+import { ApiKeyEntity } from '../keys/api-key.entity';
+import { KeyUsageEntity } from '../limits/key-usage.entity';
+import { OutboxEventEntity } from '../outbox/outbox-event.entity';
+import { PlanEntity } from '../admin/plan.entity';
+import { WorkspaceEntity } from '../admin/workspace.entity';
 import { CreateWorkspacesAndKeys1763770000000 } from './migrations/1763770000000-CreateWorkspacesAndKeys';
 import { CreateUsageAndOutbox1763780000000 } from './migrations/1763780000000-CreateUsageAndOutbox';
 import { CreateCacheRepairs1763790000000 } from './migrations/1763790000000-CreateCacheRepairs';
@@ -14,6 +20,14 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       CreateWorkspacesAndKeys1763770000000,
       CreateUsageAndOutbox1763780000000,
       CreateCacheRepairs1763790000000,
+    ],
+    entities: [
+      PlanEntity,
+      WorkspaceEntity,
+      ApiKeyEntity,
+      KeyUsageEntity,
+      OutboxEventEntity,
+      CacheRepairEntity,
     ],
     applicationName: 'custodian-gateway',
     poolSize,

@@ -11,6 +11,7 @@ import { GatewayConfig } from '../config/gateway-config';
 import { RedisConnection } from '../redis/redis.provider';
 import { AccessCache } from './access-cache';
 import { AccessStore } from './access-store';
+import type { CacheRepairEntity } from './cache-repair.entity';
 
 /**
  * Every change to keys, plans or limits goes through here, so that Postgres and the shared
@@ -79,7 +80,7 @@ export class AccessPublisher implements OnApplicationBootstrap, OnApplicationShu
   private async repairQueued(): Promise<void> {
     if (!this.redis.isReady()) return;
     try {
-      const queued = await this.db.query<Array<{ workspace_id: string }>>(
+      const queued = await this.db.query<Array<Pick<CacheRepairEntity, 'workspace_id'>>>(
         `SELECT workspace_id FROM gateway.cache_repairs ORDER BY requested_at LIMIT 100`,
       );
       for (const { workspace_id: workspaceId } of queued) {

@@ -1,26 +1,20 @@
-import type { EffectiveLimits, KeyScope, PlanName } from '@custodian/contracts';
+import type { EffectiveLimits } from '@custodian/contracts';
 import { effectiveLimits } from '@custodian/plans';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AccessRecord } from '../access/access-record';
+import type { PlanEntity } from '../admin/plan.entity';
+import type { WorkspaceEntity } from '../admin/workspace.entity';
+import type { KeyUsageEntity } from '../limits/key-usage.entity';
+import type { ApiKeyEntity } from './api-key.entity';
 
-interface AccessRow {
-  key_hash: string;
-  key_id: string;
-  prefix: string;
-  scope: KeyScope;
-  revoked_at: Date | null;
-  workspace_id: string;
-  workspace_name: string;
-  plan: PlanName;
-  overrides: Partial<EffectiveLimits>;
-  api_access: boolean;
-  rate_per_minute: number | null;
-  monthly_quota: string | null;
-  assets: number | null;
-  people: number | null;
-  seats: number | null;
-}
+/** A key, its workspace and its plan's limits; column names are the aliases of COLUMNS. */
+type AccessRow = Pick<ApiKeyEntity, 'key_hash' | 'prefix' | 'scope' | 'revoked_at'> & {
+  key_id: ApiKeyEntity['id'];
+  workspace_id: WorkspaceEntity['id'];
+  workspace_name: WorkspaceEntity['name'];
+} & Pick<WorkspaceEntity, 'plan' | 'overrides'> &
+  Omit<PlanEntity, 'name'>;
 
 const COLUMNS = `k.key_hash, k.id AS key_id, k.prefix, k.scope, k.revoked_at,
     w.id AS workspace_id, w.name AS workspace_name, w.plan, w.overrides,
@@ -47,7 +41,9 @@ export class AccessStore {
     keyHash: string,
     month: string,
   ): Promise<{ record: AccessRecord; monthUsed: number } | null> {
-    const rows = await this.db.query<Array<AccessRow & { month_used: string | null }>>(
+    const rows = await this.db.query<
+      Array<AccessRow & { month_used: KeyUsageEntity['requests'] | null }>
+    >(
       `SELECT ${COLUMNS}, u.requests AS month_used FROM ${FROM}
        LEFT JOIN gateway.key_usage u ON u.key_id = k.id AND u.month = $2
        WHERE k.key_hash = $1`,

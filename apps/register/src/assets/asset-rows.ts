@@ -1,29 +1,36 @@
-import type { AssetDetail, AssetStatus, AssetSummary, NamedRef } from '@custodian/contracts';
+import type { AssetDetail, AssetSummary, NamedRef } from '@custodian/contracts';
+import type { PersonEntity } from '../people/person.entity';
+import type { AssetEntity } from './asset.entity';
+import type { CategoryEntity } from './category.entity';
+import type { LocationEntity } from './location.entity';
 
-/** A row of the summary query; column names are the SQL aliases below. */
-export interface AssetSummaryRow {
-  id: string;
-  name: string;
-  sku: string | null;
-  status: AssetStatus;
-  brand: string | null;
-  model: string | null;
-  serial_number: string | null;
-  category_name: string | null;
-  assigned_to_id: string | null;
-  assigned_name: string | null;
-  updated_at: Date;
-}
+/**
+ * A row of the summary query: columns of the asset, and the names its LEFT JOINs bring (null
+ * without a match). Column names are the SQL aliases below.
+ */
+export type AssetSummaryRow = Pick<
+  AssetEntity,
+  | 'id'
+  | 'name'
+  | 'sku'
+  | 'status'
+  | 'brand'
+  | 'model'
+  | 'serial_number'
+  | 'assigned_to_id'
+  | 'updated_at'
+> & {
+  category_name: CategoryEntity['name'] | null;
+  assigned_name: PersonEntity['full_name'] | null;
+};
 
-export interface AssetDetailRow extends AssetSummaryRow {
-  asset_tag: string;
-  category_id: string | null;
-  location_id: string | null;
-  location_name: string | null;
-  assigned_at: Date | null;
-  custom_fields: Record<string, unknown>;
-  created_at: Date;
-}
+export type AssetDetailRow = AssetSummaryRow &
+  Pick<
+    AssetEntity,
+    'asset_tag' | 'category_id' | 'location_id' | 'assigned_at' | 'custom_fields' | 'created_at'
+  > & {
+    location_name: LocationEntity['name'] | null;
+  };
 
 export const SUMMARY_COLUMNS = `a.id, a.name, a.sku, a.status, a.brand, a.model, a.serial_number,
   c.name AS category_name, a.assigned_to_id, p.full_name AS assigned_name, a.updated_at`;

@@ -1,5 +1,6 @@
 import { DomainError } from '@custodian/contracts';
 import type { EntityManager } from 'typeorm';
+import type { PersonEntity } from '../people/person.entity';
 
 export interface Holder {
   id: string;
@@ -15,7 +16,7 @@ export async function checkoutTarget(
   workspaceId: string,
   personId: string,
 ): Promise<Holder> {
-  const rows = await tx.query<Array<{ id: string; full_name: string; status: string }>>(
+  const rows = await tx.query<Array<Pick<PersonEntity, 'id' | 'full_name' | 'status'>>>(
     `SELECT id, full_name, status FROM register.people
      WHERE id = $1 AND workspace_id = $2 FOR SHARE`,
     [personId, workspaceId],

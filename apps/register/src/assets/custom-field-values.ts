@@ -1,12 +1,11 @@
-import { DomainError, type CustomFieldType } from '@custodian/contracts';
+import { DomainError } from '@custodian/contracts';
 import type { EntityManager } from 'typeorm';
+import type { CustomFieldEntity } from '../custom-fields/custom-field.entity';
 
-export interface CustomFieldDefinition {
-  key: string;
-  type: CustomFieldType;
-  options: string[] | null;
-  required: boolean;
-}
+export type CustomFieldDefinition = Pick<
+  CustomFieldEntity,
+  'key' | 'type' | 'options' | 'required'
+>;
 
 export async function customFieldDefinitions(
   manager: EntityManager,

@@ -1,14 +1,12 @@
 import { queryOne } from '@custodian/runtime';
 import type { EntityManager } from 'typeorm';
+import type { WorkspaceCountersEntity } from './workspace-counters.entity';
 
-/** A workspace's row of register.workspace_counters. */
-export interface WorkspaceCounters {
-  asset_count: number;
-  /** bigint: Postgres sends it as text. */
-  asset_tag_seq: string;
-  person_count: number;
-  member_count: number;
-}
+/** A workspace's row of register.workspace_counters (asset_tag_seq: bigint, sent as text). */
+export type WorkspaceCounters = Pick<
+  WorkspaceCountersEntity,
+  'asset_count' | 'asset_tag_seq' | 'person_count' | 'member_count'
+>;
 
 /**
  * Locks the workspace's counters row, creating it on first use, and returns it. Every write

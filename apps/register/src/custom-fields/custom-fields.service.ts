@@ -6,17 +6,7 @@ import {
 import { isUniqueViolation, newId, queryOne } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-
-interface CustomFieldRow {
-  id: string;
-  workspace_id: string;
-  key: string;
-  label: string;
-  type: CustomFieldView['type'];
-  options: string[] | null;
-  required: boolean;
-  created_at: Date;
-}
+import type { CustomFieldEntity } from './custom-field.entity';
 
 /** Custom-field definitions of a workspace's assets (the console's work, via the admin CLI). */
 @Injectable()
@@ -31,7 +21,7 @@ export class CustomFieldsService {
       throw new DomainError('invalid_input', 'options are only for select fields');
     }
     try {
-      const row = await queryOne<CustomFieldRow>(
+      const row = await queryOne<CustomFieldEntity>(
         this.db,
         `INSERT INTO register.custom_fields (id, workspace_id, key, label, type, options, required)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,

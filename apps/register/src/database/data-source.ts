@@ -1,5 +1,15 @@
 import { createAppDataSource } from '@custodian/runtime';
 import type { DataSource } from 'typeorm';
+import { AssetEntity } from '../assets/asset.entity';
+import { CategoryEntity } from '../assets/category.entity';
+import { LocationEntity } from '../assets/location.entity';
+import { WorkspaceCountersEntity } from '../counters/workspace-counters.entity';
+import { CustomFieldEntity } from '../custom-fields/custom-field.entity';
+import { InvitationEntity } from '../members/invitation.entity';
+import { MemberEntity } from '../members/member.entity';
+import { OutboxEventEntity } from '../outbox/outbox-event.entity';
+import { DepartmentEntity } from '../people/department.entity';
+import { PersonEntity } from '../people/person.entity';
 import { CreateAssets1763770000000 } from './migrations/1763770000000-CreateAssets';
 import { CreatePeopleAndCustomFields1763790000000 } from './migrations/1763790000000-CreatePeopleAndCustomFields';
 import { CreateMembers1763800000000 } from './migrations/1763800000000-CreateMembers';
@@ -14,6 +24,18 @@ export function registerDataSource(url: string, poolSize?: number): DataSource {
       CreateAssets1763770000000,
       CreatePeopleAndCustomFields1763790000000,
       CreateMembers1763800000000,
+    ],
+    entities: [
+      CategoryEntity,
+      LocationEntity,
+      WorkspaceCountersEntity,
+      AssetEntity,
+      OutboxEventEntity,
+      DepartmentEntity,
+      PersonEntity,
+      CustomFieldEntity,
+      MemberEntity,
+      InvitationEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

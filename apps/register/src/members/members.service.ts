@@ -9,7 +9,6 @@ import {
   type UpdateMemberInput,
   type InvitationView,
   type MemberRole,
-  type MemberStatus,
   type MemberView,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
@@ -22,31 +21,26 @@ import { RegisterConfig } from '../config/register-config';
 import { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer } from '../mail/mailer';
 import { writeEvent } from '../outbox/outbox.writer';
+import type { InvitationEntity } from './invitation.entity';
+import type { MemberEntity } from './member.entity';
 import { API_KEY_ROLE, inviteRefusal, roleChangeRefusal } from './member-roles';
 
 const EMAIL_CONSTRAINT = 'members_workspace_email';
 const MEMBER_COLUMNS = `m.id, m.email, m.name, m.role, m.status, m.invited_at, m.joined_at`;
 
-interface MemberRow {
-  id: string;
-  email: string;
-  name: string | null;
-  role: MemberRole;
-  status: MemberStatus;
-  invited_at: Date | null;
-  joined_at: Date | null;
-}
+type MemberRow = Pick<
+  MemberEntity,
+  'id' | 'email' | 'name' | 'role' | 'status' | 'invited_at' | 'joined_at'
+>;
 
-interface InvitationRow {
-  id: string;
-  workspace_id: string;
-  member_id: string;
-  email: string;
-  role: MemberRole;
-  token: string;
-  expires_at: Date;
-  accepted_at: Date | null;
-}
+/** An invitation as stored (RETURNING of its insert). */
+type StoredInvitation = Pick<
+  InvitationEntity,
+  'id' | 'workspace_id' | 'member_id' | 'token' | 'expires_at' | 'accepted_at'
+>;
+
+/** An invitation with its member's e-mail and role. */
+type InvitationRow = StoredInvitation & Pick<MemberEntity, 'email' | 'role'>;
 
 /**
  * Workspace members (logins, not people records) and their invitations. A seat is an active
@@ -77,7 +71,7 @@ export class MembersService {
     const refusal = inviteRefusal(API_KEY_ROLE, role);
     if (refusal) throw new DomainError('forbidden', refusal);
     const email = input.email.trim();
-    let invited: { member: MemberView; invitation: InvitationRow };
+    let invited: { member: MemberView; invitation: StoredInvitation };
     try {
       invited = await this.db.transaction(async (tx) => {
         const memberId = await this.upsertInvited(tx, caller.workspaceId, email, role, input.name);
@@ -105,7 +99,7 @@ export class MembersService {
     role: MemberRole,
     name: string | null | undefined,
   ): Promise<string> {
-    const existing = await tx.query<Array<{ id: string; status: MemberStatus }>>(
+    const existing = await tx.query<Array<Pick<MemberEntity, 'id' | 'status'>>>(
       `SELECT m.id, m.status FROM register.members m
        WHERE m.workspace_id = $1 AND lower(m.email) = lower($2) FOR UPDATE OF m`,
       [workspaceId, email],
@@ -155,7 +149,9 @@ export class MembersService {
   /** Admin: the open invitations of a workspace (not accepted, not expired), oldest first. */
   async listInvitations(input: InvitationListInput): Promise<InvitationView[]> {
     await this.gateway.workspace(input.workspace); // 404 for a workspace that does not exist
-    const rows = await this.db.query<InvitationRow[]>(
+    const rows = await this.db.query<
+      Array<Pick<InvitationRow, 'id' | 'email' | 'role' | 'token' | 'expires_at'>>
+    >(
       `SELECT i.id, m.email, m.role, i.token, i.expires_at
        FROM register.invitations i JOIN register.members m ON m.id = i.member_id
        WHERE i.workspace_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now()
@@ -236,7 +232,7 @@ export class MembersService {
     }
   }
 
-  private invitationMail(member: MemberView, invitation: InvitationRow) {
+  private invitationMail(member: MemberView, invitation: StoredInvitation) {
     const base = this.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
     const link = `${base}/api/v1/invitations/accept?token=${encodeURIComponent(invitation.token)}`;
     return {
@@ -309,21 +305,22 @@ function assertAcceptable(invitation: InvitationRow): void {
 }
 
 async function hasOpenInvitation(tx: EntityManager, memberId: string): Promise<boolean> {
-  const rows = await tx.query<Array<{ open: boolean }>>(
+  const { open } = await queryOne<{ open: boolean }>(
+    tx,
     `SELECT EXISTS (
        SELECT 1 FROM register.invitations
        WHERE member_id = $1 AND accepted_at IS NULL AND expires_at > now()) AS open`,
     [memberId],
   );
-  return rows[0]?.open === true;
+  return open;
 }
 
 async function insertInvitation(
   tx: EntityManager,
   workspaceId: string,
   memberId: string,
-): Promise<InvitationRow> {
-  return queryOne<InvitationRow>(
+): Promise<StoredInvitation> {
+  return queryOne<StoredInvitation>(
     tx,
     `INSERT INTO register.invitations (id, workspace_id, member_id, token, expires_at)
      VALUES ($1, $2, $3, $4, now() + make_interval(days => $5))

@@ -1,28 +1,28 @@
-import type { Holding, PersonDetail, PersonStatus, PersonSummary } from '@custodian/contracts';
+import type { Holding, PersonDetail, PersonSummary } from '@custodian/contracts';
+import type { AssetEntity } from '../assets/asset.entity';
+import type { LocationEntity } from '../assets/location.entity';
+import type { DepartmentEntity } from './department.entity';
+import type { PersonEntity } from './person.entity';
 
-export interface PersonSummaryRow {
-  id: string;
-  full_name: string;
-  email: string | null;
-  employee_number: string | null;
-  status: PersonStatus;
-  updated_at: Date;
-}
+export type PersonSummaryRow = Pick<
+  PersonEntity,
+  'id' | 'full_name' | 'email' | 'employee_number' | 'status' | 'updated_at'
+>;
 
-export interface PersonDetailRow extends PersonSummaryRow {
-  department_id: string | null;
-  department_name: string | null;
-  location_id: string | null;
-  location_name: string | null;
-  created_at: Date;
-}
+/** The person's columns and the names its LEFT JOINs bring (null without a match). */
+export type PersonDetailRow = PersonSummaryRow &
+  Pick<PersonEntity, 'department_id' | 'location_id' | 'created_at'> & {
+    department_name: DepartmentEntity['name'] | null;
+    location_name: LocationEntity['name'] | null;
+  };
 
-export interface HoldingRow {
-  id: string;
-  name: string;
-  asset_tag: string;
-  assigned_at: Date;
-}
+/**
+ * An asset the person holds. assigned_at is set whenever assigned_to_id is (both are written
+ * together on check-out), so a held asset has one.
+ */
+export type HoldingRow = Pick<AssetEntity, 'id' | 'name' | 'asset_tag'> & {
+  assigned_at: NonNullable<AssetEntity['assigned_at']>;
+};
 
 export const PERSON_SUMMARY_COLUMNS = `p.id, p.full_name, p.email, p.employee_number, p.status,
   p.updated_at`;

@@ -1,5 +1,8 @@
 import { createAppDataSource } from '@custodian/runtime';
 import type { DataSource } from 'typeorm';
+import { DeliveryAttemptEntity } from '../delivery/delivery-attempt.entity';
+import { DeliveryEntity } from '../delivery/delivery.entity';
+import { EndpointEntity } from '../webhooks/endpoint.entity';
 import { CreateDeliveries1763770000000 } from './migrations/1763770000000-CreateDeliveries';
 import { CreateDeliveryLog1763810000000 } from './migrations/1763810000000-CreateDeliveryLog';
 
@@ -10,6 +13,7 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
     url,
     schema: DELIVERY_SCHEMA,
     migrations: [CreateDeliveries1763770000000, CreateDeliveryLog1763810000000],
+    entities: [EndpointEntity, DeliveryEntity, DeliveryAttemptEntity],
     applicationName: 'custodian-webhook-worker',
     poolSize,
   });

@@ -1,21 +1,18 @@
 import type { DataSource } from 'typeorm';
+import type { EndpointEntity } from '../webhooks/endpoint.entity';
+import type { DeliveryEntity } from './delivery.entity';
 import type { AttemptResult } from './sender';
 
-/** A due delivery this worker leased, with what sending it needs. */
-export interface ClaimedDelivery {
-  id: string;
-  endpointId: string;
-  event: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  url: string;
-  secret: string;
-  /**
-   * Our lease, as Postgres wrote it (as text, which keeps its microseconds): a release clears
-   * the row's lease only while it is still this one.
-   */
-  lease: string;
-}
+/** A due delivery this worker leased, with what sending it needs (the aliases of claim). */
+export type ClaimedDelivery = Pick<DeliveryEntity, 'id' | 'event' | 'payload' | 'attempts'> &
+  Pick<EndpointEntity, 'url' | 'secret'> & {
+    endpointId: DeliveryEntity['endpoint_id'];
+    /**
+     * Our lease, as Postgres wrote it (as text, which keeps its microseconds): a release clears
+     * the row's lease only while it is still this one.
+     */
+    lease: string;
+  };
 
 /** A lease to give back: the row's, if it is still ours. */
 export interface HeldLease {

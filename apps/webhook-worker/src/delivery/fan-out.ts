@@ -2,6 +2,8 @@ import type { EventEnvelope, PublishedEvent } from '@custodian/contracts';
 import { newId } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { EndpointEntity } from '../webhooks/endpoint.entity';
+import type { DeliveryEntity } from './delivery.entity';
 import { DeliveryScheduler } from './delivery-scheduler';
 
 /** An event and the endpoints it is to be delivered to. */
@@ -37,7 +39,9 @@ export class FanOut {
     }
     const found = new Map<string, string[]>();
     if (pairs.size === 0) return found;
-    const rows = await this.db.query<Array<{ workspace_id: string; event: string; id: string }>>(
+    const rows = await this.db.query<
+      Array<Pick<EndpointEntity, 'workspace_id' | 'id'> & { event: string }>
+    >(
       `SELECT w.workspace_id, w.event, e.id
        FROM unnest($1::text[], $2::text[]) AS w (workspace_id, event)
        JOIN delivery.endpoints e ON e.workspace_id = w.workspace_id AND e.enabled
@@ -86,7 +90,7 @@ export class FanOut {
       }
     }
     if (ids.length === 0) return 0;
-    const rows = await this.db.query<Array<{ id: string }>>(
+    const rows = await this.db.query<Array<Pick<DeliveryEntity, 'id'>>>(
       `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
        SELECT d.id, d.event_id, d.endpoint_id, d.workspace_id, d.event, d.payload::jsonb
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])

@@ -18,19 +18,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
+import type { DeliveryEntity } from '../delivery/delivery.entity';
 import { FanOut } from '../delivery/fan-out';
 import { GatewayClient } from '../gateway-client/gateway-client';
+import type { EndpointEntity } from './endpoint.entity';
 import { vetTargetUrl } from './target-url';
 
-interface EndpointRow {
-  id: string;
-  workspace_id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  created_at: Date;
-}
+/** An endpoint without its secret, which is shown once, at creation. */
+type EndpointRow = Omit<EndpointEntity, 'secret'>;
 
 /** `*`, or a comma list of known event keys; an unknown key is refused by name. */
 export function parseEvents(raw: string): string[] {
@@ -114,7 +109,7 @@ export class EndpointsService {
       },
       [endpoint.id],
     );
-    const delivery = await queryOne<{ id: string }>(
+    const delivery = await queryOne<Pick<DeliveryEntity, 'id'>>(
       this.db,
       `SELECT id FROM delivery.deliveries WHERE event_id = $1 AND endpoint_id = $2`,
       [eventId, endpoint.id],

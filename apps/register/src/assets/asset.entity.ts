@@ -1,0 +1,84 @@
+import { ASSET_STATUSES, type AssetStatus } from '@custodian/contracts';
+import { checkOneOf } from '@custodian/runtime';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
+import { PersonEntity } from '../people/person.entity';
+import { CategoryEntity } from './category.entity';
+import { LocationEntity } from './location.entity';
+
+/** register.assets. */
+@Entity({ schema: 'register', name: 'assets' })
+@Unique('assets_workspace_tag', ['workspace_id', 'asset_tag'])
+@Check('assets_status_check', checkOneOf('status', ASSET_STATUSES))
+@Index('assets_workspace_order', ['workspace_id', 'created_at', 'id'])
+@Index('assets_workspace_status', ['workspace_id', 'status', 'created_at', 'id'])
+@Index('assets_holder', ['assigned_to_id'], { where: 'assigned_to_id IS NOT NULL' })
+// GIN (search_text gin_trgm_ops): TypeORM can declare neither the method nor the operator class.
+@Index('assets_search_trgm', { synchronize: false })
+export class AssetEntity {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'assets_pkey' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  workspace_id!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text', nullable: true })
+  sku!: string | null;
+
+  @Column({ type: 'text', default: 'active' })
+  status!: AssetStatus;
+
+  @Column({ type: 'text', nullable: true })
+  brand!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  model!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  serial_number!: string | null;
+
+  @Column({ type: 'text' })
+  asset_tag!: string;
+
+  @Column({ type: 'text', nullable: true })
+  @ForeignKey(() => CategoryEntity, { name: 'assets_category_id_fkey' })
+  category_id!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  @ForeignKey(() => LocationEntity, { name: 'assets_location_id_fkey' })
+  location_id!: string | null;
+
+  /** The person holding the asset (custody); set together with assigned_at. */
+  @Column({ type: 'text', nullable: true })
+  @ForeignKey(() => PersonEntity, { name: 'assets_assigned_to' })
+  assigned_to_id!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  assigned_at!: Date | null;
+
+  /** Values of the workspace's custom fields, by key. */
+  @Column({ type: 'jsonb', default: {} })
+  custom_fields!: Record<string, unknown>;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  created_at!: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updated_at!: Date;
+
+  /** What `search` matches (LIKE, trigram-indexed): the identifying texts, lower case. */
+  @Column({
+    type: 'text',
+    nullable: true,
+    insert: false,
+    update: false,
+    generatedType: 'STORED',
+    asExpression: `lower(
+          name || chr(31) || coalesce(asset_tag, '') || chr(31) || coalesce(serial_number, '')
+          || chr(31) || coalesce(brand, '') || chr(31) || coalesce(model, '')
+          || chr(31) || coalesce(sku, ''))`,
+  })
+  search_text!: string | null;
+}

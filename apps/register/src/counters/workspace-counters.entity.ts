@@ -1,0 +1,25 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * register.workspace_counters: one row per workspace, locked by every write that counts
+ * against a plan limit or takes a generated asset tag (see lockWorkspaceCounters).
+ */
+@Entity({ schema: 'register', name: 'workspace_counters' })
+export class WorkspaceCountersEntity {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'workspace_counters_pkey' })
+  workspace_id!: string;
+
+  /** The last generated asset tag's number. bigint: Postgres sends it as text. */
+  @Column({ type: 'bigint', default: 0 })
+  asset_tag_seq!: string;
+
+  @Column({ type: 'integer', default: 0 })
+  asset_count!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  person_count!: number;
+
+  /** Seats in use: active members. */
+  @Column({ type: 'integer', default: 0 })
+  member_count!: number;
+}

@@ -1,0 +1,52 @@
+import type { DeliveryStatus } from '@custodian/contracts';
+import { checkOneOf } from '@custodian/runtime';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
+import { EndpointEntity } from '../webhooks/endpoint.entity';
+
+const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+
+/** delivery.deliveries: one per (event, endpoint), leased by the scheduler while it is sent. */
+@Entity({ schema: 'delivery', name: 'deliveries' })
+@Unique('deliveries_event_endpoint', ['event_id', 'endpoint_id'])
+@Check('deliveries_status_check', checkOneOf('status', DELIVERY_STATUSES))
+@Index('deliveries_due', ['next_attempt_at'], { where: `status = 'pending'` })
+// (endpoint_id, created_at DESC, id DESC): TypeORM cannot declare a descending index column.
+@Index('deliveries_endpoint_log', { synchronize: false })
+export class DeliveryEntity {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'deliveries_pkey' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  event_id!: string;
+
+  @Column({ type: 'text' })
+  @ForeignKey(() => EndpointEntity, { name: 'deliveries_endpoint_id_fkey', onDelete: 'CASCADE' })
+  endpoint_id!: string;
+
+  @Column({ type: 'text' })
+  workspace_id!: string;
+
+  @Column({ type: 'text' })
+  event!: string;
+
+  /** The envelope as sent (and signed). */
+  @Column({ type: 'jsonb' })
+  payload!: Record<string, unknown>;
+
+  @Column({ type: 'text', default: 'pending' })
+  status!: DeliveryStatus;
+
+  /** Attempts recorded so far. */
+  @Column({ type: 'integer', default: 0 })
+  attempts!: number;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  next_attempt_at!: Date;
+
+  /** Until when a worker holds it; null when no worker does. */
+  @Column({ type: 'timestamptz', nullable: true })
+  lease_until!: Date | null;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  created_at!: Date;
+}
