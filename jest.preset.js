@@ -49,6 +49,8 @@ function projectConfig(projectDir, tier, overrides = {}) {
     displayName: tier === 'unit' ? name : `${name}:${tier}`,
     rootDir: projectDir,
     testMatch: [`<rootDir>/src/**/*.${suffix}.ts`],
+    // Both cores of our machines; `npm test` runs one Jest run at a time (tools/scripts/test.sh).
+    maxWorkers: 2,
     reporters: [
       'default',
       [path.join(__dirname, 'tools/scripts/summary-reporter.js'), { project: name, tier }],

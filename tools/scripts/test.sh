@@ -21,6 +21,7 @@ fi
 
 # Each run records its counts here; cached unit runs restore theirs from the Nx cache.
 rm -rf tmp/jest-results
-# Two tasks at a time on two cores: the end-to-end run (the longest) beside the others.
-npx nx "${command[@]}" -t test integration e2e --parallel=2 --outputStyle=static "$@"
+# One Jest run at a time, each with two workers (jest.preset.js): both cores, and no more test
+# files at once than one Jest run had before; timing-sensitive tests fail under more.
+npx nx "${command[@]}" -t test integration e2e --parallel=1 --outputStyle=static "$@"
 exec node tools/scripts/test-totals.js "$?"
