@@ -1,10 +1,6 @@
-// `npm test` runs every project: unit (*.spec.ts), integration (*.integration-spec.ts, real
-// Postgres/Redis/RabbitMQ) and end-to-end (*.e2e-spec.ts, HTTP through the running apps).
+// `npx jest <paths>`: runs any test file, of any tier, with its project's config. `npm test`
+// runs each project's tiers as Nx targets instead (tools/scripts/test.sh, README "Tests").
 module.exports = {
-  projects: [
-    '<rootDir>/apps/*/jest.config.js',
-    '<rootDir>/libs/*/jest.config.js',
-    '<rootDir>/tools/*/jest.config.js',
-  ],
+  projects: ['<rootDir>/{apps,libs,tools}/*/jest{,.integration,.e2e}.config.js'],
   reporters: ['default', '<rootDir>/tools/scripts/summary-reporter.js'],
 };

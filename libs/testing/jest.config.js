@@ -1,10 +1,2 @@
-module.exports = {
-  ...require('../../jest.preset.js'),
-  displayName: 'testing',
-  rootDir: __dirname,
-  testMatch: [
-    '<rootDir>/src/**/*.spec.ts',
-    '<rootDir>/src/**/*.integration-spec.ts',
-    '<rootDir>/src/**/*.e2e-spec.ts',
-  ],
-};
+// Unit tests (*.spec.ts): `nx test <project>`.
+module.exports = require('../../jest.preset.js').projectConfig(__dirname, 'unit');

@@ -1,33 +1,52 @@
-// Prints one plain closing line that any CI can read: "jest: N passed, N failed", and after it,
-// when the end-to-end suite ran, the count of responses its contract check validated against
-// the OpenAPI document (apps/api-e2e/src/support/contract-setup.ts writes one file per test
-// file into the run's directory, which this reporter makes and announces in the environment
-// before any test worker starts).
+// Records what one Jest run counted, for `npm test` to add up over all its runs
+// (tools/scripts/test.sh prints the one total line): with the options {project, tier} that
+// jest.preset.js gives it, it writes tmp/jest-results/<project>.<tier>.json, a cached output of
+// the Nx target, so a unit run restored from the cache still counts. Without them (a run of
+// the root jest.config.js, `npx jest <paths>`) it prints the plain line itself.
+//
+// The end-to-end suite also counts the responses its contract check validated against the
+// OpenAPI document: apps/api-e2e/src/support/contract-setup.ts writes one file per test file
+// into the run's directory, which this reporter makes and announces in the environment before
+// any test worker starts.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
 const CONTRACT_DIR_ENV = 'CUSTODIAN_CONTRACT_DIR';
+const RESULTS_DIR = path.join(__dirname, '..', '..', 'tmp', 'jest-results');
 
 class SummaryReporter {
+  constructor(_globalConfig, options = {}) {
+    this.project = options.project;
+    this.tier = options.tier;
+  }
+
   onRunStart() {
     this.contractDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custodian-contract-'));
     process.env[CONTRACT_DIR_ENV] = this.contractDir;
   }
 
   onRunComplete(_contexts, results) {
-    const skipped = results.numPendingTests + results.numTodoTests;
-    const tail = skipped > 0 ? `, ${skipped} skipped` : '';
-    process.stdout.write(
-      `\njest: ${results.numPassedTests} passed, ${results.numFailedTests} failed${tail}\n`,
-    );
-    const contract = this.contractCounts();
-    if (contract) {
-      process.stdout.write(
-        `contract: ${contract.validated} responses validated against the OpenAPI document, ` +
-          `${contract.notDescribed} not described (skipped)\n`,
+    const counts = {
+      passed: results.numPassedTests,
+      // A test file that fails to load or whose hooks throw has no failed test of its own.
+      failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
+      skipped: results.numPendingTests + results.numTodoTests,
+      contract: this.contractCounts(),
+    };
+    if (this.project && this.tier) {
+      fs.mkdirSync(RESULTS_DIR, { recursive: true });
+      const file = path.join(RESULTS_DIR, `${this.project}.${this.tier}.json`);
+      fs.writeFileSync(
+        file,
+        `${JSON.stringify({ project: this.project, tier: this.tier, ...counts })}\n`,
       );
+      if (counts.contract) process.stdout.write(`${contractLine(counts.contract)}\n`);
+      return;
     }
+    const tail = counts.skipped > 0 ? `, ${counts.skipped} skipped` : '';
+    process.stdout.write(`\njest: ${counts.passed} passed, ${counts.failed} failed${tail}\n`);
+    if (counts.contract) process.stdout.write(`${contractLine(counts.contract)}\n`);
   }
 
   /** The sum of the test files' counts, or null when no file recorded any (no e2e run). */
@@ -51,4 +70,14 @@ class SummaryReporter {
     return files > 0 ? totals : null;
   }
 }
+
+function contractLine({ validated, notDescribed }) {
+  return (
+    `contract: ${validated} responses validated against the OpenAPI document, ` +
+    `${notDescribed} not described (skipped)`
+  );
+}
+
 module.exports = SummaryReporter;
+module.exports.contractLine = contractLine;
+module.exports.RESULTS_DIR = RESULTS_DIR;
