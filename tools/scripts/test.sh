@@ -11,6 +11,7 @@ cd "$(dirname "$0")/../.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund || exit 1
 fi
+node tools/scripts/check-test-files.js || exit 1
 node tools/scripts/check-services.js || exit 1
 
 command=(run-many)
