@@ -8,4 +8,5 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 node tools/scripts/check-services.js
+npm run build --silent # the end-to-end tests run the built apps from dist/
 exec npx jest --ci --maxWorkers=2 "$@"

@@ -5,3 +5,6 @@ export * from './webhook-receiver';
 export * from './schema-check';
 export * from './response-observer';
 export * from './contract';
+export * from './ports';
+export * from './app-process';
+export * from './postgres-probe';

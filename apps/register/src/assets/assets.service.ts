@@ -9,22 +9,19 @@ import {
   type RawQuery,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
+import {
+  DETAIL_COLUMNS,
+  DETAIL_FROM,
+  SUMMARY_COLUMNS,
+  SUMMARY_FROM,
+} from '@custodian/register-sql';
 import { isUniqueViolation, newId, retryTransaction, validateInput } from '@custodian/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { writeEvent } from '../outbox/outbox.writer';
 import { listPage } from '../listing/list-page';
 import { parseAssetListQuery } from './asset-list-query';
-import {
-  DETAIL_COLUMNS,
-  DETAIL_FROM,
-  SUMMARY_COLUMNS,
-  SUMMARY_FROM,
-  toDetail,
-  toSummary,
-  type AssetDetailRow,
-  type AssetSummaryRow,
-} from './asset-rows';
+import { toDetail, toSummary, type AssetDetailRow, type AssetSummaryRow } from './asset-rows';
 import { checkoutTarget, type Holder } from './custody';
 import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
