@@ -97,15 +97,12 @@ export class TestStack {
     this.probeGatewayPostgres = options.probeGatewayPostgres ?? false;
     const testFile = path.basename(expect.getState().testPath ?? 'stack', '.ts');
     this.logDir = path.join(LOG_ROOT, `${testFile}-${this.suffix}`);
-    const adminQueue = `custodian.gateway.admin.t.${this.suffix}`;
     this.env = {
       RABBITMQ_URL,
       REDIS_URL,
       REDIS_PREFIX: `t:${this.suffix}:`,
       REGISTER_QUEUE: `custodian.register.rpc.t.${this.suffix}`,
-      ADMIN_QUEUE: adminQueue,
-      // The register asks the gateway for plans on the gateway's admin queue.
-      GATEWAY_ADMIN_QUEUE: adminQueue,
+      ADMIN_QUEUE: `custodian.gateway.admin.t.${this.suffix}`,
       REGISTER_ADMIN_QUEUE: `custodian.register.admin.t.${this.suffix}`,
       EVENTS_QUEUE: `custodian.webhook-worker.events.t.${this.suffix}`,
       WORKER_ADMIN_QUEUE: `custodian.webhook-worker.admin.t.${this.suffix}`,
@@ -118,6 +115,8 @@ export class TestStack {
       REGISTER_TIMEOUT_MS: String(options.registerTimeoutMs ?? 4_000),
       ...options.env,
     };
+    // The register asks the gateway for plans on the gateway's admin queue.
+    this.env.GATEWAY_ADMIN_QUEUE ??= this.env.ADMIN_QUEUE ?? '';
   }
 
   /**
