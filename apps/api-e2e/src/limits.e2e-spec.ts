@@ -41,6 +41,11 @@ function endOfUtcMonth(): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000;
 }
 
+/** An admitted response without limit headers: Redis did not answer, limits were not applied. */
+function failedOpen(response: ApiResponse): boolean {
+  return response.status === 200 && response.headers.get('x-ratelimit-limit') === null;
+}
+
 /** Rate limits, monthly quotas and plan changes, over HTTP (spec 7 and 8; DECISIONS: Plans). */
 describe('rate limits, quotas and plans (e2e)', () => {
   const stack = new TestStack();
@@ -60,28 +65,27 @@ describe('rate limits, quotas and plans (e2e)', () => {
   // Starting the second gateway process takes a few seconds of the test's time.
   it('is exact across two gateway processes: 100 simultaneous requests, limit 40', async () => {
     const second = await stack.startExtraGateway();
-    const tenant = await limited({ rate_per_minute: '40' });
-    const auth = { authorization: `Bearer ${tenant.key.key}` };
-    // Both processes are fresh: a burst through cold code on a busy machine can outlast the
-    // 100 ms Redis command timeout, and limits then fail open by design. Warm them first, with
-    // another key, so the burst measures the limiter rather than the JIT.
-    const warm = await stack.tenant('pro', 'read');
-    const warmAuth = { authorization: `Bearer ${warm.key.key}` };
-    await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        httpRequest(`${i % 2 === 0 ? stack.baseUrl : second}/ping`, { headers: warmAuth }),
-      ),
-    );
-    await freshWindow();
-
-    const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => {
-        const base = i % 2 === 0 ? stack.baseUrl : second;
-        return httpRequest<ErrorBody>(`${base}${i % 4 < 2 ? '/ping' : '/assets'}`, {
-          headers: auth,
-        });
-      }),
-    );
+    const burst = async (tenant: Tenant) => {
+      const auth = { authorization: `Bearer ${tenant.key.key}` };
+      await freshWindow();
+      return Promise.all(
+        Array.from({ length: 100 }, (_, i) => {
+          const base = i % 2 === 0 ? stack.baseUrl : second;
+          return httpRequest<ErrorBody>(`${base}${i % 4 < 2 ? '/ping' : '/assets'}`, {
+            headers: auth,
+          });
+        }),
+      );
+    };
+    // On a starved machine Redis can miss the gateway's 100 ms command timeout; the gateway then
+    // fails open by design (redis-down.e2e-spec.ts) and sends no limit headers. Such a burst
+    // says nothing about counting, so it is sent again, with a fresh key, on warmer processes.
+    let tenant = await limited({ rate_per_minute: '40' });
+    let responses = await burst(tenant);
+    for (let retry = 0; retry < 3 && responses.some(failedOpen); retry++) {
+      tenant = await limited({ rate_per_minute: '40' });
+      responses = await burst(tenant);
+    }
 
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(40);
@@ -108,7 +112,7 @@ describe('rate limits, quotas and plans (e2e)', () => {
     const next = await tenant.get('/assets');
     expect(next.status).toBe(429);
     expect(header(next, 'x-quota-used')).toBe(admittedAssets);
-  }, 20_000);
+  }, 30_000);
 
   it('counts down X-RateLimit-Remaining and X-Quota-* on sequential requests', async () => {
     const tenant = await stack.tenant('pro', 'write', { planRateLimit: true });
