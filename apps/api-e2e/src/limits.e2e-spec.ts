@@ -43,7 +43,9 @@ function endOfUtcMonth(): number {
 
 /** Rate limits, monthly quotas and plan changes, over HTTP (spec 7 and 8; DECISIONS: Plans). */
 describe('rate limits, quotas and plans (e2e)', () => {
-  const stack = new TestStack();
+  // These tests count; a gateway that gave up on a starved Redis after 100 ms would serve some
+  // requests uncounted by design (redis-down.e2e-spec.ts tests that), so they wait longer.
+  const stack = new TestStack({ env: { REDIS_COMMAND_TIMEOUT_MS: '2000' } });
 
   beforeAll(() => stack.start(), 30_000);
   afterAll(() => stack.stop());
@@ -57,6 +59,7 @@ describe('rate limits, quotas and plans (e2e)', () => {
     return new Tenant(stack, workspace, tenant.key);
   }
 
+  // Starting the second gateway process takes a few seconds of the test's time.
   it('is exact across two gateway processes: 100 simultaneous requests, limit 40', async () => {
     const second = await stack.startExtraGateway();
     const tenant = await limited({ rate_per_minute: '40' });
@@ -97,7 +100,7 @@ describe('rate limits, quotas and plans (e2e)', () => {
     const next = await tenant.get('/assets');
     expect(next.status).toBe(429);
     expect(header(next, 'x-quota-used')).toBe(admittedAssets);
-  });
+  }, 30_000);
 
   it('counts down X-RateLimit-Remaining and X-Quota-* on sequential requests', async () => {
     const tenant = await stack.tenant('pro', 'write', { planRateLimit: true });

@@ -534,7 +534,7 @@ describe('members and invitations (e2e)', () => {
         ['boss@cli.example', 'owner', 'active'],
         ['cli@example.com', 'manager', 'active'],
       ]);
-    });
+    }, 20_000);
 
     it('prints the error body for an unknown token or workspace', async () => {
       const token = await admin('invitation', 'accept', '--token', 'nope');
@@ -547,7 +547,7 @@ describe('members and invitations (e2e)', () => {
         error: 'Not Found',
         message: 'Workspace wsp_nope not found',
       });
-    });
+    }, 20_000);
 
     it('refuses a bad owner e-mail without creating the workspace', async () => {
       const run = await admin(

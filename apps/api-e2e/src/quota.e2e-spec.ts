@@ -1,5 +1,4 @@
 import { eventually, startRedisServer, type RedisServer } from '@custodian/testing';
-import { DataSource } from 'typeorm';
 import { TestStack, type Tenant } from './support/stack';
 
 /**
@@ -22,12 +21,10 @@ describe('monthly quota persistence (e2e)', () => {
   });
 
   async function persistedUsage(tenant: Tenant): Promise<number | null> {
-    const rows = await stack.gateway
-      .get(DataSource)
-      .query<Array<{ requests: string }>>(
-        `SELECT requests FROM gateway.key_usage WHERE key_id = $1`,
-        [tenant.key.id],
-      );
+    const rows = await stack.query<{ requests: string }>(
+      `SELECT requests FROM gateway.key_usage WHERE key_id = $1`,
+      [tenant.key.id],
+    );
     return rows[0] ? Number(rows[0].requests) : null;
   }
 

@@ -5,7 +5,6 @@ import {
   type WorkspaceView,
 } from '@custodian/contracts';
 import type { ApiResponse } from '@custodian/testing';
-import { DataSource } from 'typeorm';
 import { Tenant, TestStack } from './support/stack';
 
 const LIMIT_HEADERS = [
@@ -101,12 +100,10 @@ describe('Redis down (e2e)', () => {
       plan: 'business',
     });
     expect(view.plan).toBe('business');
-    const queued = await stack.gateway
-      .get(DataSource)
-      .query<Array<{ workspace_id: string }>>(
-        `SELECT workspace_id FROM gateway.cache_repairs WHERE workspace_id = $1`,
-        [tenant.workspace.id],
-      );
+    const queued = await stack.query<{ workspace_id: string }>(
+      `SELECT workspace_id FROM gateway.cache_repairs WHERE workspace_id = $1`,
+      [tenant.workspace.id],
+    );
     expect(queued).toHaveLength(1);
 
     await stack.adminCall(GatewayAdminPatterns.workspacePlan, {

@@ -1,7 +1,5 @@
 import type { AssetDetail } from '@custodian/contracts';
 import { startRedisServer, type RedisServer } from '@custodian/testing';
-import type { Pool } from 'pg';
-import { DataSource } from 'typeorm';
 import { Tenant, TestStack } from './support/stack';
 
 const N = 20;
@@ -33,14 +31,19 @@ describe('one Redis round trip per request (e2e)', () => {
   let tenant: Tenant;
   let readTenant: Tenant;
   let assetId: string;
-  let postgresQueries = 0;
-  let poolCheckouts = 0;
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    // Background work (usage flush, outbox polling) would blur the per-request counts.
+    // Background work (usage flush, outbox polling, cache repair) would blur the per-request
+    // counts. The gateway's queries are counted inside its process (postgres-probe.js).
     stack = new TestStack({
-      env: { REDIS_URL: redis.url, USAGE_FLUSH_INTERVAL_MS: '60000', OUTBOX_POLL_MS: '60000' },
+      env: {
+        REDIS_URL: redis.url,
+        USAGE_FLUSH_INTERVAL_MS: '60000',
+        OUTBOX_POLL_MS: '60000',
+        CACHE_REPAIR_INTERVAL_MS: '600000',
+      },
+      probeGatewayPostgres: true,
     });
     await stack.start();
     tenant = await stack.tenant('pro', 'write');
@@ -52,16 +55,6 @@ describe('one Redis round trip per request (e2e)', () => {
     const created = await tenant.post<AssetDetail>('/assets', { name: 'Laptop' });
     expect(created.status).toBe(201);
     assetId = created.body.id;
-
-    const dataSource = stack.gateway.get(DataSource);
-    const query = dataSource.query.bind(dataSource);
-    dataSource.query = ((...args: Parameters<typeof query>) => {
-      postgresQueries += 1;
-      return query(...args);
-    }) as typeof dataSource.query;
-    // Every query path of TypeORM (query runners, transactions) checks a client out of the pool.
-    const pool = (dataSource.driver as unknown as { master: Pool }).master;
-    pool.on('acquire', () => (poolCheckouts += 1));
   }, 30_000);
 
   afterAll(async () => {
@@ -70,8 +63,8 @@ describe('one Redis round trip per request (e2e)', () => {
   });
 
   async function measure(send: () => Promise<unknown>) {
-    postgresQueries = 0;
-    poolCheckouts = 0;
+    // Every query path of TypeORM (query runners, transactions) checks a client out of a pool.
+    const postgresBefore = await stack.gatewayPostgresCounts();
     const before = await redis.commandCounts();
     const monitor = await redis.monitor();
     await send();
@@ -82,11 +75,12 @@ describe('one Redis round trip per request (e2e)', () => {
     const counts = delta(before, after);
     delete counts.info; // the INFO calls of the measurement itself
     delete counts.monitor;
+    const postgresAfter = await stack.gatewayPostgresCounts();
     return {
       counts,
       clientCommands: clientCommands(monitor.lines),
-      postgresQueries,
-      poolCheckouts,
+      postgresQueries: postgresAfter.queries - postgresBefore.queries,
+      poolCheckouts: postgresAfter.checkouts - postgresBefore.checkouts,
     };
   }
 

@@ -4,18 +4,12 @@ import {
   type DeliveryLogEntry,
 } from '@custodian/contracts';
 import { newId } from '@custodian/runtime';
-import { eventually } from '@custodian/testing';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { eventually, type AppProcess } from '@custodian/testing';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { TestStack, type Tenant } from './support/stack';
 
-const REPO = path.resolve(__dirname, '../../..');
 const LEASE_MS = 1_500;
 
 /**
@@ -63,92 +57,39 @@ class HoldingReceiver {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('webhook delivery survives a worker killed mid-attempt (e2e, real processes)', () => {
-  // No in-process worker: only the worker processes this suite spawns (and kills) deliver.
+  // No worker of the stack's own: only the workers this suite starts (and kills) deliver.
   const stack = new TestStack({ worker: false });
   const receiver = new HoldingReceiver();
-  const workers: ChildProcess[] = [];
-  let dist = '';
+  const workers: AppProcess[] = [];
   let db: Client;
   let tenant: Tenant;
 
   beforeAll(async () => {
-    dist = await mkdtemp(path.join(tmpdir(), 'custodian-crash-'));
-    // The worker compiled on its own (about 3 s), so it can run as a process that SIGKILL
-    // really kills; the in-process stack cannot be killed that way.
-    const compile = promisify(execFile)(
-      path.join(REPO, 'node_modules/.bin/tsc'),
-      ['-p', 'apps/webhook-worker/tsconfig.app.json', '--outDir', path.join(dist, 'dist')],
-      { cwd: REPO },
-    );
-    await Promise.all([compile, receiver.start(), stack.start()]);
+    await Promise.all([receiver.start(), stack.start()]);
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     tenant = await stack.tenant('pro', 'write');
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(workers.map((worker) => killed(worker, 'SIGTERM')));
+    await Promise.all(workers.map((worker) => worker.stop('SIGTERM')));
     await db?.end();
     await stack.stop();
     await receiver.stop();
-    if (dist) await rm(dist, { recursive: true, force: true });
   });
 
-  /** A webhook-worker process on the stack's database and queues; resolves once healthy. */
-  async function spawnWorker(): Promise<ChildProcess> {
-    const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      [
-        '-r',
-        path.join(REPO, 'tools/runtime/register-paths.js'),
-        path.join(dist, 'dist/apps/webhook-worker/src/main.js'),
-      ],
-      {
-        cwd: REPO,
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          ...process.env,
-          ...stack.env,
-          CUSTODIAN_DIST: path.join(dist, 'dist'),
-          // The compiled files live outside the repo: resolve packages from its node_modules.
-          NODE_PATH: path.join(REPO, 'node_modules'),
-          HEALTH_PORT: String(port),
-          DELIVERY_LEASE_MS: String(LEASE_MS),
-          DELIVERY_TIMEOUT_MS: '1000',
-          DELIVERY_INTERVAL_MS: '50',
-          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-          LOG_LEVEL: 'error',
-        },
-      },
-    );
-    workers.push(child);
-    await eventually(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}`);
-        const response = await fetch(`http://127.0.0.1:${port}/health`);
-        if (response.status !== 200) throw new Error(`health ${response.status}`);
-      },
-      { timeoutMs: 15_000, intervalMs: 50 },
-    );
-    return child;
-  }
-
-  function killed(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-    return new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill(signal);
+  /** A webhook-worker process on the stack's database and queues; resolves once it listens. */
+  async function spawnWorker(): Promise<AppProcess> {
+    const worker = await stack.startExtraWorker({
+      DELIVERY_LEASE_MS: String(LEASE_MS),
+      DELIVERY_TIMEOUT_MS: '1000',
+      DELIVERY_INTERVAL_MS: '50',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      LOG_LEVEL: 'error',
     });
+    workers.push(worker);
+    return worker;
   }
 
   async function createEndpoint(route: string): Promise<CreatedWebhookView> {
@@ -207,7 +148,7 @@ describe('webhook delivery survives a worker killed mid-attempt (e2e, real proce
       },
       { timeoutMs: 10_000, intervalMs: 5 },
     );
-    await killed(first, 'SIGKILL');
+    await first.stop('SIGKILL');
     const killedAt = Date.now();
     const inDoubt = [...receiver.received.keys()].filter((id) => ids.includes(id));
     expect(inDoubt.length).toBeGreaterThanOrEqual(3);
@@ -250,7 +191,7 @@ describe('webhook delivery survives a worker killed mid-attempt (e2e, real proce
   }, 30_000);
 
   it('two workers side by side never send the same delivery twice', async () => {
-    while (workers.filter((w) => w.exitCode === null && w.signalCode === null).length < 2) {
+    while (workers.filter((w) => w.running).length < 2) {
       await spawnWorker();
     }
     const endpoints = await Promise.all(['/pair-a', '/pair-b', '/pair-c'].map(createEndpoint));

@@ -10,3 +10,6 @@ export * from './test-caller';
 export * from './domain-rejection';
 export * from './received';
 export * from './schema-drift';
+export * from './ports';
+export * from './app-process';
+export * from './postgres-probe';

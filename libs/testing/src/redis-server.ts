@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
+import { freePort } from './ports';
 
 export interface RedisServer {
   url: string;
@@ -155,19 +156,4 @@ function isComplete(reply: string): boolean {
   if (reply[0] !== '$') return true;
   const length = Number(reply.slice(1, lineEnd));
   return length < 0 || Buffer.byteLength(reply) >= lineEnd + 2 + length + 2;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }

@@ -1,23 +1,22 @@
-import 'reflect-metadata';
-/* eslint-disable @nx/enforce-module-boundaries -- the bench reuses the register's SQL */
 import {
   DETAIL_COLUMNS,
   DETAIL_FROM,
   SUMMARY_COLUMNS,
   SUMMARY_FROM,
   likePattern,
-} from '@custodian/register';
-/* eslint-enable @nx/enforce-module-boundaries */
+} from '@custodian/register-sql';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 
 /**
- * The lower bound the full path is measured against: the same SQL behind a bare Fastify
- * handler, no auth, no broker, no framework. Run as its own process by the bench.
+ * The lower bound the full path is measured against: the same SQL (the register's, from
+ * @custodian/register-sql) behind a bare Fastify handler, no auth, no broker, no framework.
+ * Run as its own process by the bench.
  */
 async function main(): Promise<void> {
+  const workspaceId = process.env.BENCH_WORKSPACE_ID;
+  if (!workspaceId) throw new Error('BENCH_WORKSPACE_ID is not set');
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-  const workspaceId = process.env.BENCH_WORKSPACE_ID!;
   const app = Fastify({ logger: false });
 
   app.get<{ Params: { id: string } }>('/assets/:id', async (request, reply) => {

@@ -20,7 +20,7 @@ import {
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-/** High enough that neither limiter refuses: the bench measures what limiting costs. */
+/** High enough that the limiter never refuses: the bench measures what limiting costs. */
 const RATE_PER_MINUTE = 10_000_000;
 
 interface Measured {
@@ -33,33 +33,24 @@ interface Measured {
 
 /**
  * `npm run bench -- limits`: GET /ping through the gateway with its own limiter (one Lua
- * script per request) and through the same gateway with @nestjs/throttler and its Redis
- * storage for the same minute limit, in one run, with Redis commands per request.
+ * script per request), with Redis round trips and commands per request. (The comparison
+ * with @nestjs/throttler, which needed the gateway's internals, is retired: ADR 0006.)
  */
 export async function benchLimits(): Promise<void> {
   const run = randomBytes(3).toString('hex');
   const database = `custodian_bench_${run}`;
-  const env: Record<string, string> = { ...benchEnv(run), USAGE_FLUSH_INTERVAL_MS: '2000' };
+  const env = { ...benchEnv(run), USAGE_FLUSH_INTERVAL_MS: '2000' };
   const rows: Array<[string, Measured]> = [];
   try {
     const migration = runNode('apps/gateway/src/migrate.js', env);
     await new Promise((resolve) => migration.once('exit', resolve));
-    for (const [name, entry] of [
-      ['gateway, built-in limiter (Lua)', 'apps/gateway/src/main.js'],
-      ['gateway, @nestjs/throttler + Redis storage', 'tools/bench/src/throttler-gateway.js'],
-    ] as const) {
-      const gateway = runNode(entry, {
-        ...env,
-        PORT: '3300',
-        BENCH_RATE_PER_MINUTE: String(RATE_PER_MINUTE),
-      });
-      try {
-        await waitForHttp('http://127.0.0.1:3300/health');
-        const key = await createKey(env.ADMIN_QUEUE!);
-        rows.push([name, await measure(key.key)]);
-      } finally {
-        await stopAll([gateway]);
-      }
+    const gateway = runNode('apps/gateway/src/main.js', { ...env, PORT: '3300' });
+    try {
+      await waitForHttp('http://127.0.0.1:3300/health');
+      const key = await createKey(env.ADMIN_QUEUE);
+      rows.push(['gateway, built-in limiter (Lua)', await measure(key.key)]);
+    } finally {
+      await stopAll([gateway]);
     }
     printTable(rows);
   } finally {

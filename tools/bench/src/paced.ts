@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { LoadResult } from './load';
+import { quantile } from './quantile';
 
 export interface PacedOptions {
   name: string;
@@ -63,16 +64,14 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
       total,
       Math.floor(((performance.now() - started) / 1000) * options.ratePerSecond),
     );
-    while (sent < due) fire(options.paths[sent++ % options.paths.length]!);
+    for (; sent < due; sent++) fire(pathAt(options.paths, sent));
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(inFlight);
   agent.destroy();
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) /
-    10;
+  const at = (q: number) => Math.round(quantile(latencies, q) * 10) / 10;
   return {
     name: options.name,
     requestsPerSecond: latencies.length / elapsed,
@@ -83,4 +82,11 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
     errors,
     non2xx,
   };
+}
+
+/** The paths are sent in turn. */
+function pathAt(paths: string[], i: number): string {
+  const path = paths[i % paths.length];
+  if (path === undefined) throw new Error('paced needs at least one path');
+  return path;
 }

@@ -56,11 +56,21 @@ export const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@1
 export const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** The settings every bench reads back from its apps' environment. */
+export interface BenchEnv extends Record<string, string> {
+  DATABASE_URL: string;
+  REGISTER_QUEUE: string;
+  REGISTER_ADMIN_QUEUE: string;
+  ADMIN_QUEUE: string;
+  EVENTS_QUEUE: string;
+  WORKER_ADMIN_QUEUE: string;
+}
+
 /**
  * The environment of one bench run's apps: its own database, queues and Redis prefix, so a
  * run never touches a stack that `npm start` or the tests are running.
  */
-export function benchEnv(run: string): Record<string, string> {
+export function benchEnv(run: string): BenchEnv {
   return {
     DATABASE_URL: `${POSTGRES}/custodian_bench_${run}`,
     RABBITMQ_URL,

@@ -8,7 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { load, type LoadResult } from './load';
 import { paced } from './paced';
-import { POSTGRES, RABBITMQ_URL, benchEnv, runNode, stopAll, waitForHttp } from './processes';
+import {
+  POSTGRES,
+  RABBITMQ_URL,
+  benchEnv,
+  runNode,
+  stopAll,
+  waitForHttp,
+  type BenchEnv,
+} from './processes';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,7 +30,7 @@ const FULL = 'http://127.0.0.1:3200';
 export async function benchReads(): Promise<void> {
   const run = randomBytes(3).toString('hex');
   const database = `custodian_bench_${run}`;
-  const env: Record<string, string> = benchEnv(run);
+  const env = benchEnv(run);
   const children = [];
   try {
     for (const app of ['gateway', 'register', 'webhook-worker']) {
@@ -35,7 +43,7 @@ export async function benchReads(): Promise<void> {
     await waitForHttp('http://127.0.0.1:3201/health');
 
     const { workspace, key } = await createTenant(env);
-    const seeded = await seed(env.DATABASE_URL!, workspace.id);
+    const seeded = await seed(env.DATABASE_URL, workspace.id);
     console.log(`seeded ${ASSETS} assets in ${seeded.ms} ms`);
 
     children.push(
@@ -86,10 +94,10 @@ export async function benchReads(): Promise<void> {
   }
 }
 
-async function createTenant(env: Record<string, string>) {
+async function createTenant(env: BenchEnv) {
   const admin = new RmqRpcClient({
     url: RABBITMQ_URL,
-    queue: env.ADMIN_QUEUE!,
+    queue: env.ADMIN_QUEUE,
     timeoutMs: 10_000,
     connectionName: 'custodian-bench',
     serviceName: 'gateway',

@@ -11,7 +11,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Agent, request } from 'undici';
-import { POSTGRES, RABBITMQ_URL, benchEnv, runNode, stopAll, waitForHttp } from './processes';
+import {
+  POSTGRES,
+  RABBITMQ_URL,
+  benchEnv,
+  runNode,
+  stopAll,
+  waitForHttp,
+  type BenchEnv,
+} from './processes';
+import { quantile } from './quantile';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -51,11 +60,11 @@ interface Seen {
 class Receiver {
   /** path → event id → [created, received...] in ms since the epoch. */
   readonly seen = new Map<string, Map<string, Seen>>();
-  private server!: Server;
+  private server: Server | null = null;
   port = 0;
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
+    const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -76,9 +85,10 @@ class Receiver {
         res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       });
     });
-    this.server.keepAliveTimeout = 10_000;
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
+    server.keepAliveTimeout = 10_000;
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
   }
 
   url(path: string): string {
@@ -98,15 +108,13 @@ class Receiver {
     let duplicates = 0;
     for (const [id, entry] of this.seen.get(path) ?? []) {
       if (!id.startsWith(prefix)) continue;
-      latencies.push(entry.received[0]! - entry.created);
-      last = Math.max(last, entry.received[0]!);
+      const [first = NaN] = entry.received;
+      latencies.push(first - entry.created);
+      last = Math.max(last, first);
       duplicates += entry.received.length - 1;
     }
     latencies.sort((a, b) => a - b);
-    const at = (q: number) =>
-      latencies.length === 0
-        ? NaN
-        : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+    const at = (q: number) => quantile(latencies, q);
     return {
       name,
       events,
@@ -122,14 +130,17 @@ class Receiver {
   firstReceipts(path: string, prefix: string): Map<string, number> {
     const firsts = new Map<string, number>();
     for (const [id, entry] of this.seen.get(path) ?? []) {
-      if (id.startsWith(prefix)) firsts.set(id, entry.received[0]!);
+      const [first] = entry.received;
+      if (id.startsWith(prefix) && first !== undefined) firsts.set(id, first);
     }
     return firsts;
   }
 
   async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
 
@@ -140,7 +151,7 @@ class Receiver {
  */
 export async function benchWebhooks(): Promise<void> {
   const run = randomBytes(3).toString('hex');
-  const env: Record<string, string> = {
+  const env: BenchEnv = {
     ...benchEnv(run),
     EVENTS_EXCHANGE: `custodian.events.bench.${run}`,
     EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.bench.${run}`,
@@ -275,7 +286,7 @@ export async function benchWebhooks(): Promise<void> {
   }
 }
 
-async function createTenant(env: Record<string, string>, url: string) {
+async function createTenant(env: BenchEnv, url: string) {
   const client = (queue: string, serviceName: string) =>
     new RmqRpcClient({
       url: RABBITMQ_URL,
@@ -284,8 +295,8 @@ async function createTenant(env: Record<string, string>, url: string) {
       connectionName: 'custodian-bench',
       serviceName,
     });
-  const gateway = client(env.ADMIN_QUEUE!, 'gateway');
-  const worker = client(env.WORKER_ADMIN_QUEUE!, 'webhook-worker');
+  const gateway = client(env.ADMIN_QUEUE, 'gateway');
+  const worker = client(env.WORKER_ADMIN_QUEUE, 'webhook-worker');
   await gateway.connect();
   await worker.connect();
   try {
@@ -366,7 +377,8 @@ async function postAll(
         await new Promise((resolve) => setTimeout(resolve, 1));
         continue;
       }
-      const body = bodies[next++]!;
+      const body = bodies[next++];
+      if (body === undefined) continue;
       const timestamp = Math.floor(Date.now() / 1000);
       const response = await request(url, {
         method: 'POST',
@@ -447,10 +459,8 @@ async function stageTimes(
 
 function printStages(stages: Stages[]): void {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  const quantile = (sorted: number[], q: number) =>
-    sorted.length === 0
-      ? 'n/a'
-      : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(0);
+  const at = (sorted: number[], q: number) =>
+    sorted.length === 0 ? 'n/a' : quantile(sorted, q).toFixed(0);
   console.log(
     '\nStages, ms after outbox created_at (cumulative): relayed = claimed by the relay, ' +
       'stored = delivery row written, sent = first attempt started, received = at the receiver; ' +
@@ -464,8 +474,8 @@ function printStages(stages: Stages[]): void {
         line([
           run.name,
           stage,
-          quantile(run.at[stage], 0.5),
-          quantile(run.at[stage], 0.99),
+          at(run.at[stage], 0.5),
+          at(run.at[stage], 0.99),
           run.last[stage].toFixed(0),
         ]),
       );
@@ -488,7 +498,7 @@ async function dropDatabase(database: string): Promise<void> {
   await client.end();
 }
 
-async function deleteQueues(env: Record<string, string>): Promise<void> {
+async function deleteQueues(env: BenchEnv): Promise<void> {
   const connection = await openConnection(RABBITMQ_URL, 'custodian-bench-cleanup');
   try {
     const channel = await connection.createChannel();
@@ -500,10 +510,11 @@ async function deleteQueues(env: Record<string, string>): Promise<void> {
       env.WORKER_ADMIN_QUEUE,
       env.EVENTS_DEAD_LETTER_QUEUE,
     ]) {
-      await channel.deleteQueue(queue!);
+      if (queue) await channel.deleteQueue(queue);
     }
-    await channel.deleteExchange(env.EVENTS_EXCHANGE!);
-    await channel.deleteExchange(env.EVENTS_DEAD_LETTER_EXCHANGE!);
+    for (const exchange of [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE]) {
+      if (exchange) await channel.deleteExchange(exchange);
+    }
   } finally {
     await connection.close();
   }

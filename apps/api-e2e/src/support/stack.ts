@@ -8,25 +8,47 @@ import {
 } from '@custodian/contracts';
 import { RmqRpcClient, openConnection } from '@custodian/messaging';
 import {
-  createTestDatabase,
+  AppProcess,
+  POSTGRES_PROBE,
+  freePort,
   httpRequest,
+  postgresCounts,
+  runNodeEntry,
   uniqueSuffix,
   type ApiResponse,
+  type Completed,
+  type PostgresCounts,
   type RequestOptions,
   type TestDatabase,
 } from '@custodian/testing';
-import type { INestApplication } from '@nestjs/common';
-// The end-to-end harness is the one place allowed to import apps: it runs the real apps
-// in-process (real HTTP, RabbitMQ, Postgres, Redis) so tests can stop and restart them.
-/* eslint-disable @nx/enforce-module-boundaries */
-import { runAdmin } from '@custodian/admin';
-import { loadGatewayConfig, migrateGateway, startGateway } from '@custodian/gateway';
-import { loadRegisterConfig, migrateRegister, startRegister } from '@custodian/register';
-import { loadWorkerConfig, migrateWorker, startWorker } from '@custodian/webhook-worker';
-/* eslint-enable @nx/enforce-module-boundaries */
+import { mkdirSync, readdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool, type QueryResultRow } from 'pg';
+import { migratedDatabase } from './migrated-database';
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The compiled apps (`npm run build`), each started as its own process, as in production. */
+const APPS = {
+  gateway: { main: 'apps/gateway/src/main.js', port: 'PORT' },
+  register: { main: 'apps/register/src/main.js', port: 'HEALTH_PORT' },
+  worker: { main: 'apps/webhook-worker/src/main.js', port: 'HEALTH_PORT' },
+} as const;
+type AppName = keyof typeof APPS;
+
+const ADMIN_CLI = 'tools/admin/src/main.js';
+
+/** A port taken between choosing it and the app binding it: start the app again elsewhere. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Each stack's apps append their output to `<tmp>/custodian-e2e/<test file>-<suffix>/<app>.log`.
+ * With the default LOG_LEVEL (silent) only what an app prints on failing is there; set
+ * E2E_LOG_LEVEL=info to see everything. Empty logs are removed when the stack stops.
+ */
+const LOG_ROOT = path.join(tmpdir(), 'custodian-e2e');
 
 export interface StackOptions {
   /** Gateway's timeout on register calls; tests of a slow register set it low. */
@@ -34,40 +56,47 @@ export interface StackOptions {
   /**
    * Env merged over the defaults, for every app (e.g. REDIS_URL of a dedicated server).
    * `stack.env` may also be changed before `start()`, e.g. SMTP_URL of a server the test
-   * started on a free port.
+   * started on a free port, or a fixed PORT for the gateway.
    */
   env?: Record<string, string>;
   /**
-   * Whether to run the webhook worker in this process (default true). Crash tests set it
-   * false and run killable worker processes of their own on `stack.env`.
+   * Whether to start a webhook-worker with the stack (default true). Crash tests set it
+   * false and start (and kill) workers of their own with `startExtraWorker`.
    */
   worker?: boolean;
+  /** Counts the gateway's Postgres queries, for `gatewayPostgresCounts` (see postgres-probe). */
+  probeGatewayPostgres?: boolean;
 }
 
 /**
- * The three real apps, in this process, on a fresh database and their own queues and Redis
- * prefix: end-to-end tests speak HTTP to the gateway, which reaches the register over the
- * real RabbitMQ.
+ * The three real apps, each its own process built from dist/, on a fresh database and their
+ * own queues and Redis prefix: end-to-end tests speak HTTP to the gateway, which reaches the
+ * register over the real RabbitMQ.
  */
 export class TestStack {
-  gateway!: INestApplication;
-  register: INestApplication | null = null;
-  /** Unset when the stack was made with `worker: false`. */
-  worker!: INestApplication;
-  /** Further gateway processes on the same env (another port), from `startExtraGateway`. */
-  readonly extraGateways: INestApplication[] = [];
+  private gateway: AppProcess | null = null;
+  /** Null while stopped by `stopRegister`. */
+  register: AppProcess | null = null;
   baseUrl = '';
   readonly suffix = uniqueSuffix();
-  private database!: TestDatabase;
-  private admin!: RmqRpcClient;
-  private registerAdmin!: RmqRpcClient;
-  private workerAdmin!: RmqRpcClient;
+  readonly logDir: string;
+  private database: TestDatabase | null = null;
+  private pool: Pool | null = null;
+  private admin: RmqRpcClient | null = null;
+  private registerAdmin: RmqRpcClient | null = null;
+  private workerAdmin: RmqRpcClient | null = null;
+  /** Every process started, running or not: `stop()` ends those still running. */
+  private readonly processes: AppProcess[] = [];
 
   readonly env: Record<string, string>;
   private readonly runWorker: boolean;
+  private readonly probeGatewayPostgres: boolean;
 
   constructor(options: StackOptions = {}) {
     this.runWorker = options.worker ?? true;
+    this.probeGatewayPostgres = options.probeGatewayPostgres ?? false;
+    const testFile = path.basename(expect.getState().testPath ?? 'stack', '.ts');
+    this.logDir = path.join(LOG_ROOT, `${testFile}-${this.suffix}`);
     this.env = {
       RABBITMQ_URL,
       REDIS_URL,
@@ -81,98 +110,116 @@ export class TestStack {
       EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.t.${this.suffix}`,
       EVENTS_EXCHANGE: `custodian.events.t.${this.suffix}`,
       PORT: '0',
-      HEALTH_PORT: '0',
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent',
       REGISTER_TIMEOUT_MS: String(options.registerTimeoutMs ?? 4_000),
       ...options.env,
     };
     // The register asks the gateway for plans on the gateway's admin queue.
-    this.env.GATEWAY_ADMIN_QUEUE ??= this.env.ADMIN_QUEUE!;
+    this.env.GATEWAY_ADMIN_QUEUE ??= this.env.ADMIN_QUEUE ?? '';
   }
 
+  /**
+   * A database with every app's migrations, then the three apps at once (as `npm start` does:
+   * none needs another to start), then the admin queues' clients.
+   */
   async start(): Promise<this> {
-    this.database = await createTestDatabase();
+    mkdirSync(this.logDir, { recursive: true });
+    this.database = await migratedDatabase();
     this.env.DATABASE_URL = this.database.url;
-    await migrateGateway(this.database.url);
-    await migrateRegister(this.database.url);
-    await migrateWorker(this.database.url);
-    await this.startRegister();
-    if (this.runWorker) this.worker = await startWorker(loadWorkerConfig(this.env));
-    this.gateway = await startGateway(loadGatewayConfig(this.env));
-    this.baseUrl = `${(await this.gateway.getUrl()).replace('[::1]', '127.0.0.1')}/api/v1`;
-    this.admin = new RmqRpcClient({
-      url: RABBITMQ_URL,
-      queue: this.env.ADMIN_QUEUE!,
-      timeoutMs: 5_000,
-      connectionName: 'custodian-test-admin',
-      serviceName: 'gateway',
-    });
-    await this.admin.connect();
-    this.registerAdmin = new RmqRpcClient({
-      url: RABBITMQ_URL,
-      queue: this.env.REGISTER_ADMIN_QUEUE!,
-      timeoutMs: 5_000,
-      connectionName: 'custodian-test-register-admin',
-      serviceName: 'register',
-    });
-    await this.registerAdmin.connect();
-    this.workerAdmin = new RmqRpcClient({
-      url: RABBITMQ_URL,
-      queue: this.env.WORKER_ADMIN_QUEUE!,
-      timeoutMs: 5_000,
-      connectionName: 'custodian-test-worker-admin',
-      serviceName: 'webhook-worker',
-    });
-    await this.workerAdmin.connect();
+    await Promise.all([
+      this.startGateway(),
+      this.startRegister(),
+      this.runWorker ? this.launch('worker') : undefined,
+    ]);
+    const client = (queue: string, serviceName: string) =>
+      new RmqRpcClient({
+        url: RABBITMQ_URL,
+        queue,
+        timeoutMs: 5_000,
+        connectionName: `custodian-test-${serviceName}-admin`,
+        serviceName,
+      });
+    this.admin = client(this.env.ADMIN_QUEUE ?? '', 'gateway');
+    this.registerAdmin = client(this.env.REGISTER_ADMIN_QUEUE ?? '', 'register');
+    this.workerAdmin = client(this.env.WORKER_ADMIN_QUEUE ?? '', 'webhook-worker');
+    await Promise.all([
+      this.admin.connect(),
+      this.registerAdmin.connect(),
+      this.workerAdmin.connect(),
+    ]);
     return this;
   }
 
   async startRegister(): Promise<void> {
-    this.register = await startRegister(loadRegisterConfig(this.env));
+    this.register = (await this.launch('register')).app;
+  }
+
+  /** SIGTERM: the register drains and exits, as in a rolling restart. */
+  async stopRegister(): Promise<void> {
+    await this.register?.stop();
+    this.register = null;
   }
 
   /** Another gateway on the same database, queues and Redis; returns its API base URL. */
   async startExtraGateway(): Promise<string> {
-    const app = await startGateway(loadGatewayConfig(this.env));
-    this.extraGateways.push(app);
-    return `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/api/v1`;
+    const { port } = await this.launch('gateway', { PORT: '0' });
+    return apiBaseUrl(port);
   }
 
-  async stopRegister(): Promise<void> {
-    await this.register?.close();
-    this.register = null;
+  /**
+   * Another webhook-worker on the stack's env with `env` over it, once it answers /health;
+   * `stop('SIGKILL')` on it is a crash.
+   */
+  async startExtraWorker(env: Record<string, string> = {}): Promise<AppProcess> {
+    return (await this.launch('worker', env)).app;
   }
 
   async stop(): Promise<void> {
-    await this.admin?.close();
-    await this.registerAdmin?.close();
-    await this.workerAdmin?.close();
-    for (const extra of this.extraGateways) await extra.close();
-    await this.gateway?.close();
-    await this.register?.close();
-    await this.worker?.close();
-    await this.deleteQueues();
+    await Promise.all([
+      this.admin?.close(),
+      this.registerAdmin?.close(),
+      this.workerAdmin?.close(),
+    ]);
+    await Promise.all(this.processes.map((app) => app.stop()));
+    await this.pool?.end();
+    if (this.database) await this.deleteQueues();
     await this.database?.drop();
+    removeEmptyLogs(this.logDir);
   }
 
   get databaseUrl(): string {
+    if (!this.database) throw new Error('the stack is not started');
     return this.database.url;
+  }
+
+  /** Reads (or writes) the stack's database directly, as a test's own check of what is stored. */
+  async query<T extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+    this.pool ??= new Pool({ connectionString: this.databaseUrl, max: 2 });
+    return (await this.pool.query<T>(sql, params)).rows;
+  }
+
+  /** What the gateway process has asked of Postgres so far (needs `probeGatewayPostgres`). */
+  gatewayPostgresCounts(): Promise<PostgresCounts> {
+    if (!this.gateway || !this.probeGatewayPostgres) {
+      throw new Error('start the stack with probeGatewayPostgres: true');
+    }
+    return postgresCounts(this.gateway);
   }
 
   /** A message to the gateway's admin queue, as the admin CLI sends it. */
   adminCall<T>(pattern: string, payload: object): Promise<T> {
-    return this.admin.request<T>(pattern, payload);
+    return connected(this.admin).request<T>(pattern, payload);
   }
 
   /** A message to the register's admin queue, as the admin CLI sends it. */
   registerAdminCall<T>(pattern: string, payload: object): Promise<T> {
-    return this.registerAdmin.request<T>(pattern, payload);
+    return connected(this.registerAdmin).request<T>(pattern, payload);
   }
 
   /** A message to the webhook-worker's admin queue, as the admin CLI sends it. */
   workerAdminCall<T>(pattern: string, payload: object): Promise<T> {
-    return this.workerAdmin.request<T>(pattern, payload);
+    return connected(this.workerAdmin).request<T>(pattern, payload);
   }
 
   async createWorkspace(plan: PlanName = 'pro', name = 'Acme'): Promise<WorkspaceView> {
@@ -183,7 +230,6 @@ export class TestStack {
     return this.adminCall(GatewayAdminPatterns.keyCreate, { workspace, scope });
   }
 
-  /** A workspace on `plan` with a key of `scope`, ready to call the API with. */
   /**
    * A workspace on `plan` with a key of `scope`, ready to call the API with. Unless
    * `planRateLimit` is set, the per-minute limit is lifted (suites send hundreds of requests a
@@ -205,25 +251,73 @@ export class TestStack {
     return new Tenant(this, workspace, key);
   }
 
-  /** The real admin CLI, in-process, against this stack's queues: its exit code and output. */
-  async cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    const code = await runAdmin(argv, {
+  /** The real admin CLI, as its own process, against this stack's queues. */
+  cli(...argv: string[]): Promise<Completed> {
+    return this.cliWithEnv({}, ...argv);
+  }
+
+  /** The admin CLI with `env` over the stack's (a queue nobody serves, a short timeout). */
+  cliWithEnv(env: Record<string, string>, ...argv: string[]): Promise<Completed> {
+    return runNodeEntry({
+      entry: ADMIN_CLI,
+      args: argv,
       env: {
         RABBITMQ_URL: this.env.RABBITMQ_URL,
         ADMIN_QUEUE: this.env.ADMIN_QUEUE,
         REGISTER_ADMIN_QUEUE: this.env.REGISTER_ADMIN_QUEUE,
         WORKER_ADMIN_QUEUE: this.env.WORKER_ADMIN_QUEUE,
+        ...env,
       },
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
     });
-    return { code, stdout, stderr };
   }
 
   request<T = unknown>(path: string, options?: RequestOptions): Promise<ApiResponse<T>> {
     return httpRequest<T>(`${this.baseUrl}${path}`, options);
+  }
+
+  private async startGateway(): Promise<void> {
+    const { app, port } = await this.launch(
+      'gateway',
+      {},
+      {
+        preload: this.probeGatewayPostgres ? [POSTGRES_PROBE] : [],
+      },
+    );
+    this.gateway = app;
+    this.baseUrl = apiBaseUrl(port);
+  }
+
+  /**
+   * Starts `name` on the stack's env (with `env` over it) and resolves once it answers
+   * /health on its port: the one in the env if set, else a free one.
+   */
+  private async launch(
+    name: AppName,
+    env: Record<string, string> = {},
+    options: { preload?: string[] } = {},
+  ): Promise<{ app: AppProcess; port: number }> {
+    const merged = { ...this.env, ...env };
+    const variable = APPS[name].port;
+    const fixed = Number(merged[variable] ?? 0);
+    for (let attempt = 1; ; attempt++) {
+      const port = fixed || (await freePort());
+      const count = this.processes.filter((app) => app.name === name).length + 1;
+      const app = AppProcess.start({
+        name,
+        entry: APPS[name].main,
+        env: { ...merged, [variable]: String(port) },
+        logFile: path.join(this.logDir, `${name}${count > 1 ? `-${count}` : ''}.log`),
+        preload: options.preload,
+      });
+      this.processes.push(app);
+      try {
+        await app.waitForHttp(`http://127.0.0.1:${port}/health`);
+        return { app, port };
+      } catch (error) {
+        const taken = /EADDRINUSE/.test(app.logTail());
+        if (fixed || !taken || attempt === PORT_ATTEMPTS) throw error;
+      }
+    }
   }
 
   private async deleteQueues(): Promise<void> {
@@ -238,14 +332,39 @@ export class TestStack {
         this.env.WORKER_ADMIN_QUEUE,
         this.env.EVENTS_DEAD_LETTER_QUEUE,
       ]) {
-        await channel.deleteQueue(queue!);
+        if (queue) await channel.deleteQueue(queue);
       }
-      await channel.deleteExchange(this.env.EVENTS_EXCHANGE!);
-      await channel.deleteExchange(this.env.EVENTS_DEAD_LETTER_EXCHANGE!);
+      for (const exchange of [this.env.EVENTS_EXCHANGE, this.env.EVENTS_DEAD_LETTER_EXCHANGE]) {
+        if (exchange) await channel.deleteExchange(exchange);
+      }
     } finally {
       await connection.close();
     }
   }
+}
+
+function apiBaseUrl(port: number): string {
+  return `http://127.0.0.1:${port}/api/v1`;
+}
+
+function connected(client: RmqRpcClient | null): RmqRpcClient {
+  if (!client) throw new Error('the stack is not started');
+  return client;
+}
+
+/** Keeps the logs that say something (a crash, or everything at E2E_LOG_LEVEL=info). */
+function removeEmptyLogs(dir: string): void {
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const file of files) {
+    const full = path.join(dir, file);
+    if (statSync(full).size === 0) unlinkSync(full);
+  }
+  if (readdirSync(dir).length === 0) rmdirSync(dir);
 }
 
 /** A workspace and one of its keys: the API as one customer sees it. */

@@ -21,6 +21,13 @@ export class GatewayConfig {
   /** Namespaces every Redis key, so several deployments (or test runs) can share a server. */
   @IsString() REDIS_PREFIX: string = 'cus:';
 
+  /**
+   * How long a Redis command may take before the gateway stops waiting and serves the request
+   * with limits not applied (fail open). Well under the 200 ms in which a request must still be
+   * answered with Redis gone.
+   */
+  @IsInt() @Min(10) @Max(10_000) REDIS_COMMAND_TIMEOUT_MS: number = 100;
+
   @Matches(/^amqps?:\/\//, { message: 'RABBITMQ_URL must be an amqp:// URL' })
   RABBITMQ_URL: string = 'amqp://guest:guest@127.0.0.1:5672';
 

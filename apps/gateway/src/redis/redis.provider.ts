@@ -16,8 +16,7 @@ export class RedisConnection implements OnApplicationShutdown {
     this.client = new Redis(config.REDIS_URL, {
       keyPrefix: config.REDIS_PREFIX,
       enableOfflineQueue: false,
-      // Well under the 200 ms in which a request must still be answered with Redis gone.
-      commandTimeout: 100,
+      commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
       connectTimeout: 1_000,
       maxRetriesPerRequest: 0,
       retryStrategy: (times) => Math.min(times * 200, 2_000),

@@ -1,7 +1,7 @@
 import { ASSET_STATUSES, type AssetListQuery, type RawQuery } from '@custodian/contracts';
 import { parseListQuery } from '../listing/list-query';
 
-export { likePattern } from '../listing/list-query';
+export { likePattern } from '@custodian/register-sql';
 
 /** GET /assets: the shared list query with the six asset statuses. */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {

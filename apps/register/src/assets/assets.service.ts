@@ -9,21 +9,18 @@ import {
   type UpdateAssetInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { isUniqueViolation, newId, retryTransaction } from '@custodian/runtime';
-import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { writeEvent } from '../outbox/outbox.writer';
-import { listPage } from '../listing/list-page';
 import {
   DETAIL_COLUMNS,
   DETAIL_FROM,
   SUMMARY_COLUMNS,
   SUMMARY_FROM,
-  toDetail,
-  toSummary,
-  type AssetDetailRow,
-  type AssetSummaryRow,
-} from './asset-rows';
+} from '@custodian/register-sql';
+import { isUniqueViolation, newId, retryTransaction } from '@custodian/runtime';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { writeEvent } from '../outbox/outbox.writer';
+import { listPage } from '../listing/list-page';
+import { toDetail, toSummary, type AssetDetailRow, type AssetSummaryRow } from './asset-rows';
 import { checkoutTarget, type Holder } from './custody';
 import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';

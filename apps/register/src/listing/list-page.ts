@@ -1,6 +1,7 @@
 import { ASSET_UNPAGED_MAX, type Page } from '@custodian/contracts';
+import { likePattern } from '@custodian/register-sql';
 import type { DataSource } from 'typeorm';
-import { likePattern, type ListQuery } from './list-query';
+import type { ListQuery } from './list-query';
 
 export interface ListSpec<Row, Out> {
   /** `SELECT ... FROM ... ` without WHERE. */

@@ -74,12 +74,3 @@ function integerIn(name: string, value: string, min: number, max: number): numbe
 function invalid(message: string): DomainError {
   return new DomainError('invalid_input', message);
 }
-
-/**
- * Escapes LIKE wildcards so a search for `50%` matches the text, not everything. Not lowered
- * here: the SQL applies Postgres' lower(), the same function that built search_text (JS and
- * Postgres disagree on characters such as U+0130).
- */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}

@@ -1,0 +1,17 @@
+/**
+ * The SELECT lists and joins of the register's asset reads, aliased as the row types of
+ * apps/register/src/assets/asset-rows.ts expect. The benchmark's bare handler serves the very
+ * same SQL (tools/bench), so the comparison is of everything around the query.
+ */
+export const SUMMARY_COLUMNS = `a.id, a.name, a.sku, a.status, a.brand, a.model, a.serial_number,
+  c.name AS category_name, a.assigned_to_id, p.full_name AS assigned_name, a.updated_at`;
+
+export const SUMMARY_FROM = `register.assets a
+  LEFT JOIN register.categories c ON c.id = a.category_id
+  LEFT JOIN register.people p ON p.id = a.assigned_to_id`;
+
+export const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a.location_id,
+  l.name AS location_name, a.assigned_at, a.custom_fields, a.created_at`;
+
+export const DETAIL_FROM = `${SUMMARY_FROM}
+  LEFT JOIN register.locations l ON l.id = a.location_id`;

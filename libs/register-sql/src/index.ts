@@ -1,0 +1,2 @@
+export * from './asset-columns';
+export * from './like-pattern';
