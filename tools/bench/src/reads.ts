@@ -9,6 +9,8 @@ import { Client } from 'pg';
 import { load, type LoadResult } from './load';
 import { paced } from './paced';
 import { POSTGRES, RABBITMQ_URL, benchEnv, runNode, stopAll, waitForHttp } from './processes';
+import { required } from './required';
+import { benchRpc } from './rpc';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -17,7 +19,8 @@ const FULL = 'http://127.0.0.1:3200';
 
 /**
  * `npm run bench -- reads`: the full path (gateway → RabbitMQ → register → Postgres) against
- * a bare Fastify + pg handler serving the same SQL, on 100,000 assets in one workspace.
+ * a bare Fastify + pg handler serving the same SQL, on 100,000 assets in one workspace; then
+ * the RPC transport alone (`npm run bench -- rpc`).
  */
 export async function benchReads(): Promise<void> {
   const run = randomBytes(3).toString('hex');
@@ -35,7 +38,7 @@ export async function benchReads(): Promise<void> {
     await waitForHttp('http://127.0.0.1:3201/health');
 
     const { workspace, key } = await createTenant(env);
-    const seeded = await seed(env.DATABASE_URL!, workspace.id);
+    const seeded = await seed(required(env.DATABASE_URL, 'DATABASE_URL'), workspace.id);
     console.log(`seeded ${ASSETS} assets in ${seeded.ms} ms`);
 
     children.push(
@@ -84,12 +87,13 @@ export async function benchReads(): Promise<void> {
     await stopAll(children);
     await dropDatabase(database);
   }
+  await benchRpc();
 }
 
 async function createTenant(env: Record<string, string>) {
   const admin = new RmqRpcClient({
     url: RABBITMQ_URL,
-    queue: env.ADMIN_QUEUE!,
+    queue: required(env.ADMIN_QUEUE, 'ADMIN_QUEUE'),
     timeoutMs: 10_000,
     connectionName: 'custodian-bench',
     serviceName: 'gateway',
