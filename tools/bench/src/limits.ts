@@ -17,6 +17,7 @@ import {
   stopAll,
   waitForHttp,
 } from './processes';
+import { required } from './required';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -55,7 +56,7 @@ export async function benchLimits(): Promise<void> {
       });
       try {
         await waitForHttp('http://127.0.0.1:3300/health');
-        const key = await createKey(env.ADMIN_QUEUE!);
+        const key = await createKey(required(env.ADMIN_QUEUE, 'ADMIN_QUEUE'));
         rows.push([name, await measure(key.key)]);
       } finally {
         await stopAll([gateway]);

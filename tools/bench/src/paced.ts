@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { LoadResult } from './load';
+import { quantile } from './quantile';
+import { required } from './required';
 
 export interface PacedOptions {
   name: string;
@@ -63,16 +65,14 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
       total,
       Math.floor(((performance.now() - started) / 1000) * options.ratePerSecond),
     );
-    while (sent < due) fire(options.paths[sent++ % options.paths.length]!);
+    while (sent < due) fire(required(options.paths[sent++ % options.paths.length], 'path'));
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(inFlight);
   agent.destroy();
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) /
-    10;
+  const at = (q: number) => Math.round(quantile(latencies, q) * 10) / 10;
   return {
     name: options.name,
     requestsPerSecond: latencies.length / elapsed,

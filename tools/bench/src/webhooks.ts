@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Agent, request } from 'undici';
 import { POSTGRES, RABBITMQ_URL, benchEnv, runNode, stopAll, waitForHttp } from './processes';
+import { quantile } from './quantile';
+import { required } from './required';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -98,15 +100,13 @@ class Receiver {
     let duplicates = 0;
     for (const [id, entry] of this.seen.get(path) ?? []) {
       if (!id.startsWith(prefix)) continue;
-      latencies.push(entry.received[0]! - entry.created);
-      last = Math.max(last, entry.received[0]!);
+      const first = required(entry.received[0], `first receipt of ${id}`);
+      latencies.push(first - entry.created);
+      last = Math.max(last, first);
       duplicates += entry.received.length - 1;
     }
     latencies.sort((a, b) => a - b);
-    const at = (q: number) =>
-      latencies.length === 0
-        ? NaN
-        : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+    const at = (q: number) => quantile(latencies, q);
     return {
       name,
       events,
@@ -122,7 +122,8 @@ class Receiver {
   firstReceipts(path: string, prefix: string): Map<string, number> {
     const firsts = new Map<string, number>();
     for (const [id, entry] of this.seen.get(path) ?? []) {
-      if (id.startsWith(prefix)) firsts.set(id, entry.received[0]!);
+      if (id.startsWith(prefix))
+        firsts.set(id, required(entry.received[0], `first receipt of ${id}`));
     }
     return firsts;
   }
@@ -284,8 +285,8 @@ async function createTenant(env: Record<string, string>, url: string) {
       connectionName: 'custodian-bench',
       serviceName,
     });
-  const gateway = client(env.ADMIN_QUEUE!, 'gateway');
-  const worker = client(env.WORKER_ADMIN_QUEUE!, 'webhook-worker');
+  const gateway = client(required(env.ADMIN_QUEUE, 'ADMIN_QUEUE'), 'gateway');
+  const worker = client(required(env.WORKER_ADMIN_QUEUE, 'WORKER_ADMIN_QUEUE'), 'webhook-worker');
   await gateway.connect();
   await worker.connect();
   try {
@@ -366,7 +367,7 @@ async function postAll(
         await new Promise((resolve) => setTimeout(resolve, 1));
         continue;
       }
-      const body = bodies[next++]!;
+      const body = required(bodies[next++], 'body');
       const timestamp = Math.floor(Date.now() / 1000);
       const response = await request(url, {
         method: 'POST',
@@ -447,10 +448,8 @@ async function stageTimes(
 
 function printStages(stages: Stages[]): void {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  const quantile = (sorted: number[], q: number) =>
-    sorted.length === 0
-      ? 'n/a'
-      : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(0);
+  const cell = (sorted: number[], q: number) =>
+    sorted.length === 0 ? 'n/a' : quantile(sorted, q).toFixed(0);
   console.log(
     '\nStages, ms after outbox created_at (cumulative): relayed = claimed by the relay, ' +
       'stored = delivery row written, sent = first attempt started, received = at the receiver; ' +
@@ -464,8 +463,8 @@ function printStages(stages: Stages[]): void {
         line([
           run.name,
           stage,
-          quantile(run.at[stage], 0.5),
-          quantile(run.at[stage], 0.99),
+          cell(run.at[stage], 0.5),
+          cell(run.at[stage], 0.99),
           run.last[stage].toFixed(0),
         ]),
       );
@@ -500,10 +499,12 @@ async function deleteQueues(env: Record<string, string>): Promise<void> {
       env.WORKER_ADMIN_QUEUE,
       env.EVENTS_DEAD_LETTER_QUEUE,
     ]) {
-      await channel.deleteQueue(queue!);
+      await channel.deleteQueue(required(queue, 'queue name'));
     }
-    await channel.deleteExchange(env.EVENTS_EXCHANGE!);
-    await channel.deleteExchange(env.EVENTS_DEAD_LETTER_EXCHANGE!);
+    await channel.deleteExchange(required(env.EVENTS_EXCHANGE, 'EVENTS_EXCHANGE'));
+    await channel.deleteExchange(
+      required(env.EVENTS_DEAD_LETTER_EXCHANGE, 'EVENTS_DEAD_LETTER_EXCHANGE'),
+    );
   } finally {
     await connection.close();
   }
