@@ -7,8 +7,18 @@ import type { Socket } from 'node:net';
  */
 export async function openConnection(url: string, name: string): Promise<ChannelModel> {
   const model = await connect(url, { noDelay: true, clientProperties: { connection_name: name } });
-  coalesceWrites((model.connection as unknown as { stream: Socket }).stream);
+  if (coalescingWrites()) {
+    coalesceWrites((model.connection as unknown as { stream: Socket }).stream);
+  }
   return model;
+}
+
+/**
+ * `RABBITMQ_COALESCE_WRITES=false` opens connections without the write coalescing below, so
+ * that `npm run bench -- rpc` can measure what it is worth (docs/adr/0001). On by default.
+ */
+function coalescingWrites(): boolean {
+  return process.env.RABBITMQ_COALESCE_WRITES !== 'false';
 }
 
 /**

@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { benchLimits } from './limits';
 import { benchReads } from './reads';
+import { benchRpc } from './rpc';
 import { benchWebhooks } from './webhooks';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   reads: benchReads,
   limits: benchLimits,
   webhooks: benchWebhooks,
+  rpc: benchRpc,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */

@@ -17,6 +17,7 @@ import {
   waitForHttp,
   type BenchEnv,
 } from './processes';
+import { benchRpc } from './rpc';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -25,7 +26,8 @@ const FULL = 'http://127.0.0.1:3200';
 
 /**
  * `npm run bench -- reads`: the full path (gateway → RabbitMQ → register → Postgres) against
- * a bare Fastify + pg handler serving the same SQL, on 100,000 assets in one workspace.
+ * a bare Fastify + pg handler serving the same SQL, on 100,000 assets in one workspace; then
+ * the RPC transport alone (`npm run bench -- rpc`).
  */
 export async function benchReads(): Promise<void> {
   const run = randomBytes(3).toString('hex');
@@ -92,6 +94,7 @@ export async function benchReads(): Promise<void> {
     await stopAll(children);
     await dropDatabase(database);
   }
+  await benchRpc();
 }
 
 async function createTenant(env: BenchEnv) {
