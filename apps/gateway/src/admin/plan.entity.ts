@@ -1,4 +1,4 @@
-import type { PlanName } from '@custodian/contracts';
+import type { EffectiveLimits, PlanName } from '@custodian/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** gateway.plans: the plan catalog, written by the first migration from libs/plans. */
@@ -26,4 +26,15 @@ export class PlanEntity {
 
   @Column({ type: 'integer', nullable: true })
   seats!: number | null;
+}
+
+/** A plan row's limits as the rest of the code counts them (the quota arrives as text). */
+export function planLimits(row: Omit<PlanEntity, 'name' | 'api_access'>): EffectiveLimits {
+  return {
+    ratePerMinute: row.rate_per_minute,
+    monthlyQuota: row.monthly_quota === null ? null : Number(row.monthly_quota),
+    assets: row.assets,
+    people: row.people,
+    seats: row.seats,
+  };
 }

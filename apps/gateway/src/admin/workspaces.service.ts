@@ -16,7 +16,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPublisher } from '../keys/access-publisher';
 import { GatewayEvents } from '../outbox/gateway-events';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
-import type { PlanEntity } from './plan.entity';
+import { planLimits, type PlanEntity } from './plan.entity';
 import type { WorkspaceEntity } from './workspace.entity';
 
 /** A workspace and the limits of its plan (`w.*, p.<limits>`). */
@@ -130,13 +130,7 @@ export class WorkspacesService {
 }
 
 function toView(row: WorkspaceRow): WorkspaceView {
-  const plan: EffectiveLimits = {
-    ratePerMinute: row.rate_per_minute,
-    monthlyQuota: row.monthly_quota === null ? null : Number(row.monthly_quota),
-    assets: row.assets,
-    people: row.people,
-    seats: row.seats,
-  };
+  const plan = planLimits(row);
   return {
     id: row.id,
     name: row.name,

@@ -1,9 +1,8 @@
-import type { EffectiveLimits } from '@custodian/contracts';
 import { effectiveLimits } from '@custodian/plans';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AccessRecord } from '../access/access-record';
-import type { PlanEntity } from '../admin/plan.entity';
+import { planLimits, type PlanEntity } from '../admin/plan.entity';
 import type { WorkspaceEntity } from '../admin/workspace.entity';
 import type { KeyUsageEntity } from '../limits/key-usage.entity';
 import type { ApiKeyEntity } from './api-key.entity';
@@ -70,13 +69,6 @@ export class AccessStore {
 }
 
 function toRecord(row: AccessRow): AccessRecord {
-  const planLimits: EffectiveLimits = {
-    ratePerMinute: row.rate_per_minute,
-    monthlyQuota: row.monthly_quota === null ? null : Number(row.monthly_quota),
-    assets: row.assets,
-    people: row.people,
-    seats: row.seats,
-  };
   return {
     keyId: row.key_id,
     prefix: row.prefix,
@@ -86,6 +78,6 @@ function toRecord(row: AccessRow): AccessRecord {
     workspaceName: row.workspace_name,
     plan: row.plan,
     apiAccess: row.api_access,
-    limits: effectiveLimits(planLimits, row.overrides),
+    limits: effectiveLimits(planLimits(row), row.overrides),
   };
 }
