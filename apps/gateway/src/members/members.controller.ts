@@ -1,6 +1,7 @@
 import {
   DomainError,
   InviteMemberInput,
+  Member,
   RegisterAdminRpc,
   RegisterRpc,
   UpdateMemberInput,
@@ -28,8 +29,15 @@ import { ClientAddressLimiter } from '../limits/client-address-limiter';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
 import { RegisterClient } from '../register-client/register-client';
-import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiIdParam, ApiRoute } from '../openapi/api-docs.decorators';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, ApiIdParam } from '../openapi/api-docs.decorators';
 
 /** HTTP face of the register's members; validation and the role rules live in the register. */
 @ApiTags('Members')
@@ -39,13 +47,12 @@ export class MembersController {
 
   @Get()
   @RequiresScope('read')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'listMembers',
     summary: 'List workspace members',
     description: 'The logins of the workspace (not people records), invited ones included.',
-    status: 200,
-    response: { arrayOf: 'Member' },
   })
+  @ApiOkResponse({ type: [Member], description: 'OK.' })
   list(@Access() access: AccessRecord): Promise<MemberView[]> {
     return this.register.call(RegisterRpc.membersList, access, {});
   }
@@ -53,17 +60,15 @@ export class MembersController {
   @Post()
   @HttpCode(201)
   @RequiresScope('write')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'inviteMember',
     summary: 'Invite a member',
     description:
       'E-mails an invitation link; the seat is taken when it is accepted. The key acts as ' +
       'an `admin`, so it cannot invite owners. Fires `member.invited`.',
-    status: 201,
-    response: 'Member',
-    body: 'InviteMemberInput',
-    errors: [409],
   })
+  @ApiCreatedResponse({ type: Member, description: 'Created: the new resource.' })
+  @ApiErrors(409)
   invite(@Access() access: AccessRecord, @Body() body: InviteMemberInput): Promise<MemberView> {
     return this.register.call(RegisterRpc.membersInvite, access, { body });
   }
@@ -71,15 +76,13 @@ export class MembersController {
   @Patch(':userId')
   @RequiresScope('write')
   @ApiIdParam('userId', 'member')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'updateMember',
     summary: "Change a member's role",
     description: 'Bounded by the role hierarchy: the key acts as an `admin`.',
-    status: 200,
-    response: 'Member',
-    body: 'UpdateMemberInput',
-    errors: [404],
   })
+  @ApiOkResponse({ type: Member, description: 'OK.' })
+  @ApiErrors(404)
   update(
     @Access() access: AccessRecord,
     @Param('userId') userId: string,
@@ -114,7 +117,7 @@ export class InvitationsController {
   })
   @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
   @ApiProduces('text/html')
-  @ApiResponse({ status: 200, description: 'An HTML page.', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'An HTML page.', schema: { type: 'string' } })
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('cache-control', 'no-store')
   page(@Query() query: RawQuery): string {
@@ -132,16 +135,15 @@ export class InvitationsController {
   @Post('accept')
   @Public()
   @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'acceptInvitation',
     summary: 'Accept an invitation',
     description:
       'Needs no API key: the token of the e-mailed link is the credential. Unknown tokens ' +
       'count as failed authentications of the client address (429 past the limit).',
-    status: 200,
-    response: 'Member',
-    errors: [400, 403, 404, 409, 429, 503, 504],
   })
+  @ApiOkResponse({ type: Member, description: 'OK.' })
+  @ApiErrors(400, 403, 404, 409, 429, 503, 504)
   @HttpCode(200)
   async accept(
     @Query() query: RawQuery,
