@@ -1,5 +1,5 @@
-import { EVENT_DATA_SCHEMAS, GatewayAdminPatterns, type ErrorBody } from '@custodian/contracts';
-import { eventually, schemaErrors } from '@custodian/testing';
+import { GatewayAdminPatterns, type ErrorBody } from '@custodian/contracts';
+import { eventDataErrors, eventually } from '@custodian/testing';
 import { Client } from 'pg';
 import { TestStack } from './support/stack';
 
@@ -73,7 +73,7 @@ describe('plan events in the outboxes (e2e)', () => {
       current: { plan: 'business', limits: { monthlyQuota: 5 } },
     });
     for (const row of after) {
-      expect(schemaErrors(EVENT_DATA_SCHEMAS['plan.changed'], row.data)).toEqual([]);
+      expect(eventDataErrors('plan.changed', row.data)).toEqual([]);
     }
   });
 
@@ -100,7 +100,7 @@ describe('plan events in the outboxes (e2e)', () => {
       limit: 'assets',
       value: 2,
     });
-    expect(schemaErrors(EVENT_DATA_SCHEMAS['plan.limit_reached'], rows[0]!.data)).toEqual([]);
+    expect(eventDataErrors('plan.limit_reached', rows[0]!.data)).toEqual([]);
     // The refused create wrote nothing: no asset.created for it either.
     const created = await outbox('register', tenant.workspace.id, 'asset.created');
     expect(created).toHaveLength(2);
@@ -132,7 +132,7 @@ describe('plan events in the outboxes (e2e)', () => {
       value: 2,
       key: { id: tenant.key.id },
     });
-    expect(schemaErrors(EVENT_DATA_SCHEMAS['plan.limit_reached'], rows[0]!.data)).toEqual([]);
+    expect(eventDataErrors('plan.limit_reached', rows[0]!.data)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await outbox('gateway', tenant.workspace.id, 'plan.limit_reached')).toHaveLength(1);
   });

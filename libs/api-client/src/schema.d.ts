@@ -1057,28 +1057,29 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /**
-         * Error
-         * @description The body of every error response (4xx and 5xx), including unknown routes, malformed JSON and bodies over 1 MiB.
-         * @example {
-         *       "statusCode": 403,
-         *       "error": "Forbidden",
-         *       "message": "Asset limit of 5000 reached on the pro plan"
-         *     }
-         */
-        Error: {
-            /** @description The HTTP status code of the response. */
-            statusCode: number;
+        PingWorkspace: {
+            /** @description Id of the workspace: `wsp_` + a ULID. */
+            id: string;
+            /** @description Name of the workspace. */
+            name: string;
             /**
-             * @description The HTTP reason phrase of the status.
+             * @description The plan of the workspace: free, pro, business, enterprise.
              * @enum {string}
              */
-            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Payload Too Large" | "Unsupported Media Type" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
-            /** @description What went wrong, for a person: names the failing field, or the limit and the plan. */
-            message: string;
+            plan: "free" | "pro" | "business" | "enterprise";
+        };
+        PingKey: {
+            /** @description Id of the key. */
+            id: string;
+            /** @description The first 12 characters of the key, to tell keys apart. */
+            prefix: string;
+            /**
+             * @description Scope of an API key: `read`, or `write` (which includes read).
+             * @enum {string}
+             */
+            scope: "read" | "write";
         };
         /**
-         * Ping
          * @description The body of `GET /ping`: the workspace the key belongs to and what the key may do.
          * @example {
          *       "workspace": {
@@ -1099,34 +1100,143 @@ export interface components {
          */
         Ping: {
             /** @description The workspace the key belongs to. */
-            workspace: {
-                /** @description Id of the workspace: `wsp_` + a ULID. */
-                id: string;
-                /** @description Name of the workspace. */
-                name: string;
-                /**
-                 * @description The plan of the workspace: free, pro, business, enterprise.
-                 * @enum {string}
-                 */
-                plan: "free" | "pro" | "business" | "enterprise";
-            };
+            workspace: components["schemas"]["PingWorkspace"];
             /** @description The key the request was made with. */
-            key: {
-                /** @description Id of the key. */
-                id: string;
-                /** @description The first 12 characters of the key, to tell keys apart. */
-                prefix: string;
-                /**
-                 * @description Scope of an API key: `read`, or `write` (which includes read).
-                 * @enum {string}
-                 */
-                scope: "read" | "write";
-            };
+            key: components["schemas"]["PingKey"];
             /** @description What the key may do: `["read"]` or `["read", "write"]`. */
             scopes: ("read" | "write")[];
         };
+        CategoryName: {
+            /** @description Name of the category. */
+            name: string;
+        };
+        PersonRef: {
+            /** @description Id of the person. */
+            id: string;
+            /** @description Name of the person. */
+            name: string;
+        };
         /**
-         * Asset
+         * @description An asset as `GET /assets` lists it. The single fetch (`Asset`) adds asset_tag, location, custody, custom_fields and created_at, and gives the category its id.
+         * @example {
+         *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *       "name": "MacBook Pro 14\"",
+         *       "sku": "MBP14-M3-512",
+         *       "status": "active",
+         *       "brand": "Apple",
+         *       "model": "MacBook Pro 14 (M3, 2023)",
+         *       "serial_number": "C02XK1ZXJGH7",
+         *       "category": {
+         *         "name": "Laptops"
+         *       },
+         *       "assigned_to": {
+         *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *         "name": "Margaret Hamilton"
+         *       },
+         *       "updated_at": "2026-11-22T10:15:00.000Z"
+         *     }
+         */
+        AssetSummary: {
+            /** @description Id of the asset, scoped to the workspace: `ast_` + a ULID. */
+            id: string;
+            /** @description Name of the asset (1-200 characters). */
+            name: string;
+            /** @description Stock-keeping unit, or null. */
+            sku: string | null;
+            /**
+             * @description Status of the asset. Accepted on write and in the list filter: active, maintenance, retired, lost, stolen, inactive
+             * @enum {string}
+             */
+            status: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
+            /** @description Brand, or null. */
+            brand: string | null;
+            /** @description Model, or null. */
+            model: string | null;
+            /** @description Serial number, or null. */
+            serial_number: string | null;
+            /** @description The category (`{name}` in lists), or null. */
+            category: components["schemas"]["CategoryName"] | null;
+            /** @description The person the asset is checked out to (`{id, name}`), or null. */
+            assigned_to: components["schemas"]["PersonRef"] | null;
+            /**
+             * Format: date-time
+             * @description When the asset last changed.
+             */
+            updated_at: string;
+        };
+        /**
+         * @description A page of assets: the body of `GET /assets` when `page` is given. Walk the pages until page * pageSize >= total.
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *           "name": "MacBook Pro 14\"",
+         *           "sku": "MBP14-M3-512",
+         *           "status": "active",
+         *           "brand": "Apple",
+         *           "model": "MacBook Pro 14 (M3, 2023)",
+         *           "serial_number": "C02XK1ZXJGH7",
+         *           "category": {
+         *             "name": "Laptops"
+         *           },
+         *           "assigned_to": {
+         *             "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *             "name": "Margaret Hamilton"
+         *           },
+         *           "updated_at": "2026-11-22T10:15:00.000Z"
+         *         }
+         *       ],
+         *       "page": 1,
+         *       "pageSize": 50,
+         *       "total": 1
+         *     }
+         */
+        AssetPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["AssetSummary"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateAssetInput: {
+            name: string;
+            sku?: string | null;
+            status?: ("active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive") | null;
+            brand?: string | null;
+            model?: string | null;
+            serial_number?: string | null;
+            asset_tag?: string | null;
+            category?: string | null;
+            location?: string | null;
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+            assigned_to_id?: string | null;
+        };
+        CategoryRef: {
+            /** @description Id of the category. */
+            id: string;
+            /** @description Name of the category. */
+            name: string;
+        };
+        LocationRef: {
+            /** @description Id of the location. */
+            id: string;
+            /** @description Name of the location. */
+            name: string;
+        };
+        Custody: {
+            person: components["schemas"]["PersonRef"];
+            /**
+             * Format: date-time
+             * @description When the asset was checked out to this person.
+             */
+            since: string;
+        };
+        /**
          * @description An asset as `GET /assets/{id}` returns it; also the body of `POST /assets` (201) and `PATCH /assets/{id}` (200), and the `data` of the asset.* webhook events.
          * @example {
          *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
@@ -1185,40 +1295,13 @@ export interface components {
             /** @description Asset tag, unique in the workspace; generated (`AT-000001`, ...) when not given. */
             asset_tag: string;
             /** @description The category (`{id, name}`), or null. Categories are created on first use. */
-            category: {
-                /** @description Id of the category. */
-                id: string;
-                /** @description Name of the category. */
-                name: string;
-            } | null;
+            category: components["schemas"]["CategoryRef"] | null;
             /** @description The location (`{id, name}`), or null. Locations are created on first use. */
-            location: {
-                /** @description Id of the location. */
-                id: string;
-                /** @description Name of the location. */
-                name: string;
-            } | null;
+            location: components["schemas"]["LocationRef"] | null;
             /** @description The person the asset is checked out to (`{id, name}`), or null. */
-            assigned_to: {
-                /** @description Id of the person. */
-                id: string;
-                /** @description Name of the person. */
-                name: string;
-            } | null;
+            assigned_to: components["schemas"]["PersonRef"] | null;
             /** @description Who holds the asset and since when, or null when it is not checked out. */
-            custody: {
-                person: {
-                    /** @description Id of the person holding the asset. */
-                    id: string;
-                    /** @description Name of the person holding the asset. */
-                    name: string;
-                };
-                /**
-                 * Format: date-time
-                 * @description When the asset was checked out to this person.
-                 */
-                since: string;
-            } | null;
+            custody: components["schemas"]["Custody"] | null;
             /** @description Values of the workspace's custom fields, by key (text, number, boolean, `YYYY-MM-DD` date or select option). Keys without a value are absent. */
             custom_fields: {
                 [key: string]: unknown;
@@ -1234,83 +1317,63 @@ export interface components {
              */
             updated_at: string;
         };
+        UpdateAssetInput: {
+            name?: string;
+            sku?: string | null;
+            /** @enum {string} */
+            status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
+            brand?: string | null;
+            model?: string | null;
+            serial_number?: string | null;
+            asset_tag?: string;
+            category?: string | null;
+            location?: string | null;
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+            assigned_to_id?: string | null;
+        };
         /**
-         * AssetSummary
-         * @description An asset as `GET /assets` lists it. The single fetch (`Asset`) adds asset_tag, location, custody, custom_fields and created_at, and gives the category its id.
+         * @description A person (someone equipment is issued to, not a login) as `GET /people` lists it. The single fetch (`Person`) adds department, location, holdings and created_at.
          * @example {
-         *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-         *       "name": "MacBook Pro 14\"",
-         *       "sku": "MBP14-M3-512",
+         *       "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *       "full_name": "Margaret Hamilton",
+         *       "email": "margaret@example.com",
+         *       "employee_number": "E-1969",
          *       "status": "active",
-         *       "brand": "Apple",
-         *       "model": "MacBook Pro 14 (M3, 2023)",
-         *       "serial_number": "C02XK1ZXJGH7",
-         *       "category": {
-         *         "name": "Laptops"
-         *       },
-         *       "assigned_to": {
-         *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
-         *         "name": "Margaret Hamilton"
-         *       },
          *       "updated_at": "2026-11-22T10:15:00.000Z"
          *     }
          */
-        AssetSummary: {
-            /** @description Id of the asset, scoped to the workspace: `ast_` + a ULID. */
+        PersonSummary: {
+            /** @description Id of the person, scoped to the workspace: `per_` + a ULID. */
             id: string;
-            /** @description Name of the asset (1-200 characters). */
-            name: string;
-            /** @description Stock-keeping unit, or null. */
-            sku: string | null;
+            /** @description Full name (1-200 characters). */
+            full_name: string;
+            /** @description E-mail address, or null. Not unique. */
+            email: string | null;
+            /** @description Employee number, or null. */
+            employee_number: string | null;
             /**
-             * @description Status of the asset. Accepted on write and in the list filter: active, maintenance, retired, lost, stolen, inactive
+             * @description Status of the person: `active` (default) or `inactive` (offboarded).
              * @enum {string}
              */
-            status: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
-            /** @description Brand, or null. */
-            brand: string | null;
-            /** @description Model, or null. */
-            model: string | null;
-            /** @description Serial number, or null. */
-            serial_number: string | null;
-            /** @description The category (`{name}` in lists), or null. */
-            category: {
-                /** @description Name of the category. */
-                name: string;
-            } | null;
-            /** @description The person the asset is checked out to (`{id, name}`), or null. */
-            assigned_to: {
-                /** @description Id of the person. */
-                id: string;
-                /** @description Name of the person. */
-                name: string;
-            } | null;
+            status: "active" | "inactive";
             /**
              * Format: date-time
-             * @description When the asset last changed.
+             * @description When the person last changed.
              */
             updated_at: string;
         };
         /**
-         * AssetPage
-         * @description A page of assets: the body of `GET /assets` when `page` is given. Walk the pages until page * pageSize >= total.
+         * @description A page of people: the body of `GET /people` when `page` is given.
          * @example {
          *       "data": [
          *         {
-         *           "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-         *           "name": "MacBook Pro 14\"",
-         *           "sku": "MBP14-M3-512",
+         *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *           "full_name": "Margaret Hamilton",
+         *           "email": "margaret@example.com",
+         *           "employee_number": "E-1969",
          *           "status": "active",
-         *           "brand": "Apple",
-         *           "model": "MacBook Pro 14 (M3, 2023)",
-         *           "serial_number": "C02XK1ZXJGH7",
-         *           "category": {
-         *             "name": "Laptops"
-         *           },
-         *           "assigned_to": {
-         *             "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
-         *             "name": "Margaret Hamilton"
-         *           },
          *           "updated_at": "2026-11-22T10:15:00.000Z"
          *         }
          *       ],
@@ -1319,9 +1382,9 @@ export interface components {
          *       "total": 1
          *     }
          */
-        AssetPage: {
+        PersonPage: {
             /** @description The items of this page, in list order. */
-            data: components["schemas"]["AssetSummary"][];
+            data: components["schemas"]["PersonSummary"][];
             /** @description The page number asked for (1-based). */
             page: number;
             /** @description Items per page (1-200, default 50). */
@@ -1329,8 +1392,35 @@ export interface components {
             /** @description Number of items matching the query. */
             total: number;
         };
+        CreatePersonInput: {
+            full_name: string;
+            email?: string | null;
+            employee_number?: string | null;
+            department?: string | null;
+            location?: string | null;
+            status?: ("active" | "inactive") | null;
+        };
+        DepartmentRef: {
+            /** @description Id of the department. */
+            id: string;
+            /** @description Name of the department. */
+            name: string;
+        };
+        /** @description An asset the person holds now. */
+        Holding: {
+            /** @description Id of the asset. */
+            id: string;
+            /** @description Name of the asset. */
+            name: string;
+            /** @description Asset tag of the asset. */
+            asset_tag: string;
+            /**
+             * Format: date-time
+             * @description When the asset was checked out to this person.
+             */
+            since: string;
+        };
         /**
-         * Person
          * @description A person as `GET /people/{id}` returns it; also the body of `POST /people` (201) and `PATCH /people/{id}` (200), and the `data` of the employee.* webhook events.
          * @example {
          *       "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
@@ -1378,102 +1468,27 @@ export interface components {
              */
             updated_at: string;
             /** @description The department (`{id, name}`), or null. Created on first use. */
-            department: {
-                /** @description Id of the department. */
-                id: string;
-                /** @description Name of the department. */
-                name: string;
-            } | null;
+            department: components["schemas"]["DepartmentRef"] | null;
             /** @description The location (`{id, name}`), or null. Created on first use. */
-            location: {
-                /** @description Id of the location. */
-                id: string;
-                /** @description Name of the location. */
-                name: string;
-            } | null;
+            location: components["schemas"]["LocationRef"] | null;
             /** @description The assets checked out to the person now, oldest check-out first. */
-            holdings: {
-                /** @description Id of the asset. */
-                id: string;
-                /** @description Name of the asset. */
-                name: string;
-                /** @description Asset tag of the asset. */
-                asset_tag: string;
-                /**
-                 * Format: date-time
-                 * @description When the asset was checked out to this person.
-                 */
-                since: string;
-            }[];
+            holdings: components["schemas"]["Holding"][];
             /**
              * Format: date-time
              * @description When the person was created.
              */
             created_at: string;
         };
-        /**
-         * PersonSummary
-         * @description A person (someone equipment is issued to, not a login) as `GET /people` lists it. The single fetch (`Person`) adds department, location, holdings and created_at.
-         * @example {
-         *       "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
-         *       "full_name": "Margaret Hamilton",
-         *       "email": "margaret@example.com",
-         *       "employee_number": "E-1969",
-         *       "status": "active",
-         *       "updated_at": "2026-11-22T10:15:00.000Z"
-         *     }
-         */
-        PersonSummary: {
-            /** @description Id of the person, scoped to the workspace: `per_` + a ULID. */
-            id: string;
-            /** @description Full name (1-200 characters). */
-            full_name: string;
-            /** @description E-mail address, or null. Not unique. */
-            email: string | null;
-            /** @description Employee number, or null. */
-            employee_number: string | null;
-            /**
-             * @description Status of the person: `active` (default) or `inactive` (offboarded).
-             * @enum {string}
-             */
-            status: "active" | "inactive";
-            /**
-             * Format: date-time
-             * @description When the person last changed.
-             */
-            updated_at: string;
+        UpdatePersonInput: {
+            full_name?: string;
+            email?: string | null;
+            employee_number?: string | null;
+            department?: string | null;
+            location?: string | null;
+            /** @enum {string} */
+            status?: "active" | "inactive";
         };
         /**
-         * PersonPage
-         * @description A page of people: the body of `GET /people` when `page` is given.
-         * @example {
-         *       "data": [
-         *         {
-         *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
-         *           "full_name": "Margaret Hamilton",
-         *           "email": "margaret@example.com",
-         *           "employee_number": "E-1969",
-         *           "status": "active",
-         *           "updated_at": "2026-11-22T10:15:00.000Z"
-         *         }
-         *       ],
-         *       "page": 1,
-         *       "pageSize": 50,
-         *       "total": 1
-         *     }
-         */
-        PersonPage: {
-            /** @description The items of this page, in list order. */
-            data: components["schemas"]["PersonSummary"][];
-            /** @description The page number asked for (1-based). */
-            page: number;
-            /** @description Items per page (1-200, default 50). */
-            pageSize: number;
-            /** @description Number of items matching the query. */
-            total: number;
-        };
-        /**
-         * Member
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
          *       "id": "usr_01jd8x9z8y7x6w5v4t3s2r1q0p",
@@ -1507,50 +1522,6 @@ export interface components {
             /** @description When the member accepted the invitation (became active), or null. */
             joined_at: string | null;
         };
-        CreateAssetInput: {
-            name: string;
-            sku?: string | null;
-            status?: ("active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive") | null;
-            brand?: string | null;
-            model?: string | null;
-            serial_number?: string | null;
-            asset_tag?: string | null;
-            category?: string | null;
-            location?: string | null;
-            custom_fields?: Record<string, never> | null;
-            assigned_to_id?: string | null;
-        };
-        UpdateAssetInput: {
-            name?: string;
-            sku?: string | null;
-            /** @enum {string} */
-            status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
-            brand?: string | null;
-            model?: string | null;
-            serial_number?: string | null;
-            asset_tag?: string;
-            category?: string | null;
-            location?: string | null;
-            custom_fields?: Record<string, never> | null;
-            assigned_to_id?: string | null;
-        };
-        CreatePersonInput: {
-            full_name: string;
-            email?: string | null;
-            employee_number?: string | null;
-            department?: string | null;
-            location?: string | null;
-            status?: ("active" | "inactive") | null;
-        };
-        UpdatePersonInput: {
-            full_name?: string;
-            email?: string | null;
-            employee_number?: string | null;
-            department?: string | null;
-            location?: string | null;
-            /** @enum {string} */
-            status?: "active" | "inactive";
-        };
         InviteMemberInput: {
             /** Format: email */
             email: string;
@@ -1560,6 +1531,239 @@ export interface components {
         UpdateMemberInput: {
             /** @enum {string} */
             role: "owner" | "admin" | "manager" | "member";
+        };
+        /**
+         * @description The body of every error response (4xx and 5xx), including unknown routes, malformed JSON and bodies over 1 MiB.
+         * @example {
+         *       "statusCode": 403,
+         *       "error": "Forbidden",
+         *       "message": "Asset limit of 5000 reached on the pro plan"
+         *     }
+         */
+        Error: {
+            /** @description The HTTP status code of the response. */
+            statusCode: number;
+            /**
+             * @description The HTTP reason phrase of the status.
+             * @enum {string}
+             */
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Payload Too Large" | "Unsupported Media Type" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
+            /** @description What went wrong, for a person: names the failing field, or the limit and the plan. */
+            message: string;
+        };
+        CustodyChange: {
+            asset: components["schemas"]["Asset"];
+            person: components["schemas"]["PersonRef"];
+            /**
+             * Format: date-time
+             * @description When it happened (the updated_at of the asset).
+             */
+            at: string;
+        };
+        AssignmentOverdue: {
+            asset: components["schemas"]["Asset"];
+            person: components["schemas"]["PersonRef"];
+            /**
+             * Format: date-time
+             * @description When the asset was checked out.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description When it was due back.
+             */
+            due_at: string;
+        };
+        /** @description The asset concerned. */
+        AssetRef: {
+            /** @description Id of the asset. */
+            id: string;
+            name: string;
+            asset_tag: string;
+        };
+        AssetRequest: {
+            /** @description Id of the request. */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected";
+            requested_by: components["schemas"]["PersonRef"];
+            /** @description The asset asked for, if a specific one. */
+            asset: components["schemas"]["AssetRef"] | null;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Audit: {
+            /** @description Id of the audit. */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed";
+            /** @description The location audited. */
+            location: components["schemas"]["LocationRef"] | null;
+            /** Format: date-time */
+            started_at: string;
+            completed_at: string | null;
+        };
+        AuditRef: {
+            id: string;
+            name: string;
+        };
+        AuditItemMissing: {
+            audit: components["schemas"]["AuditRef"];
+            asset: components["schemas"]["AssetRef"];
+        };
+        WarrantyNotice: {
+            asset: components["schemas"]["AssetRef"];
+            /**
+             * Format: date
+             * @description Last day of the warranty.
+             */
+            expires_on: string;
+        };
+        Maintenance: {
+            /** @description Id of the maintenance record. */
+            id: string;
+            asset: components["schemas"]["AssetRef"];
+            title: string;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** Format: date-time */
+            created_at: string;
+            resolved_at: string | null;
+        };
+        License: {
+            /** @description Id of the licence. */
+            id: string;
+            name: string;
+            vendor: string | null;
+            /** @description Seats bought; null if unlimited. */
+            seats: number | null;
+            seats_used: number;
+            expires_on: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LicenseRef: {
+            id: string;
+            name: string;
+        };
+        LicenseSeatChange: {
+            license: components["schemas"]["LicenseRef"];
+            person: components["schemas"]["PersonRef"];
+            /** Format: date-time */
+            at: string;
+        };
+        Booking: {
+            /** @description Id of the booking. */
+            id: string;
+            asset: components["schemas"]["AssetRef"];
+            person: components["schemas"]["PersonRef"];
+            /** @enum {string} */
+            status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Reminder: {
+            /** @description Id of the reminder. */
+            id: string;
+            title: string;
+            /** Format: date-time */
+            due_at: string;
+            asset: components["schemas"]["AssetRef"] | null;
+        };
+        WorkspaceRef: {
+            /** @description Id of the workspace: `wsp_` + a ULID. */
+            id: string;
+            name: string;
+        };
+        /** @description The workspace's effective limits: its plan's, with its overrides applied. */
+        EffectiveLimits: {
+            /** @description Requests per minute per key; null means unlimited. */
+            ratePerMinute: number | null;
+            /** @description Requests per calendar month (UTC) per key; null means unlimited. */
+            monthlyQuota: number | null;
+            /** @description Assets; null means unlimited. */
+            assets: number | null;
+            /** @description People; null means unlimited. */
+            people: number | null;
+            /** @description Member seats (active members); null means unlimited. */
+            seats: number | null;
+        };
+        PlanState: {
+            /**
+             * @description The plan of the workspace: free, pro, business, enterprise.
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "business" | "enterprise";
+            limits: components["schemas"]["EffectiveLimits"];
+        };
+        PlanChanged: {
+            workspace: components["schemas"]["WorkspaceRef"];
+            /** @description The plan and effective limits before the change. */
+            previous: components["schemas"]["PlanState"];
+            /** @description The plan and effective limits after the change. */
+            current: components["schemas"]["PlanState"];
+        };
+        WorkspaceId: {
+            /** @description Id of the workspace: `wsp_` + a ULID. */
+            id: string;
+        };
+        /** @description Asset, people or seat limit: written by the create or invitation acceptance that used the last unit (the next one is refused with 403). */
+        RecordLimitReached: {
+            workspace: components["schemas"]["WorkspaceId"];
+            /**
+             * @description The plan of the workspace: free, pro, business, enterprise.
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "business" | "enterprise";
+            /**
+             * @description Which limit: assets and people by a create, seats by an accepted invitation.
+             * @enum {string}
+             */
+            limit: "assets" | "people" | "seats";
+            /** @description The limit now reached. */
+            value: number;
+        };
+        KeyRef: {
+            /** @description Id of the key. */
+            id: string;
+            /** @description Display prefix of the key. */
+            prefix: string;
+        };
+        /** @description Monthly quota: written for the request that used the last unit of a key's quota (the next one is refused with 429). */
+        QuotaLimitReached: {
+            workspace: components["schemas"]["WorkspaceRef"];
+            /**
+             * @description The plan of the workspace: free, pro, business, enterprise.
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "business" | "enterprise";
+            /** @constant */
+            limit: "monthly_quota";
+            /** @description The monthly quota per key now used up. */
+            value: number;
+            /** @description The key whose quota is used up. */
+            key: components["schemas"]["KeyRef"];
+        };
+        EndpointRef: {
+            /** @description Id of the webhook endpoint. */
+            id: string;
+            /** @description URL of the endpoint. */
+            url: string;
+        };
+        PingEvent: {
+            endpoint: components["schemas"]["EndpointRef"];
         };
     };
     responses: {
@@ -3041,20 +3245,7 @@ export interface operations {
                      *       "at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        asset: components["schemas"]["Asset"];
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description When it happened (the updated_at of the asset).
-                         */
-                        at: string;
-                    };
+                    data: components["schemas"]["CustodyChange"];
                 };
             };
         };
@@ -3157,20 +3348,7 @@ export interface operations {
                      *       "at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        asset: components["schemas"]["Asset"];
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description When it happened (the updated_at of the asset).
-                         */
-                        at: string;
-                    };
+                    data: components["schemas"]["CustodyChange"];
                 };
             };
         };
@@ -3283,25 +3461,7 @@ export interface operations {
                      *       "due_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        asset: components["schemas"]["Asset"];
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description When the asset was checked out.
-                         */
-                        since: string;
-                        /**
-                         * Format: date-time
-                         * @description When it was due back.
-                         */
-                        due_at: string;
-                    };
+                    data: components["schemas"]["AssignmentOverdue"];
                 };
             };
         };
@@ -3387,30 +3547,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the request. */
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "approved" | "rejected";
-                        requested_by: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @description The asset asked for, if a specific one. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        } | null;
-                        note: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["AssetRequest"];
                 };
             };
         };
@@ -3496,30 +3633,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the request. */
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "approved" | "rejected";
-                        requested_by: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @description The asset asked for, if a specific one. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        } | null;
-                        note: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["AssetRequest"];
                 };
             };
         };
@@ -3605,30 +3719,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the request. */
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "approved" | "rejected";
-                        requested_by: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @description The asset asked for, if a specific one. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        } | null;
-                        note: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["AssetRequest"];
                 };
             };
         };
@@ -3709,23 +3800,7 @@ export interface operations {
                      *       "completed_at": null
                      *     }
                      */
-                    data: {
-                        /** @description Id of the audit. */
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        status: "in_progress" | "completed";
-                        /** @description The location audited. */
-                        location: {
-                            /** @description Id of the location. */
-                            id: string;
-                            /** @description Name of the location. */
-                            name: string;
-                        } | null;
-                        /** Format: date-time */
-                        started_at: string;
-                        completed_at: string | null;
-                    };
+                    data: components["schemas"]["Audit"];
                 };
             };
         };
@@ -3806,23 +3881,7 @@ export interface operations {
                      *       "completed_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the audit. */
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        status: "in_progress" | "completed";
-                        /** @description The location audited. */
-                        location: {
-                            /** @description Id of the location. */
-                            id: string;
-                            /** @description Name of the location. */
-                            name: string;
-                        } | null;
-                        /** Format: date-time */
-                        started_at: string;
-                        completed_at: string | null;
-                    };
+                    data: components["schemas"]["Audit"];
                 };
             };
         };
@@ -3903,19 +3962,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    data: {
-                        audit: {
-                            id: string;
-                            name: string;
-                        };
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                    };
+                    data: components["schemas"]["AuditItemMissing"];
                 };
             };
         };
@@ -4341,20 +4388,7 @@ export interface operations {
                      *       "expires_on": "2026-12-31"
                      *     }
                      */
-                    data: {
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        /**
-                         * Format: date
-                         * @description Last day of the warranty.
-                         */
-                        expires_on: string;
-                    };
+                    data: components["schemas"]["WarrantyNotice"];
                 };
             };
         };
@@ -4432,20 +4466,7 @@ export interface operations {
                      *       "expires_on": "2026-11-21"
                      *     }
                      */
-                    data: {
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        /**
-                         * Format: date
-                         * @description Last day of the warranty.
-                         */
-                        expires_on: string;
-                    };
+                    data: components["schemas"]["WarrantyNotice"];
                 };
             };
         };
@@ -4527,23 +4548,7 @@ export interface operations {
                      *       "resolved_at": null
                      *     }
                      */
-                    data: {
-                        /** @description Id of the maintenance record. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        title: string;
-                        /** @enum {string} */
-                        status: "open" | "resolved";
-                        /** Format: date-time */
-                        created_at: string;
-                        resolved_at: string | null;
-                    };
+                    data: components["schemas"]["Maintenance"];
                 };
             };
         };
@@ -4625,23 +4630,7 @@ export interface operations {
                      *       "resolved_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the maintenance record. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        title: string;
-                        /** @enum {string} */
-                        status: "open" | "resolved";
-                        /** Format: date-time */
-                        created_at: string;
-                        resolved_at: string | null;
-                    };
+                    data: components["schemas"]["Maintenance"];
                 };
             };
         };
@@ -4721,20 +4710,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the licence. */
-                        id: string;
-                        name: string;
-                        vendor: string | null;
-                        /** @description Seats bought; null if unlimited. */
-                        seats: number | null;
-                        seats_used: number;
-                        expires_on: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["License"];
                 };
             };
         };
@@ -4814,20 +4790,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the licence. */
-                        id: string;
-                        name: string;
-                        vendor: string | null;
-                        /** @description Seats bought; null if unlimited. */
-                        seats: number | null;
-                        seats_used: number;
-                        expires_on: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["License"];
                 };
             };
         };
@@ -4907,20 +4870,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the licence. */
-                        id: string;
-                        name: string;
-                        vendor: string | null;
-                        /** @description Seats bought; null if unlimited. */
-                        seats: number | null;
-                        seats_used: number;
-                        expires_on: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["License"];
                 };
             };
         };
@@ -5001,20 +4951,7 @@ export interface operations {
                      *       "at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        license: {
-                            id: string;
-                            name: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        at: string;
-                    };
+                    data: components["schemas"]["LicenseSeatChange"];
                 };
             };
         };
@@ -5095,20 +5032,7 @@ export interface operations {
                      *       "at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        license: {
-                            id: string;
-                            name: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        at: string;
-                    };
+                    data: components["schemas"]["LicenseSeatChange"];
                 };
             };
         };
@@ -5188,20 +5112,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the licence. */
-                        id: string;
-                        name: string;
-                        vendor: string | null;
-                        /** @description Seats bought; null if unlimited. */
-                        seats: number | null;
-                        seats_used: number;
-                        expires_on: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["License"];
                 };
             };
         };
@@ -5281,20 +5192,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the licence. */
-                        id: string;
-                        name: string;
-                        vendor: string | null;
-                        /** @description Seats bought; null if unlimited. */
-                        seats: number | null;
-                        seats_used: number;
-                        expires_on: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["License"];
                 };
             };
         };
@@ -5381,33 +5279,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the booking. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @enum {string} */
-                        status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["Booking"];
                 };
             };
         };
@@ -5494,33 +5366,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the booking. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @enum {string} */
-                        status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["Booking"];
                 };
             };
         };
@@ -5607,33 +5453,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the booking. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @enum {string} */
-                        status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["Booking"];
                 };
             };
         };
@@ -5720,33 +5540,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the booking. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @enum {string} */
-                        status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["Booking"];
                 };
             };
         };
@@ -5833,33 +5627,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the booking. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @enum {string} */
-                        status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["Booking"];
                 };
             };
         };
@@ -5946,33 +5714,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the booking. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @enum {string} */
-                        status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["Booking"];
                 };
             };
         };
@@ -6059,33 +5801,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the booking. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @enum {string} */
-                        status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["Booking"];
                 };
             };
         };
@@ -6172,33 +5888,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: {
-                        /** @description Id of the booking. */
-                        id: string;
-                        /** @description The asset concerned. */
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        };
-                        person: {
-                            /** @description Id of the person. */
-                            id: string;
-                            /** @description Name of the person. */
-                            name: string;
-                        };
-                        /** @enum {string} */
-                        status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    data: components["schemas"]["Booking"];
                 };
             };
         };
@@ -6278,19 +5968,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    data: {
-                        /** @description Id of the reminder. */
-                        id: string;
-                        title: string;
-                        /** Format: date-time */
-                        due_at: string;
-                        asset: {
-                            /** @description Id of the asset. */
-                            id: string;
-                            name: string;
-                            asset_tag: string;
-                        } | null;
-                    };
+                    data: components["schemas"]["Reminder"];
                 };
             };
         };
@@ -6386,55 +6064,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    data: {
-                        workspace: {
-                            /** @description Id of the workspace: `wsp_` + a ULID. */
-                            id: string;
-                            name: string;
-                        };
-                        /** @description The plan and effective limits before the change. */
-                        previous: {
-                            /**
-                             * @description The plan of the workspace: free, pro, business, enterprise.
-                             * @enum {string}
-                             */
-                            plan: "free" | "pro" | "business" | "enterprise";
-                            /** @description The workspace's effective limits: its plan's, with its overrides applied. */
-                            limits: {
-                                /** @description Requests per minute per key; null means unlimited. */
-                                ratePerMinute: number | null;
-                                /** @description Requests per calendar month (UTC) per key; null means unlimited. */
-                                monthlyQuota: number | null;
-                                /** @description Assets; null means unlimited. */
-                                assets: number | null;
-                                /** @description People; null means unlimited. */
-                                people: number | null;
-                                /** @description Member seats (active members); null means unlimited. */
-                                seats: number | null;
-                            };
-                        };
-                        /** @description The plan and effective limits after the change. */
-                        current: {
-                            /**
-                             * @description The plan of the workspace: free, pro, business, enterprise.
-                             * @enum {string}
-                             */
-                            plan: "free" | "pro" | "business" | "enterprise";
-                            /** @description The workspace's effective limits: its plan's, with its overrides applied. */
-                            limits: {
-                                /** @description Requests per minute per key; null means unlimited. */
-                                ratePerMinute: number | null;
-                                /** @description Requests per calendar month (UTC) per key; null means unlimited. */
-                                monthlyQuota: number | null;
-                                /** @description Assets; null means unlimited. */
-                                assets: number | null;
-                                /** @description People; null means unlimited. */
-                                people: number | null;
-                                /** @description Member seats (active members); null means unlimited. */
-                                seats: number | null;
-                            };
-                        };
-                    };
+                    data: components["schemas"]["PlanChanged"];
                 };
             };
         };
@@ -6525,46 +6155,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    data: {
-                        workspace: {
-                            /** @description Id of the workspace: `wsp_` + a ULID. */
-                            id: string;
-                        };
-                        /**
-                         * @description The plan of the workspace: free, pro, business, enterprise.
-                         * @enum {string}
-                         */
-                        plan: "free" | "pro" | "business" | "enterprise";
-                        /**
-                         * @description Which limit: assets and people by a create, seats by an accepted invitation.
-                         * @enum {string}
-                         */
-                        limit: "assets" | "people" | "seats";
-                        /** @description The limit now reached. */
-                        value: number;
-                    } | {
-                        workspace: {
-                            /** @description Id of the workspace: `wsp_` + a ULID. */
-                            id: string;
-                            name: string;
-                        };
-                        /**
-                         * @description The plan of the workspace: free, pro, business, enterprise.
-                         * @enum {string}
-                         */
-                        plan: "free" | "pro" | "business" | "enterprise";
-                        /** @constant */
-                        limit: "monthly_quota";
-                        /** @description The monthly quota per key now used up. */
-                        value: number;
-                        /** @description The key whose quota is used up. */
-                        key: {
-                            /** @description Id of the key. */
-                            id: string;
-                            /** @description Display prefix of the key. */
-                            prefix: string;
-                        };
-                    };
+                    data: components["schemas"]["RecordLimitReached"] | components["schemas"]["QuotaLimitReached"];
                 };
             };
         };
@@ -6640,14 +6231,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    data: {
-                        endpoint: {
-                            /** @description Id of the webhook endpoint. */
-                            id: string;
-                            /** @description URL of the endpoint. */
-                            url: string;
-                        };
-                    };
+                    data: components["schemas"]["PingEvent"];
                 };
             };
         };

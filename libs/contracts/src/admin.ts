@@ -8,9 +8,8 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
-import type { Static } from '@sinclair/typebox';
 import type { KeyScope } from './caller-context';
-import type { PingSchema } from './schemas/workspace';
+import type { Ping } from './models/workspace';
 import { PLAN_NAMES, type EffectiveLimits, type PlanName } from './plans';
 
 const PLAN_MESSAGE = `plan must be one of ${PLAN_NAMES.join(', ')}`;
@@ -108,4 +107,4 @@ export interface KeyView {
 }
 
 /** The body of GET /ping. */
-export type PingView = Static<typeof PingSchema>;
+export type PingView = Ping;

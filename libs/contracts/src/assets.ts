@@ -1,15 +1,5 @@
-import {
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
-import type { Static } from '@sinclair/typebox';
-import type { AssetSchema, AssetSummarySchema, NamedRefSchema } from './schemas/assets';
+import { EnumField, OpenObjectField, TextField } from './fields/field.decorators';
+import type { Asset } from './models/assets';
 
 export const ASSET_STATUSES = [
   'active',
@@ -25,43 +15,28 @@ export const ASSET_PAGE_SIZE_DEFAULT = 50;
 export const ASSET_PAGE_SIZE_MAX = 200;
 export const ASSET_UNPAGED_MAX = 10_000;
 
-const STATUS_MESSAGE = `status must be one of ${ASSET_STATUSES.join(', ')}`;
 const TEXT_MAX = 200;
-/** These fields are stored trimmed, so whitespace alone would be stored as an empty string. */
-const NOT_BLANK = /\S/;
-const notBlank = (field: string) => Matches(NOT_BLANK, { message: `${field} must not be blank` });
+/** What may be left out, or sent as `null` to leave (or make) a field empty. */
+const CLEARABLE = { optional: true, nullable: true } as const;
 
-/** Body of POST /assets. Unknown fields are refused by the validator (whitelist). */
+/**
+ * Body of POST /assets. Unknown fields are refused by the validator (whitelist). Text the
+ * register stores trimmed must not be blank: whitespace alone would be stored as ''.
+ */
 export class CreateAssetInput {
-  @IsString()
-  @Length(1, TEXT_MAX, { message: `name must be between 1 and ${TEXT_MAX} characters` })
-  @notBlank('name')
-  name!: string;
-
-  @IsOptional() @IsString() @MaxLength(TEXT_MAX) sku?: string | null;
-
-  @IsOptional() @IsIn(ASSET_STATUSES, { message: STATUS_MESSAGE }) status?: AssetStatus;
-
-  @IsOptional() @IsString() @MaxLength(TEXT_MAX) brand?: string | null;
-
-  @IsOptional() @IsString() @MaxLength(TEXT_MAX) model?: string | null;
-
-  @IsOptional() @IsString() @MaxLength(TEXT_MAX) serial_number?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @Length(1, 64, { message: 'asset_tag must be between 1 and 64 characters' })
-  @notBlank('asset_tag')
-  asset_tag?: string;
-
-  @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('category') category?: string | null;
-
-  @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('location') location?: string | null;
-
-  @IsOptional() @IsObject() custom_fields?: Record<string, unknown> | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true }) name!: string;
+  @TextField({ max: TEXT_MAX, ...CLEARABLE }) sku?: string | null;
+  @EnumField(ASSET_STATUSES, CLEARABLE) status?: AssetStatus;
+  @TextField({ max: TEXT_MAX, ...CLEARABLE }) brand?: string | null;
+  @TextField({ max: TEXT_MAX, ...CLEARABLE }) model?: string | null;
+  @TextField({ max: TEXT_MAX, ...CLEARABLE }) serial_number?: string | null;
+  @TextField({ min: 1, max: 64, notBlank: true, ...CLEARABLE }) asset_tag?: string;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) category?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
+  @OpenObjectField(CLEARABLE) custom_fields?: Record<string, unknown> | null;
 
   /** Checks the asset out to this person (of the same workspace). */
-  @IsOptional() @IsString() @Length(1, 64) assigned_to_id?: string | null;
+  @TextField({ min: 1, max: 64, ...CLEARABLE }) assigned_to_id?: string | null;
 }
 
 /**
@@ -69,38 +44,19 @@ export class CreateAssetInput {
  * asset cannot be without (name, status, asset_tag), for which `null` is refused.
  */
 export class UpdateAssetInput {
-  @ValidateIf((o: UpdateAssetInput) => o.name !== undefined)
-  @IsString()
-  @Length(1, TEXT_MAX, { message: `name must be between 1 and ${TEXT_MAX} characters` })
-  @notBlank('name')
-  name?: string;
-
-  @IsOptional() @IsString() @MaxLength(TEXT_MAX) sku?: string | null;
-
-  @ValidateIf((o: UpdateAssetInput) => o.status !== undefined)
-  @IsIn(ASSET_STATUSES, { message: STATUS_MESSAGE })
-  status?: AssetStatus;
-
-  @IsOptional() @IsString() @MaxLength(TEXT_MAX) brand?: string | null;
-
-  @IsOptional() @IsString() @MaxLength(TEXT_MAX) model?: string | null;
-
-  @IsOptional() @IsString() @MaxLength(TEXT_MAX) serial_number?: string | null;
-
-  @ValidateIf((o: UpdateAssetInput) => o.asset_tag !== undefined)
-  @IsString()
-  @Length(1, 64, { message: 'asset_tag must be between 1 and 64 characters' })
-  @notBlank('asset_tag')
-  asset_tag?: string;
-
-  @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('category') category?: string | null;
-
-  @IsOptional() @IsString() @Length(1, TEXT_MAX) @notBlank('location') location?: string | null;
-
-  @IsOptional() @IsObject() custom_fields?: Record<string, unknown> | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, optional: true }) name?: string;
+  @TextField({ max: TEXT_MAX, ...CLEARABLE }) sku?: string | null;
+  @EnumField(ASSET_STATUSES, { optional: true }) status?: AssetStatus;
+  @TextField({ max: TEXT_MAX, ...CLEARABLE }) brand?: string | null;
+  @TextField({ max: TEXT_MAX, ...CLEARABLE }) model?: string | null;
+  @TextField({ max: TEXT_MAX, ...CLEARABLE }) serial_number?: string | null;
+  @TextField({ min: 1, max: 64, notBlank: true, optional: true }) asset_tag?: string;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) category?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
+  @OpenObjectField(CLEARABLE) custom_fields?: Record<string, unknown> | null;
 
   /** A person id checks the asset out to them; `null` checks it in. */
-  @IsOptional() @IsString() @Length(1, 64) assigned_to_id?: string | null;
+  @TextField({ min: 1, max: 64, ...CLEARABLE }) assigned_to_id?: string | null;
 }
 
 /** Query of GET /assets, as the gateway received it (strings, unparsed). */
@@ -113,15 +69,10 @@ export interface AssetListQuery {
   search: string | null;
 }
 
-export type NamedRef = Static<typeof NamedRefSchema>;
-
-/** An asset as list results show it (spec section 2.1). */
-export type AssetSummary = Static<typeof AssetSummarySchema>;
-
 /** An asset as the single fetch shows it; also the body of create and update responses. */
-export type AssetDetail = Static<typeof AssetSchema>;
+export type AssetDetail = Asset;
 
-/** `{data, page, pageSize, total}`: a list route asked for a `page` (schema: `pageSchema`). */
+/** `{data, page, pageSize, total}`: a list route asked for a `page` (classes: `pageOf`). */
 export interface Page<T> {
   data: T[];
   page: number;

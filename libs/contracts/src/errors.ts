@@ -1,8 +1,4 @@
-import type { Static } from '@sinclair/typebox';
-import type { ErrorSchema } from './schemas/errors';
-
-/** The error body of every failed API response (spec section 2.5). */
-export type ErrorBody = Static<typeof ErrorSchema>;
+import type { ErrorBody } from './models/errors';
 
 /**
  * Domain error codes shared by every app. Services throw a {@link DomainError}; each transport

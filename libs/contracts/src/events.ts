@@ -50,19 +50,9 @@ export const EVENT_KEYS: readonly EventKey[] = Object.values(EVENT_KEYS_BY_MODUL
 export const PING_EVENT = 'ping';
 export type DeliverableEvent = EventKey | typeof PING_EVENT;
 
+/** Every key a delivery can carry: the catalog's and the ping. */
+export const DELIVERABLE_EVENTS: readonly DeliverableEvent[] = [...EVENT_KEYS, PING_EVENT];
+
 export function isEventKey(value: string): value is EventKey {
   return (EVENT_KEYS as readonly string[]).includes(value);
-}
-
-/** The webhook delivery envelope (spec section 2.6). */
-export interface EventEnvelope<TData = Record<string, unknown>> {
-  id: string;
-  event: DeliverableEvent;
-  created_at: string;
-  data: TData;
-}
-
-/** What the register's outbox publishes: the envelope plus routing facts for the worker. */
-export interface PublishedEvent<TData = Record<string, unknown>> extends EventEnvelope<TData> {
-  workspace_id: string;
 }

@@ -9,5 +9,6 @@ export * from './members';
 export * from './people';
 export * from './custom-fields';
 export * from './webhooks';
-export * from './schemas';
+export * from './fields';
+export * from './models';
 export * from './rpc/contract';

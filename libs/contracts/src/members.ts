@@ -1,6 +1,6 @@
-import type { Static } from '@sinclair/typebox';
-import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import type { InvitationSchema, MemberSchema } from './schemas/members';
+import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { EmailField, EnumField, TextField } from './fields/field.decorators';
+import type { Invitation, Member } from './models/members';
 
 /** Workspace roles, highest first (DECISIONS.md, Members). */
 export const MEMBER_ROLES = ['owner', 'admin', 'manager', 'member'] as const;
@@ -12,27 +12,18 @@ export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 /** How long an invitation link stays valid. */
 export const INVITATION_TTL_DAYS = 7;
 
-const ROLE_MESSAGE = `role must be one of ${MEMBER_ROLES.join(', ')}`;
-
 /** Body of POST /members. Unknown fields are refused by the validator (whitelist). */
 export class InviteMemberInput {
-  @IsString()
-  @IsEmail({}, { message: 'email must be an e-mail address' })
-  @MaxLength(320, { message: 'email must be at most 320 characters' })
-  email!: string;
+  @EmailField({ max: 320 }) email!: string;
+  @EnumField(MEMBER_ROLES, { optional: true, nullable: true }) role?: MemberRole;
 
-  @IsOptional() @IsIn(MEMBER_ROLES, { message: ROLE_MESSAGE }) role?: MemberRole;
-
-  @IsOptional()
-  @IsString()
-  @Length(1, 200, { message: 'name must be between 1 and 200 characters' })
-  @Matches(/\S/, { message: 'name must not be blank' })
+  @TextField({ min: 1, max: 200, notBlank: true, optional: true, nullable: true })
   name?: string | null;
 }
 
 /** Body of PATCH /members/{userId}. */
 export class UpdateMemberInput {
-  @IsIn(MEMBER_ROLES, { message: ROLE_MESSAGE }) role!: MemberRole;
+  @EnumField(MEMBER_ROLES) role!: MemberRole;
 }
 
 /** Admin queue: `invitation list --workspace W`. */
@@ -60,7 +51,7 @@ export class OwnerCreateInput {
 }
 
 /** A workspace member: a login, not a person record (spec 2.3). */
-export type MemberView = Static<typeof MemberSchema>;
+export type MemberView = Member;
 
 /** An open invitation, as `invitation list` prints it. */
-export type InvitationView = Static<typeof InvitationSchema>;
+export type InvitationView = Invitation;

@@ -16,7 +16,6 @@ import {
   CreateAssetInput,
   UpdateAssetInput,
   type AssetDetail,
-  type AssetSummary,
   type Page,
   type RawQuery,
 } from './assets';
@@ -31,12 +30,8 @@ import {
   type InvitationView,
   type MemberView,
 } from './members';
-import {
-  CreatePersonInput,
-  UpdatePersonInput,
-  type PersonDetail,
-  type PersonSummary,
-} from './people';
+import { CreatePersonInput, UpdatePersonInput, type PersonDetail } from './people';
+import type { AssetSummary, PersonSummary } from './models';
 import { patternsOf, reply, rpc } from './rpc/contract';
 import {
   CreateWebhookInput,

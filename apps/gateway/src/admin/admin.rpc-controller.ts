@@ -10,10 +10,12 @@ import {
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { KeysService } from './keys.service';
 import { WorkspacesService } from './workspaces.service';
 
-/** Console work that the gateway owns, reached over RabbitMQ by the admin CLI. */
+/** Console work that the gateway owns, reached over RabbitMQ by the admin CLI (not HTTP). */
+@ApiExcludeController()
 @Controller()
 export class AdminRpcController {
   constructor(

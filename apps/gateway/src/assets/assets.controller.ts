@@ -1,10 +1,12 @@
 import {
   ASSET_STATUSES,
+  Asset,
+  AssetPage,
+  AssetSummary,
   RegisterRpc,
   CreateAssetInput,
   UpdateAssetInput,
   type AssetDetail,
-  type AssetSummary,
   type Page,
   type RawQuery,
 } from '@custodian/contracts';
@@ -12,8 +14,13 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiIdParam, ApiListQuery, ApiRoute } from '../openapi/api-docs.decorators';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiIdParam,
+  ApiListQuery,
+  ApiPageOrListResponse,
+} from '../openapi/api-docs.decorators';
 
 /** HTTP face of the register's assets; validation and rules live in the register. */
 @ApiTags('Assets')
@@ -24,15 +31,13 @@ export class AssetsController {
   @Get()
   @RequiresScope('read')
   @ApiListQuery(ASSET_STATUSES, 'name, asset tag, SKU, serial number, brand and model')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'listAssets',
     summary: 'List assets',
     description: 'Ordered by `created_at`, then `id`; stable across pages.',
-    status: 200,
-    response: { oneOf: ['AssetPage', { arrayOf: 'AssetSummary' }] },
-    responseDescription: 'The page envelope when `page` is sent, else a bare array.',
-    errors: [400],
   })
+  @ApiPageOrListResponse(AssetPage, AssetSummary)
+  @ApiErrors(400)
   list(
     @Access() access: AccessRecord,
     @Query() query: RawQuery,
@@ -43,17 +48,15 @@ export class AssetsController {
   @Post()
   @HttpCode(201)
   @RequiresScope('write')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'createAsset',
     summary: 'Create an asset',
     description:
       "Counts against the plan's asset limit (403 when it is reached). `assigned_to_id` " +
       'checks the new asset out to an active person. Fires `asset.created`.',
-    status: 201,
-    response: 'Asset',
-    body: 'CreateAssetInput',
-    errors: [409],
   })
+  @ApiCreatedResponse({ type: Asset, description: 'Created: the new resource.' })
+  @ApiErrors(409)
   create(@Access() access: AccessRecord, @Body() body: CreateAssetInput): Promise<AssetDetail> {
     return this.register.call(RegisterRpc.assetsCreate, access, { body });
   }
@@ -61,15 +64,13 @@ export class AssetsController {
   @Get(':id')
   @RequiresScope('read')
   @ApiIdParam('id', 'asset')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'getAsset',
     summary: 'Fetch one asset',
     description: 'With category, location, custody and custom fields.',
-    status: 200,
-    response: 'Asset',
-    responseDescription: 'The asset.',
-    errors: [404],
   })
+  @ApiOkResponse({ type: Asset, description: 'The asset.' })
+  @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<AssetDetail> {
     return this.register.call(RegisterRpc.assetsGet, access, { id });
   }
@@ -77,19 +78,16 @@ export class AssetsController {
   @Patch(':id')
   @RequiresScope('write')
   @ApiIdParam('id', 'asset')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'updateAsset',
     summary: 'Update an asset',
     description:
       'Partial: omitted fields keep their value, `null` clears a field (not `name`, ' +
       '`status` or `asset_tag`). A new `assigned_to_id` checks the asset out, `null` checks ' +
       'it in. Fires `asset.updated` (and `assignment.checked_out` / `checked_in`).',
-    status: 200,
-    response: 'Asset',
-    responseDescription: 'The asset after the change.',
-    body: 'UpdateAssetInput',
-    errors: [404, 409],
   })
+  @ApiOkResponse({ type: Asset, description: 'The asset after the change.' })
+  @ApiErrors(404, 409)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,

@@ -1,16 +1,17 @@
 import {
   DomainError,
+  Member,
   RegisterAdminRpc,
   type DomainErrorCode,
   type MemberView,
   type RawQuery,
 } from '@custodian/contracts';
 import { Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../access/public.decorator';
 import { AdmissionService } from '../limits/admission.service';
-import { ApiRoute } from '../openapi/api-docs.decorators';
+import { ApiErrors } from '../openapi/api-docs.decorators';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
 import { invitationPage } from './invitation-page';
 
@@ -39,7 +40,7 @@ export class InvitationsController {
   })
   @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
   @ApiProduces('text/html')
-  @ApiResponse({ status: 200, description: 'An HTML page.', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'An HTML page.', schema: { type: 'string' } })
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('cache-control', 'no-store')
   page(@Query() query: RawQuery): string {
@@ -49,16 +50,15 @@ export class InvitationsController {
   @Post('accept')
   @Public()
   @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'acceptInvitation',
     summary: 'Accept an invitation',
     description:
       'Needs no API key: the token of the e-mailed link is the credential. Unknown tokens ' +
       'count as failed authentications of the client address (429 past the limit).',
-    status: 200,
-    response: 'Member',
-    errors: [400, 403, 404, 409, 429, 503, 504],
   })
+  @ApiOkResponse({ type: Member, description: 'OK.' })
+  @ApiErrors(400, 403, 404, 409, 429, 503, 504)
   @HttpCode(200)
   async accept(
     @Query() query: RawQuery,

@@ -1,15 +1,16 @@
 import {
   InviteMemberInput,
+  Member,
   RegisterRpc,
   UpdateMemberInput,
   type MemberView,
 } from '@custodian/contracts';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
-import { ApiIdParam, ApiRoute } from '../openapi/api-docs.decorators';
 import { RegisterClient } from '../register-client/register-client';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiIdParam } from '../openapi/api-docs.decorators';
 
 /** HTTP face of the register's members; validation and the role rules live in the register. */
 @ApiTags('Members')
@@ -19,13 +20,12 @@ export class MembersController {
 
   @Get()
   @RequiresScope('read')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'listMembers',
     summary: 'List workspace members',
     description: 'The logins of the workspace (not people records), invited ones included.',
-    status: 200,
-    response: { arrayOf: 'Member' },
   })
+  @ApiOkResponse({ type: [Member], description: 'OK.' })
   list(@Access() access: AccessRecord): Promise<MemberView[]> {
     return this.register.call(RegisterRpc.membersList, access, {});
   }
@@ -33,17 +33,15 @@ export class MembersController {
   @Post()
   @HttpCode(201)
   @RequiresScope('write')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'inviteMember',
     summary: 'Invite a member',
     description:
       'E-mails an invitation link; the seat is taken when it is accepted. The key acts as ' +
       'an `admin`, so it cannot invite owners. Fires `member.invited`.',
-    status: 201,
-    response: 'Member',
-    body: 'InviteMemberInput',
-    errors: [409],
   })
+  @ApiCreatedResponse({ type: Member, description: 'Created: the new resource.' })
+  @ApiErrors(409)
   invite(@Access() access: AccessRecord, @Body() body: InviteMemberInput): Promise<MemberView> {
     return this.register.call(RegisterRpc.membersInvite, access, { body });
   }
@@ -51,15 +49,13 @@ export class MembersController {
   @Patch(':userId')
   @RequiresScope('write')
   @ApiIdParam('userId', 'member')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'updateMember',
     summary: "Change a member's role",
     description: 'Bounded by the role hierarchy: the key acts as an `admin`.',
-    status: 200,
-    response: 'Member',
-    body: 'UpdateMemberInput',
-    errors: [404],
   })
+  @ApiOkResponse({ type: Member, description: 'OK.' })
+  @ApiErrors(404)
   update(
     @Access() access: AccessRecord,
     @Param('userId') userId: string,

@@ -1,87 +1,43 @@
 import {
   ASSET_PAGE_SIZE_DEFAULT,
   ASSET_PAGE_SIZE_MAX,
-  CreateAssetInput,
-  CreatePersonInput,
-  InviteMemberInput,
-  UpdateAssetInput,
-  UpdateMemberInput,
-  UpdatePersonInput,
-  type API_SCHEMAS,
+  ASSET_UNPAGED_MAX,
+  type ContractClass,
 } from '@custodian/contracts';
 import { applyDecorators } from '@nestjs/common';
 import {
-  ApiBody,
   ApiExtension,
-  ApiOperation,
+  ApiExtraModels,
+  ApiOkResponse,
   ApiParam,
   ApiQuery,
-  ApiResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
 
-/** A component of the document: a response schema of libs/contracts or a request body DTO. */
-export type ComponentName = keyof typeof API_SCHEMAS | RequestBodyName;
-
-/** The DTOs the register validates request bodies with; their metadata becomes the schemas. */
-export const REQUEST_BODIES = {
-  CreateAssetInput,
-  UpdateAssetInput,
-  CreatePersonInput,
-  UpdatePersonInput,
-  InviteMemberInput,
-  UpdateMemberInput,
-};
-export type RequestBodyName = keyof typeof REQUEST_BODIES;
-
-export const ref = (name: ComponentName) => ({ $ref: `#/components/schemas/${name}` });
-
-type ResponseSpec = ComponentName | { arrayOf: ComponentName } | { oneOf: ResponseSpec[] };
-
-function schemaOf(spec: ResponseSpec): Record<string, unknown> {
-  if (typeof spec === 'string') return ref(spec);
-  if ('arrayOf' in spec) return { type: 'array', items: ref(spec.arrayOf) };
-  return { oneOf: spec.oneOf.map(schemaOf) };
-}
-
-/** Marks an operation that uses the listed error statuses beyond the ones every keyed route has. */
+/** Marks an operation with the error statuses it adds to the ones every keyed route has. */
 export const ROUTE_ERRORS = 'x-custodian-errors';
 
 /**
- * One route's documentation, next to its handler: what it does, what it answers (the schemas
- * come from libs/contracts, the request bodies from the class-validator DTOs the register
- * validates with), and which error statuses it adds to the common ones (401, 403, 429, ...
- * added to every keyed route when the document is built).
+ * The error statuses a route answers beyond the common ones (401, 403, 429, ... are added to
+ * every keyed route when the document is built, with the shared Error responses).
  */
-export function ApiRoute(options: {
-  operationId: string;
-  summary: string;
-  description?: string;
-  status: number;
-  response: ResponseSpec;
-  responseDescription?: string;
-  body?: RequestBodyName;
-  errors?: number[];
-}): MethodDecorator {
-  const schema = schemaOf(options.response);
-  const decorators = [
-    ApiOperation({
-      operationId: options.operationId,
-      summary: options.summary,
-      description: options.description,
+export const ApiErrors = (...statuses: number[]): MethodDecorator =>
+  ApiExtension(ROUTE_ERRORS, statuses);
+
+/** GET /assets and GET /people: the page envelope with `page`, else a bare array. */
+export function ApiPageOrListResponse(page: ContractClass, item: ContractClass): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(page, item),
+    ApiOkResponse({
+      description: 'The page envelope when `page` is sent, else a bare array.',
+      schema: {
+        oneOf: [
+          { $ref: getSchemaPath(page) },
+          { type: 'array', items: { $ref: getSchemaPath(item) }, maxItems: ASSET_UNPAGED_MAX },
+        ],
+      },
     }),
-    ApiResponse({
-      status: options.status,
-      description:
-        options.responseDescription ??
-        (options.status === 201 ? 'Created: the new resource.' : 'OK.'),
-      schema,
-    }),
-    ApiExtension(ROUTE_ERRORS, options.errors ?? []),
-  ];
-  if (options.body) {
-    decorators.push(ApiBody({ required: true, schema: ref(options.body) }));
-  }
-  return applyDecorators(...decorators);
+  );
 }
 
 export const ApiIdParam = (name: string, what: string): MethodDecorator =>

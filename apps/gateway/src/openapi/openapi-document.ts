@@ -1,32 +1,26 @@
 import {
-  API_SCHEMAS,
-  EVENT_KEYS,
-  EVENT_KEYS_BY_MODULE,
-  PING_EVENT,
-  eventEnvelopeSchema,
+  DELIVERABLE_EVENTS,
+  ErrorBody,
+  EventEnvelope,
+  componentExamples,
+  eventDataModels,
   reasonPhrase,
-  type DeliverableEvent,
 } from '@custodian/contracts';
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { getMetadataStorage } from 'class-validator';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { DocumentBuilder, SwaggerModule, getSchemaPath } from '@nestjs/swagger';
 import { API_KEY_SCHEME, BEARER_SCHEME, SCOPE_EXTENSION } from '../access/requires-scope.decorator';
 import type { AccessPolicy } from '../access/access-hook';
-import { REQUEST_BODIES, ROUTE_ERRORS, ref } from './api-docs.decorators';
+import { ROUTE_ERRORS } from './api-docs.decorators';
+import { DELIVERY_HEADERS, webhooksOf, type Schema } from './webhooks-section';
 
 /** The document as JSON: built once per process and served as is. */
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, Record<string, Operation>>;
 };
 
-type Schema = Record<string, unknown>;
 interface Operation {
-  operationId?: string;
   description?: string;
-  security?: unknown[];
   requestBody?: unknown;
-  parameters?: unknown[];
   responses: Record<string, Response>;
   [extension: `x-${string}`]: unknown;
 }
@@ -87,17 +81,22 @@ field or limit at fault.
 lists every event key and its payload. See docs/receiving-webhooks.md for verifying them.`;
 
 /**
- * The OpenAPI 3.1 document of the public API, generated from the code: routes, parameters and
- * security from the controllers' decorators (@nestjs/swagger), response and event schemas
- * from libs/contracts (TypeBox), request bodies from the class-validator DTOs the register
- * validates with. Nothing here is kept beside the code by hand except prose.
+ * The OpenAPI 3.1 document of the public API, generated from the code by @nestjs/swagger:
+ * routes, parameters, security, request and response bodies from the controllers' decorators
+ * and the contract classes of libs/contracts (their @ApiProperty fields). Then a few things
+ * @nestjs/swagger cannot say are added from the document itself and our own constants: the
+ * closed objects and examples of the components, the shared error responses and limit headers
+ * of the keyed routes, and the `webhooks` section from the event catalog. Nothing is kept
+ * beside the code by hand except prose.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Custodian API')
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
+    // Paths carry the /api/v1 prefix, so the server is the deployment's root.
+    .addServer('/', 'This deployment')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token.' },
       BEARER_SCHEME,
@@ -105,15 +104,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The API key.' },
       API_KEY_SCHEME,
-    )
-    .build();
-  const generated = SwaggerModule.createDocument(app, config) as unknown as OpenApiDocument;
-  return finish(generated);
+    );
+  for (const [name, description] of Object.entries(TAG_DESCRIPTIONS)) {
+    builder.addTag(name, description);
+  }
+  const extraModels = [ErrorBody, EventEnvelope, ...DELIVERABLE_EVENTS.flatMap(eventDataModels)];
+  const config = builder.build();
+  config.info.license = { name: 'Proprietary' };
+  const generated = SwaggerModule.createDocument(app, config, { extraModels });
+  return finish(generated as unknown as OpenApiDocument);
 }
 
 function finish(document: OpenApiDocument): OpenApiDocument {
-  const components = (document.components ?? {}) as Record<string, unknown>;
-  components.schemas = { ...responseSchemas(), ...requestSchemas() };
+  const components = document.components as Record<string, unknown> & {
+    schemas: Record<string, Schema>;
+  };
+  completeSchemas(components.schemas);
+  const webhooks = webhooksOf(components.schemas);
   components.headers = {
     ...LIMIT_HEADERS,
     'Retry-After': header('Seconds to wait before the next request.', 'integer'),
@@ -127,17 +134,31 @@ function finish(document: OpenApiDocument): OpenApiDocument {
       completeOperation(path, method, operation);
     }
   }
-  return {
-    openapi: '3.1.0',
-    info: { ...(document.info as object), license: { name: 'Proprietary' } },
-    // Paths carry the /api/v1 prefix, so the server is the deployment's root.
-    servers: [{ url: '/', description: 'This deployment' }],
-    tags: tagsOf(document),
-    security: [],
-    paths: document.paths,
-    webhooks: webhooks(),
-    components,
-  };
+  const { openapi, info, servers, tags, paths } = document;
+  return { openapi, info, servers, tags, security: [], paths, webhooks, components };
+}
+
+/**
+ * What @ApiSchema cannot say of a contract class: that it is closed (the pipes refuse unknown
+ * fields) and its examples. A nested class with a description comes as `allOf: [$ref]`;
+ * OpenAPI 3.1 takes the `$ref` beside the description, as Redocly prefers.
+ */
+function completeSchemas(schemas: Record<string, Schema>): void {
+  const examples = componentExamples();
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (schema.type === 'object' && !('additionalProperties' in schema)) {
+      schema.additionalProperties = false;
+    }
+    const own = examples.get(name);
+    if (own) schema.examples = own;
+    for (const property of Object.values((schema.properties ?? {}) as Record<string, Schema>)) {
+      const { allOf, ...rest } = property;
+      if (Array.isArray(allOf) && allOf.length === 1) {
+        Object.assign(property, allOf[0], rest);
+        delete property.allOf;
+      }
+    }
+  }
 }
 
 function completeOperation(path: string, method: string, operation: Operation): void {
@@ -200,7 +221,9 @@ function publicErrorResponse(status: number): ResponseObject {
   return response;
 }
 
-const errorContent = () => ({ 'application/json': { schema: ref('Error') } });
+const errorContent = () => ({
+  'application/json': { schema: { $ref: getSchemaPath(ErrorBody) } },
+});
 
 const errorResponseName = (status: number) => reasonPhrase(status).replace(/[^A-Za-z]/g, '');
 
@@ -224,159 +247,6 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Invitations: 'The link of the invitation e-mail; needs no API key.',
   Webhooks: 'Signed event deliveries to your endpoints (see the `webhooks` section).',
 };
-
-function tagsOf(document: OpenApiDocument): Array<{ name: string; description: string }> {
-  const names = new Set<string>();
-  for (const operations of Object.values(document.paths)) {
-    for (const operation of Object.values(operations)) {
-      for (const tag of (operation as { tags?: string[] }).tags ?? []) names.add(tag);
-    }
-  }
-  names.add('Webhooks');
-  return [...names].map((name) => {
-    const description = TAG_DESCRIPTIONS[name];
-    if (!description) throw new Error(`tag ${name} has no description in TAG_DESCRIPTIONS`);
-    return { name, description };
-  });
-}
-
-/** Each component schema object by identity, so one used inside another becomes a $ref. */
-const COMPONENT_NAMES = new Map<object, string>(
-  Object.entries(API_SCHEMAS).map(([name, schema]) => [schema as object, name]),
-);
-
-/** Response schemas of libs/contracts; a schema used inside another becomes a $ref to it. */
-function responseSchemas(): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(API_SCHEMAS).map(([name, schema]) => [
-      name,
-      toJsonSchema(schema, schema as object),
-    ]),
-  );
-}
-
-/**
- * JSON of a TypeBox schema (its symbol keys dropped), with every sub-schema that is itself a
- * component replaced by a $ref, so the document names shared shapes once.
- */
-function toJsonSchema(value: unknown, self?: object): unknown {
-  if (Array.isArray(value)) return value.map((item) => toJsonSchema(item));
-  if (value === null || typeof value !== 'object') return value;
-  const name = COMPONENT_NAMES.get(value);
-  if (name !== undefined && value !== self) return ref(name as never);
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      // Examples are data, not schemas: copied as they are.
-      key === 'examples' || key === 'default' || key === 'const' ? item : toJsonSchema(item),
-    ]),
-  );
-}
-
-/**
- * The request bodies, from the class-validator metadata of the DTOs the register validates
- * with. The register's validator refuses unknown fields (whitelist) and lets `null` through
- * an @IsOptional field (null clears it), so the schemas say the same.
- */
-function requestSchemas(): Record<string, unknown> {
-  const all = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
-  const storage = getMetadataStorage();
-  const result: Record<string, unknown> = {};
-  for (const [name, target] of Object.entries(REQUEST_BODIES)) {
-    const schema = all[name] as Schema | undefined;
-    if (!schema) throw new Error(`no class-validator metadata for ${name}`);
-    const optional = new Set(
-      storage
-        .getTargetValidationMetadatas(target, '', true, false)
-        .filter((meta) => meta.name === 'isOptional')
-        .map((meta) => meta.propertyName),
-    );
-    const properties = (schema.properties ?? {}) as Record<string, Schema>;
-    for (const [property, propertySchema] of Object.entries(properties)) {
-      if (optional.has(property)) {
-        properties[property] = { anyOf: [propertySchema, { type: 'null' }] };
-      }
-    }
-    result[name] = { ...schema, additionalProperties: false };
-  }
-  return result;
-}
-
-/** Every event key and the console's ping, each with its envelope and `data` schema. */
-function webhooks(): Record<string, unknown> {
-  const moduleOf = new Map<string, string>(
-    Object.entries(EVENT_KEYS_BY_MODULE).flatMap(([module, keys]) =>
-      keys.map((key): [string, string] => [key, module]),
-    ),
-  );
-  const keys: DeliverableEvent[] = [...EVENT_KEYS, PING_EVENT];
-  return Object.fromEntries(
-    keys.map((key) => [
-      key,
-      {
-        post: {
-          operationId: `webhook_${key.replace('.', '_')}`,
-          summary: key === PING_EVENT ? 'Test ping' : `${key} event`,
-          description:
-            (key === PING_EVENT
-              ? "Sent by `webhook test` (the console's Test button) whatever the endpoint subscribes to."
-              : `An event of the ${moduleOf.get(key)} module, sent to endpoints subscribed to \`${key}\` or \`*\`.`) +
-            ' At-least-once: deduplicate on `X-Custodian-Delivery` or the envelope `id`. ' +
-            'Verify `X-Custodian-Signature` before parsing the body.',
-          tags: ['Webhooks'],
-          parameters: DELIVERY_HEADERS.map(({ name }) => ({
-            $ref: `#/components/parameters/${name}`,
-          })),
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: toJsonSchema(eventEnvelopeSchema(key)) },
-            },
-          },
-          responses: {
-            '2XX': { description: 'Delivered. Any 2xx ends the delivery.' },
-            '3XX': { description: 'Failed for good: redirects are not followed.' },
-            '4XX': {
-              description:
-                'Failed for good (no retry), except 408 and 429, which are retried like 5xx.',
-            },
-            '5XX': {
-              description:
-                'Retried 300 ms and 900 ms later by default (3 attempts in all, 10 s timeout ' +
-                'each; the same for network errors and timeouts).',
-            },
-          },
-        },
-      },
-    ]),
-  );
-}
-
-/** The four headers of every delivery request (spec section 6.1, brand in the middle). */
-const DELIVERY_HEADERS = [
-  deliveryHeader('X-Custodian-Event', 'The event key (also the envelope `event`).', {
-    type: 'string',
-  }),
-  deliveryHeader(
-    'X-Custodian-Delivery',
-    'The delivery id (`dlv_…`), the same across the retries of one delivery.',
-    { type: 'string', pattern: '^dlv_' },
-  ),
-  deliveryHeader(
-    'X-Custodian-Timestamp',
-    'Unix seconds when this attempt was signed; part of the signed string.',
-    { type: 'string', pattern: '^\\d+$' },
-  ),
-  deliveryHeader(
-    'X-Custodian-Signature',
-    '`sha256=` + lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>` with the endpoint secret.',
-    { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
-  ),
-];
-
-function deliveryHeader(name: string, description: string, schema: Schema) {
-  return { name, in: 'header', required: true, description, schema };
-}
 
 function header(description: string, kind: 'integer' | 'quota'): Schema {
   return {

@@ -6,7 +6,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 /**
  * Events the gateway causes (plan changes, limits reached), as outbox rows; the relay
  * publishes them. A plan change writes its row in the transaction of the change. `data` must
- * match the event's schema (EVENT_DATA_SCHEMAS in libs/contracts).
+ * be the event's payload class (EVENT_CATALOG in libs/contracts).
  */
 @Injectable()
 export class GatewayEvents {

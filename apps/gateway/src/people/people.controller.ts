@@ -1,10 +1,12 @@
 import {
   PERSON_STATUSES,
+  Person,
+  PersonPage,
+  PersonSummary,
   RegisterRpc,
   CreatePersonInput,
   UpdatePersonInput,
   type PersonDetail,
-  type PersonSummary,
   type Page,
   type RawQuery,
 } from '@custodian/contracts';
@@ -12,8 +14,13 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiIdParam, ApiListQuery, ApiRoute } from '../openapi/api-docs.decorators';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiIdParam,
+  ApiListQuery,
+  ApiPageOrListResponse,
+} from '../openapi/api-docs.decorators';
 
 /** HTTP face of the register's people; validation and rules live in the register. */
 @ApiTags('People')
@@ -24,15 +31,13 @@ export class PeopleController {
   @Get()
   @RequiresScope('read')
   @ApiListQuery(PERSON_STATUSES, 'full name, e-mail and employee number')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'listPeople',
     summary: 'List people',
     description: 'Ordered by `created_at`, then `id`; stable across pages.',
-    status: 200,
-    response: { oneOf: ['PersonPage', { arrayOf: 'PersonSummary' }] },
-    responseDescription: 'The page envelope when `page` is sent, else a bare array.',
-    errors: [400],
   })
+  @ApiPageOrListResponse(PersonPage, PersonSummary)
+  @ApiErrors(400)
   list(
     @Access() access: AccessRecord,
     @Query() query: RawQuery,
@@ -43,16 +48,14 @@ export class PeopleController {
   @Post()
   @HttpCode(201)
   @RequiresScope('write')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'createPerson',
     summary: 'Create a person',
     description:
       "Someone equipment is issued to (not a login). Counts against the plan's people " +
       'limit (403 when it is reached). Fires `employee.created`.',
-    status: 201,
-    response: 'Person',
-    body: 'CreatePersonInput',
   })
+  @ApiCreatedResponse({ type: Person, description: 'Created: the new resource.' })
   create(@Access() access: AccessRecord, @Body() body: CreatePersonInput): Promise<PersonDetail> {
     return this.register.call(RegisterRpc.peopleCreate, access, { body });
   }
@@ -60,14 +63,13 @@ export class PeopleController {
   @Get(':id')
   @RequiresScope('read')
   @ApiIdParam('id', 'person')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'getPerson',
     summary: 'Fetch one person',
     description: 'With department, location and the assets they hold.',
-    status: 200,
-    response: 'Person',
-    errors: [404],
   })
+  @ApiOkResponse({ type: Person, description: 'OK.' })
+  @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<PersonDetail> {
     return this.register.call(RegisterRpc.peopleGet, access, { id });
   }
@@ -75,17 +77,15 @@ export class PeopleController {
   @Patch(':id')
   @RequiresScope('write')
   @ApiIdParam('id', 'person')
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'updatePerson',
     summary: 'Update a person',
     description:
       'Partial, as for assets. Setting `status` to `inactive` offboards the person and ' +
       'fires `employee.offboarded` (once).',
-    status: 200,
-    response: 'Person',
-    body: 'UpdatePersonInput',
-    errors: [404],
   })
+  @ApiOkResponse({ type: Person, description: 'OK.' })
+  @ApiErrors(404)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,

@@ -1,9 +1,8 @@
-import type { KeyScope, PingView } from '@custodian/contracts';
+import { Ping, type KeyScope, type PingView } from '@custodian/contracts';
 import { Controller, Get } from '@nestjs/common';
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRoute } from '../openapi/api-docs.decorators';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 @ApiTags('Keys')
 @Controller('ping')
@@ -11,13 +10,12 @@ export class PingController {
   @Get()
   // Verifying a key never uses up the month: /ping counts in the minute window only.
   @RequiresScope('read', { countsTowardQuota: false })
-  @ApiRoute({
+  @ApiOperation({
     operationId: 'ping',
     summary: 'Verify a key',
     description: 'The workspace the key belongs to and the scopes it carries.',
-    status: 200,
-    response: 'Ping',
   })
+  @ApiOkResponse({ type: Ping, description: 'OK.' })
   ping(@Access() access: AccessRecord): PingView {
     const scopes: KeyScope[] = access.scope === 'write' ? ['read', 'write'] : ['read'];
     return {

@@ -5,8 +5,8 @@ import type { EntityManager } from 'typeorm';
 /**
  * Events are rows written in the same transaction as the change they describe; the relay
  * publishes them afterwards. A change that rolls back therefore never announces itself, and a
- * broker outage never loses an event. `data` must match the event's schema
- * (EVENT_DATA_SCHEMAS in libs/contracts), which the webhook catalog documents.
+ * broker outage never loses an event. `data` is the payload class of the event's key
+ * (EVENT_CATALOG in libs/contracts), which the webhook catalog documents.
  */
 export async function writeEvent<K extends EventKey>(
   manager: EntityManager,

@@ -265,4 +265,27 @@ describe('EventConsumer: batched fan-out, ack after commit', () => {
     expect(channel.nacked).toEqual(bad.map((m) => ({ message: m, requeue: false })));
     expect(fanOut.subscriberQueries).toEqual([]);
   });
+
+  it('dead-letters a message whose envelope breaks the contract, and takes one that keeps it', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel } = consumerWith(fanOut);
+    await started(consumer, channel);
+    const good = event('evt_ok');
+    const bad = [
+      message({ ...good, event: 'asset.exploded' }),
+      message({ ...good, id: 'dlv_1' }),
+      message({ ...good, created_at: '2025-01-01 00:00' }),
+      message({ ...good, data: 'asset' }),
+      message({ ...good, workspace_id: 7 }),
+      message(`{"__proto__":{},${JSON.stringify(good).slice(1)}`),
+      message([good]),
+    ];
+    for (const m of bad) channel.deliver(m);
+    const ok = message(good);
+    channel.deliver(ok);
+    await settle();
+    expect(channel.nacked).toEqual(bad.map((m) => ({ message: m, requeue: false })));
+    expect(channel.acked).toEqual([ok]);
+    expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_ok']);
+  });
 });

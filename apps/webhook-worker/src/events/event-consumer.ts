@@ -1,4 +1,4 @@
-import { DomainError, type PublishedEvent } from '@custodian/contracts';
+import { DomainError, PublishedEvent } from '@custodian/contracts';
 import { ManagedConnection, delay } from '@custodian/messaging';
 import {
   Inject,
@@ -8,6 +8,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Channel, ConsumeMessage } from 'amqplib';
+import { validateSync } from 'class-validator';
 import { WorkerConfig } from '../config/worker-config';
 import { FanOut, subscriptionKey } from '../delivery/fan-out';
 import { GatewayClient } from '../gateway-client/gateway-client';
@@ -100,9 +101,9 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
 
   private receive(channel: Channel, message: ConsumeMessage): void {
     const event = parseEvent(message);
-    if (!event) {
+    if (typeof event === 'string') {
       this.logger.error(
-        `malformed event message ${message.properties.messageId ?? ''}; dead-lettered`,
+        `malformed event message ${message.properties.messageId ?? ''} (${event}); dead-lettered`,
       );
       try {
         channel.nack(message, false, false);
@@ -234,19 +235,23 @@ function isDataError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('22');
 }
 
-function parseEvent(message: ConsumeMessage): PublishedEvent | null {
+/**
+ * The event a message carries, or what is wrong with it. Its envelope is checked against the
+ * contract class (PublishedEvent: ids, key, timestamp, workspace); its `data` only for being
+ * an object, since the worker passes it on as it came and checking it would cost per message.
+ */
+function parseEvent(message: ConsumeMessage): PublishedEvent | string {
+  let parsed: unknown;
   try {
-    const event = JSON.parse(message.content.toString('utf8')) as PublishedEvent;
-    const ok =
-      typeof event === 'object' &&
-      event !== null &&
-      typeof event.id === 'string' &&
-      typeof event.event === 'string' &&
-      typeof event.workspace_id === 'string' &&
-      typeof event.created_at === 'string' &&
-      typeof event.data === 'object';
-    return ok ? event : null;
+    parsed = JSON.parse(message.content.toString('utf8'));
   } catch {
-    return null;
+    return 'not JSON';
   }
+  if (typeof parsed !== 'object' || parsed === null) return 'not an object';
+  // An instance without class-transformer's copy: `data` is kept as parsed. A `__proto__` key
+  // that replaces its prototype leaves no class to check, which forbidUnknownValues refuses.
+  const event: PublishedEvent = Object.assign(new PublishedEvent(), parsed);
+  const [error] = validateSync(event, { forbidUnknownValues: true });
+  if (!error) return event;
+  return Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`;
 }

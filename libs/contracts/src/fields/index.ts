@@ -1,0 +1,3 @@
+export * from './contract-schema.decorator';
+export * from './field.decorators';
+export * from './contract-errors';

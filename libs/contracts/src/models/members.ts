@@ -1,0 +1,81 @@
+import { ContractSchema } from '../fields/contract-schema.decorator';
+import { EnumField, IdField, TextField, TimestampField } from '../fields/field.decorators';
+import { MEMBER_ROLES, MEMBER_STATUSES, type MemberRole, type MemberStatus } from '../members';
+
+const ROLE = {
+  description: 'Role in the workspace, highest first: ' + MEMBER_ROLES.join(', ') + '.',
+};
+
+export const MEMBER_EXAMPLE = {
+  id: 'usr_01jd8x9z8y7x6w5v4t3s2r1q0p',
+  email: 'grace@example.com',
+  name: 'Grace Hopper',
+  role: 'member',
+  status: 'invited',
+  invited_at: '2026-11-22T10:15:00.000Z',
+  joined_at: null,
+} as const satisfies Member;
+
+/** A workspace member: a login, not a person record (spec 2.3). */
+@ContractSchema({
+  name: 'Member',
+  description:
+    'A workspace member (a login, not a person record). The body of `POST /members` (201, ' +
+    'the invited member), `PATCH /members/{userId}` (200) and ' +
+    '`POST /invitations/accept` (200, the member now active); the items of `GET /members`; ' +
+    'the `data` of `member.invited`.',
+  examples: [MEMBER_EXAMPLE],
+})
+export class Member {
+  @IdField('usr', 'The user id (the `{userId}` of `PATCH /members/{userId}`): `usr_` + a ULID.')
+  id!: string;
+
+  @TextField({ description: 'E-mail address, as written when invited.' })
+  email!: string;
+
+  @TextField({ nullable: true, description: 'Display name, or null when not given.' })
+  name!: string | null;
+
+  @EnumField(MEMBER_ROLES, ROLE)
+  role!: MemberRole;
+
+  @EnumField(MEMBER_STATUSES, {
+    description: '`invited` until the invitation is accepted, then `active` (takes a seat).',
+  })
+  status!: MemberStatus;
+
+  @TimestampField({
+    nullable: true,
+    description: 'When the member was (last) invited; null for a workspace owner created active.',
+  })
+  invited_at!: string | null;
+
+  @TimestampField({
+    nullable: true,
+    description: 'When the member accepted the invitation (became active), or null.',
+  })
+  joined_at!: string | null;
+}
+
+/** An open invitation, as the admin CLI's `invitation list` prints it (no REST route). */
+@ContractSchema({
+  name: 'Invitation',
+  description: 'An open invitation, as `invitation list` of the admin CLI prints it.',
+  examples: [
+    {
+      id: 'inv_01jd8x9a8b7c6d5e4f3g2h1j0k',
+      email: 'grace@example.com',
+      role: 'member',
+      token: 'q3JmZ0u8S3m2Vb7YkqK1cW1kqQ4rR5hT6nP0aXyZbCd',
+      expires_at: '2026-11-29T10:15:00.000Z',
+    },
+  ],
+})
+export class Invitation {
+  @IdField('inv', 'Id of the invitation.') id!: string;
+  @TextField() email!: string;
+  @EnumField(MEMBER_ROLES, ROLE) role!: MemberRole;
+  @TextField({ description: 'The credential of the accept link (base64url).' }) token!: string;
+  @TimestampField({ description: 'When the link stops working (7 days after the invitation).' })
+  expires_at!: string;
+}
