@@ -58,11 +58,12 @@ export function isCallerContext(value: unknown): value is CallerContext {
   );
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function hasExactly(value: Record<string, unknown>, names: readonly string[]): boolean {
+/** A plain object whose own keys are exactly `names`. */
+export function hasExactly(value: Record<string, unknown>, names: readonly string[]): boolean {
   const keys = Object.keys(value);
   return keys.length === names.length && names.every((name) => Object.hasOwn(value, name));
 }

@@ -2,6 +2,8 @@ import {
   CreateAssetInput,
   CreateCustomFieldInput,
   DomainError,
+  ListMessage,
+  RecordMessage,
   UpdateAssetMessage,
   type CallerContext,
 } from '@custodian/contracts';
@@ -109,6 +111,30 @@ describe('ContractValidationPipe', () => {
       expect(
         await refusal({ caller, id: 'ast_1', body: {}, extra: 1 }, rpcPayload(UpdateAssetMessage)),
       ).toBe('unknown field extra');
+    });
+  });
+
+  describe('a read of the register (checked in plain code when it is valid)', () => {
+    it('passes a valid message through as it came', async () => {
+      const message = { caller, id: 'ast_1' };
+      expect(await pipe.transform(message, rpcPayload(RecordMessage))).toBe(message);
+      const list = { caller, query: { page: '1', search: 'mac' } };
+      expect(await pipe.transform(list, rpcPayload(ListMessage))).toBe(list);
+    });
+
+    it('refuses the rest with the messages of the decorators', async () => {
+      expect(await refusal({ caller, id: 7 }, rpcPayload(RecordMessage))).toBe(
+        'id must be a string',
+      );
+      expect(await refusal({ caller, id: 'ast_1', extra: 1 }, rpcPayload(RecordMessage))).toBe(
+        'unknown field extra',
+      );
+      expect(
+        await refusal({ caller: { ...caller, plan: 'gold' }, query: {} }, rpcPayload(ListMessage)),
+      ).toBe('caller must be {workspaceId, keyId, scope, plan, limits} as the gateway sends it');
+      expect(await refusal({ caller, query: 'page=1' }, rpcPayload(ListMessage))).toBe(
+        'query must be an object',
+      );
     });
   });
 

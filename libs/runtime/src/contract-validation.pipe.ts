@@ -1,4 +1,9 @@
-import { CLIENT_BODY, CallerMessage, DomainError } from '@custodian/contracts';
+import {
+  CLIENT_BODY,
+  CallerMessage,
+  DomainError,
+  type AcceptsInPlainCode,
+} from '@custodian/contracts';
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { describeErrors, findUnstorableText } from './validation';
 
@@ -29,6 +34,9 @@ export class ContractValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
+    if (metatype && Object.hasOwn(metatype, 'accepts')) {
+      if ((metatype as unknown as AcceptsInPlainCode).accepts(value)) return value;
+    }
     if (metatype && this.toValidate(metadata)) {
       if (metatype.prototype instanceof CallerMessage || metatype === CallerMessage) {
         if (isObject(value) && CLIENT_BODY in value)
