@@ -72,7 +72,7 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-explicit-any': 'error',
       // A missing value in production code is handled or reported where it is found, never
-      // asserted away (queryOne in libs/runtime for rows a statement must return).
+      // asserted away (queryOne in libs/persistence for rows a statement must return).
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       // Env classes annotate their defaults: decorator metadata needs the type to convert.

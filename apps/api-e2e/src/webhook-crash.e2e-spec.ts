@@ -3,7 +3,7 @@ import {
   type CreatedWebhookView,
   type DeliveryLogEntry,
 } from '@custodian/contracts';
-import { newId } from '@custodian/runtime';
+import { newId } from '@custodian/persistence';
 import { eventually, type AppProcess } from '@custodian/testing';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,5 @@
-import { ContractValidationPipe, loggerParams } from '@custodian/runtime';
+import { loggerParams } from '@custodian/observability';
+import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';

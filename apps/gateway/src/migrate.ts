@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { migrate } from '@custodian/runtime';
+import { migrate } from '@custodian/persistence';
 import { loadGatewayConfig } from './config/gateway-config';
 import { GATEWAY_SCHEMA, gatewayDataSource } from './database/data-source';
 

@@ -1,5 +1,7 @@
 import { OutboxRelay } from '@custodian/messaging';
-import { ContractValidationPipe, loggerParams, RpcDomainErrorFilter } from '@custodian/runtime';
+import { RpcDomainErrorFilter } from '@custodian/messaging';
+import { loggerParams } from '@custodian/observability';
+import { ContractValidationPipe } from '@custodian/validation';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';

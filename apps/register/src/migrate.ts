@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { migrate } from '@custodian/runtime';
+import { migrate } from '@custodian/persistence';
 import { loadRegisterConfig } from './config/register-config';
 import { REGISTER_SCHEMA, registerDataSource } from './database/data-source';
 

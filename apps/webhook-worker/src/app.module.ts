@@ -1,4 +1,6 @@
-import { ContractValidationPipe, loggerParams, RpcDomainErrorFilter } from '@custodian/runtime';
+import { RpcDomainErrorFilter } from '@custodian/messaging';
+import { loggerParams } from '@custodian/observability';
+import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';

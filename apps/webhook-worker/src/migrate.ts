@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { migrate } from '@custodian/runtime';
+import { migrate } from '@custodian/persistence';
 import { loadWorkerConfig } from './config/worker-config';
 import { DELIVERY_SCHEMA, workerDataSource } from './database/data-source';
 

@@ -6,3 +6,4 @@ export * from './managed-connection';
 export * from './outbox-relay';
 export * from './rpc-peer';
 export * from './handles.decorator';
+export * from './rpc-domain-error.filter';

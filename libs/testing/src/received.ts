@@ -1,4 +1,4 @@
-import { ContractValidationPipe } from '@custodian/runtime';
+import { ContractValidationPipe } from '@custodian/validation';
 
 const pipe = new ContractValidationPipe();
 

@@ -1,6 +1,6 @@
 import type { CallerContext, EffectiveLimits, PlanName } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
-import { newId } from '@custodian/runtime';
+import { newId } from '@custodian/persistence';
 
 export interface TestCallerOptions {
   workspaceId?: string;

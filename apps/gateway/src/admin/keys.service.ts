@@ -7,7 +7,7 @@ import {
   type KeyView,
   type RevokedKeyView,
 } from '@custodian/contracts';
-import { newId, queryOne } from '@custodian/runtime';
+import { newId, queryOne } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessPublisher } from '../keys/access-publisher';

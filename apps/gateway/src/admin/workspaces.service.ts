@@ -10,7 +10,7 @@ import {
   type WorkspaceView,
 } from '@custodian/contracts';
 import { effectiveLimits } from '@custodian/plans';
-import { newId } from '@custodian/runtime';
+import { newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPublisher } from '../keys/access-publisher';

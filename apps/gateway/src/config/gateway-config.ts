@@ -4,7 +4,7 @@ import {
   REGISTER_ADMIN_QUEUE,
   REGISTER_RPC_QUEUE,
 } from '@custodian/contracts';
-import { loadConfig } from '@custodian/runtime';
+import { loadConfig } from '@custodian/config';
 import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
 export class GatewayConfig {

@@ -1,4 +1,4 @@
-import { createAppDataSource } from '@custodian/runtime';
+import { createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { CacheRepairEntity } from '../keys/cache-repair.entity';
 import { ApiKeyEntity } from '../keys/api-key.entity';

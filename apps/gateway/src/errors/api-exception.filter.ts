@@ -6,7 +6,7 @@ import {
   type ErrorBody,
   type RpcErrorPayload,
 } from '@custodian/contracts';
-import { isDatabaseUnavailable } from '@custodian/runtime';
+import { isDatabaseUnavailable } from '@custodian/persistence';
 import {
   Catch,
   HttpException,

@@ -1,5 +1,5 @@
 import { KEY_SCOPES, type KeyScope } from '@custodian/contracts';
-import { checkOneOf } from '@custodian/runtime';
+import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 import { WorkspaceEntity } from '../admin/workspace.entity';
 

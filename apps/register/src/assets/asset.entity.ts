@@ -1,5 +1,5 @@
 import { ASSET_STATUSES, type AssetStatus } from '@custodian/contracts';
-import { checkOneOf } from '@custodian/runtime';
+import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 import { PersonEntity } from '../people/person.entity';
 import { CategoryEntity } from './category.entity';

@@ -15,7 +15,7 @@ import {
   SUMMARY_COLUMNS,
   SUMMARY_FROM,
 } from '@custodian/register-sql';
-import { isUniqueViolation, newId, retryTransaction } from '@custodian/runtime';
+import { isUniqueViolation, newId, retryTransaction } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { writeEvent } from '../outbox/outbox.writer';

@@ -1,4 +1,4 @@
-import { newId, queryOne } from '@custodian/runtime';
+import { newId, queryOne } from '@custodian/persistence';
 import type { EntityManager } from 'typeorm';
 
 type NamedTable = 'categories' | 'locations' | 'departments';

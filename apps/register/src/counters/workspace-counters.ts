@@ -1,4 +1,4 @@
-import { queryOne } from '@custodian/runtime';
+import { queryOne } from '@custodian/persistence';
 import type { EntityManager } from 'typeorm';
 import type { WorkspaceCountersEntity } from './workspace-counters.entity';
 

@@ -1,5 +1,5 @@
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '@custodian/contracts';
-import { checkOneOf } from '@custodian/runtime';
+import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 
 /** register.custom_fields: the custom fields a workspace's assets carry. */

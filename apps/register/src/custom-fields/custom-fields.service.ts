@@ -3,7 +3,7 @@ import {
   type CreateCustomFieldInput,
   type CustomFieldView,
 } from '@custodian/contracts';
-import { isUniqueViolation, newId, queryOne } from '@custodian/runtime';
+import { isUniqueViolation, newId, queryOne } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CustomFieldEntity } from './custom-field.entity';

@@ -1,4 +1,4 @@
-import { createAppDataSource } from '@custodian/runtime';
+import { createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { AssetEntity } from '../assets/asset.entity';
 import { CategoryEntity } from '../assets/category.entity';

@@ -1,4 +1,4 @@
-import { connectionHealth, postgresHealth } from '@custodian/runtime';
+import { connectionHealth, postgresHealth } from '@custodian/observability';
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';

@@ -4,7 +4,7 @@ import {
   DomainError,
   type RawQuery,
 } from '@custodian/contracts';
-import { findUnstorableText } from '@custodian/runtime';
+import { findUnstorableText } from '@custodian/validation';
 
 const KNOWN = new Set(['page', 'pageSize', 'status', 'search']);
 const MAX_SEARCH = 200;

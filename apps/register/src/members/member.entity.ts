@@ -4,7 +4,7 @@ import {
   type MemberRole,
   type MemberStatus,
 } from '@custodian/contracts';
-import { checkOneOf } from '@custodian/runtime';
+import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** register.members: the logins of a workspace (not people records). */

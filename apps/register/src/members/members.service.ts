@@ -12,7 +12,7 @@ import {
   type MemberView,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { isUniqueViolation, newId, queryOne } from '@custodian/runtime';
+import { isUniqueViolation, newId, queryOne } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 import type { EventData, EventKey } from '@custodian/contracts';
-import { newId } from '@custodian/runtime';
+import { newId } from '@custodian/persistence';
 import type { EntityManager } from 'typeorm';
 
 /**

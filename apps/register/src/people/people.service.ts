@@ -9,7 +9,7 @@ import {
   type UpdatePersonInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { newId, retryTransaction } from '@custodian/runtime';
+import { newId, retryTransaction } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';

@@ -1,5 +1,5 @@
 import { PERSON_STATUSES, type PersonStatus } from '@custodian/contracts';
-import { checkOneOf } from '@custodian/runtime';
+import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { LocationEntity } from '../assets/location.entity';
 import { DepartmentEntity } from './department.entity';

@@ -1,5 +1,5 @@
 import { EVENTS_EXCHANGE, GATEWAY_ADMIN_QUEUE, WORKER_ADMIN_QUEUE } from '@custodian/contracts';
-import { loadConfig } from '@custodian/runtime';
+import { loadConfig } from '@custodian/config';
 import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
 export class WorkerConfig {

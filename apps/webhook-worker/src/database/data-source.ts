@@ -1,4 +1,4 @@
-import { createAppDataSource } from '@custodian/runtime';
+import { createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { DeliveryAttemptEntity } from '../delivery/delivery-attempt.entity';
 import { DeliveryEntity } from '../delivery/delivery.entity';

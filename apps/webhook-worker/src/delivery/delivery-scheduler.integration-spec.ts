@@ -1,4 +1,4 @@
-import { newId } from '@custodian/runtime';
+import { newId } from '@custodian/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
 import { createServer, type Server, type ServerResponse } from 'node:http';

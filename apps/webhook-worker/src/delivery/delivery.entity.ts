@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from '@custodian/contracts';
-import { checkOneOf } from '@custodian/runtime';
+import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 import { EndpointEntity } from '../webhooks/endpoint.entity';
 

@@ -1,5 +1,5 @@
 import type { EventEnvelope, PublishedEvent } from '@custodian/contracts';
-import { newId } from '@custodian/runtime';
+import { newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { EndpointEntity } from '../webhooks/endpoint.entity';

@@ -1,5 +1,5 @@
 import { DeliveriesInput, DomainError } from '@custodian/contracts';
-import { validateInput } from '@custodian/runtime';
+import { validateInput } from '@custodian/validation';
 
 /** The `deliveries` admin message: `limit` as a number (JSON callers) or digits (the CLI). */
 describe('DeliveriesInput limit', () => {

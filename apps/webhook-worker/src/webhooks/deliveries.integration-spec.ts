@@ -1,4 +1,4 @@
-import { newId } from '@custodian/runtime';
+import { newId } from '@custodian/persistence';
 import { createTestDatabase, type TestDatabase } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';

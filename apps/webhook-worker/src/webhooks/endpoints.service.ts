@@ -13,7 +13,7 @@ import {
   type WebhookTestInput,
   type WebhookTestView,
 } from '@custodian/contracts';
-import { newId, queryOne } from '@custodian/runtime';
+import { newId, queryOne } from '@custodian/persistence';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';

@@ -1,6 +1,6 @@
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { describeErrors } from './validation';
+import { describeErrors } from '@custodian/validation';
 
 /**
  * Parses the environment into one typed, validated object; an app refuses to start with a

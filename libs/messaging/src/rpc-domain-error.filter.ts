@@ -1,5 +1,5 @@
 import { DomainError, type RpcErrorPayload } from '@custodian/contracts';
-import { isDatabaseUnavailable } from './database';
+import { isDatabaseUnavailable } from '@custodian/persistence';
 import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { throwError, type Observable } from 'rxjs';

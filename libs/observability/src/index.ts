@@ -1,0 +1,3 @@
+// Logging set-up and health indicators shared by the apps.
+export * from './logging';
+export * from './health';

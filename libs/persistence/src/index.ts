@@ -1,0 +1,3 @@
+// Postgres helpers every app shares: data sources, migrations, queryOne, retries, ids.
+export * from './database';
+export * from './ids';
