@@ -11,6 +11,7 @@ import {
   createMigratedDatabase,
   domainRejection,
   received,
+  type ClientBody,
   testCaller,
   type MigratedDatabase,
 } from '@custodian/testing';
@@ -21,9 +22,6 @@ import { parseAssetListQuery } from './asset-list-query';
 import { AssetsService } from './assets.service';
 
 /** The register's asset SQL on a fresh, migrated database: no broker, no gateway. */
-
-/** A body as a client sends it: the input's fields, any value (validation is under test too). */
-type Body<T> = Partial<Record<keyof T, unknown>>;
 
 let store: MigratedDatabase;
 let db: DataSource;
@@ -46,9 +44,9 @@ function workspace(options: { workspaceId?: string; limits?: Partial<EffectiveLi
   return {
     caller,
     id: caller.workspaceId,
-    create: async (body: Body<CreateAssetInput>) =>
+    create: async (body: ClientBody<CreateAssetInput>) =>
       service.create(caller, await received(CreateAssetInput, body)),
-    update: async (id: string, body: Body<UpdateAssetInput>) =>
+    update: async (id: string, body: ClientBody<UpdateAssetInput>) =>
       service.update(caller, id, await received(UpdateAssetInput, body)),
     get: (id: string) => service.get(caller, id),
     list: async (query: RawQuery = {}) => service.list(caller, parseAssetListQuery(query)),

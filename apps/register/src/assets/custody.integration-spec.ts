@@ -9,6 +9,7 @@ import {
   createMigratedDatabase,
   domainRejection,
   received,
+  type ClientBody,
   testCaller,
   type MigratedDatabase,
 } from '@custodian/testing';
@@ -19,8 +20,6 @@ import { PeopleService } from '../people/people.service';
 import { AssetsService } from './assets.service';
 
 /** Check-out and check-in (an asset's assigned_to_id) on a fresh, migrated database. */
-
-type Body<T> = Partial<Record<keyof T, unknown>>;
 
 let store: MigratedDatabase;
 let db: DataSource;
@@ -36,19 +35,19 @@ beforeAll(async () => {
 
 afterAll(() => store?.close());
 
-/** The one place this file calls the services, with their current signatures. */
+/** The one place this file calls the services, with bodies as their consumers receive them. */
 function workspace() {
   const caller: CallerContext = testCaller();
   return {
     id: caller.workspaceId,
-    createAsset: async (body: Body<CreateAssetInput>) =>
+    createAsset: async (body: ClientBody<CreateAssetInput>) =>
       assets.create(caller, await received(CreateAssetInput, body)),
-    updateAsset: async (id: string, body: Body<UpdateAssetInput>) =>
+    updateAsset: async (id: string, body: ClientBody<UpdateAssetInput>) =>
       assets.update(caller, id, await received(UpdateAssetInput, body)),
     getAsset: (id: string) => assets.get(caller, id),
-    createPerson: async (body: Body<CreatePersonInput>) =>
+    createPerson: async (body: ClientBody<CreatePersonInput>) =>
       people.create(caller, await received(CreatePersonInput, body)),
-    updatePerson: async (id: string, body: Body<UpdatePersonInput>) =>
+    updatePerson: async (id: string, body: ClientBody<UpdatePersonInput>) =>
       people.update(caller, id, await received(UpdatePersonInput, body)),
     getPerson: (id: string) => people.get(caller, id),
   };

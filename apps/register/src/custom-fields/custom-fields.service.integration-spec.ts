@@ -3,6 +3,7 @@ import {
   createMigratedDatabase,
   domainRejection,
   received,
+  type ClientBody,
   testCaller,
   type MigratedDatabase,
 } from '@custodian/testing';
@@ -13,8 +14,6 @@ import { migrateRegister } from '../migrate';
 import { CustomFieldsService } from './custom-fields.service';
 
 /** Custom-field definitions and the values assets store under them, on a migrated database. */
-
-type Body<T> = Partial<Record<keyof T, unknown>>;
 
 let store: MigratedDatabase;
 let db: DataSource;
@@ -35,13 +34,13 @@ function workspace() {
   const caller = testCaller();
   return {
     id: caller.workspaceId,
-    define: async (body: Omit<Body<CreateCustomFieldInput>, 'workspace'>) =>
+    define: async (body: Omit<ClientBody<CreateCustomFieldInput>, 'workspace'>) =>
       fields.create(
         await received(CreateCustomFieldInput, { ...body, workspace: caller.workspaceId }),
       ),
-    createAsset: async (body: Body<CreateAssetInput>) =>
+    createAsset: async (body: ClientBody<CreateAssetInput>) =>
       assets.create(caller, await received(CreateAssetInput, body)),
-    updateAsset: async (id: string, body: Body<UpdateAssetInput>) =>
+    updateAsset: async (id: string, body: ClientBody<UpdateAssetInput>) =>
       assets.update(caller, id, await received(UpdateAssetInput, body)),
   };
 }

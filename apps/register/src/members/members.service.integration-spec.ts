@@ -11,6 +11,7 @@ import {
   createMigratedDatabase,
   domainRejection,
   received,
+  type ClientBody,
   testCaller,
   type MigratedDatabase,
 } from '@custodian/testing';
@@ -28,8 +29,6 @@ import { MembersService } from './members.service';
  * mode (no SMTP_URL); the gateway, another process that owns plans, is stood in for by
  * {@link Workspaces}, a typed double of the one call the register makes to it.
  */
-
-type Body<T> = Partial<Record<keyof T, unknown>>;
 
 /** What the gateway's admin queue answers for `workspace get`: the workspaces it knows. */
 class Workspaces implements Pick<GatewayClient, 'workspace'> {
@@ -85,16 +84,16 @@ afterAll(async () => {
 
 /**
  * The one place this file calls the service: a new workspace (known to the gateway double,
- * with this many seats) and the service's current signatures.
+ * with this many seats) and bodies as its consumer receives them.
  */
 function workspace(seats: number | null = 25) {
   const caller: CallerContext = testCaller();
   workspaces.add(caller.workspaceId, seats);
   return {
     id: caller.workspaceId,
-    invite: async (body: Body<InviteMemberInput>) =>
+    invite: async (body: ClientBody<InviteMemberInput>) =>
       service.invite(caller, await received(InviteMemberInput, body)),
-    update: async (userId: string, body: Body<UpdateMemberInput>) =>
+    update: async (userId: string, body: ClientBody<UpdateMemberInput>) =>
       service.update(caller, userId, await received(UpdateMemberInput, body)),
     list: () => service.list(caller),
     invitations: () => service.listInvitations({ workspace: caller.workspaceId }),

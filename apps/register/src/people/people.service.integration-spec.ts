@@ -12,6 +12,7 @@ import {
   createMigratedDatabase,
   domainRejection,
   received,
+  type ClientBody,
   testCaller,
   type MigratedDatabase,
 } from '@custodian/testing';
@@ -22,8 +23,6 @@ import { migrateRegister } from '../migrate';
 import { PeopleService } from './people.service';
 
 /** The register's people SQL on a fresh, migrated database: no broker, no gateway. */
-
-type Body<T> = Partial<Record<keyof T, unknown>>;
 
 let store: MigratedDatabase;
 let db: DataSource;
@@ -37,14 +36,14 @@ beforeAll(async () => {
 
 afterAll(() => store?.close());
 
-/** The one place this file calls the service, with its current signatures. */
+/** The one place this file calls the service, with bodies as its consumer receives them. */
 function workspace(options: { workspaceId?: string; limits?: Partial<EffectiveLimits> } = {}) {
   const caller: CallerContext = testCaller(options);
   return {
     id: caller.workspaceId,
-    create: async (body: Body<CreatePersonInput>) =>
+    create: async (body: ClientBody<CreatePersonInput>) =>
       service.create(caller, await received(CreatePersonInput, body)),
-    update: async (id: string, body: Body<UpdatePersonInput>) =>
+    update: async (id: string, body: ClientBody<UpdatePersonInput>) =>
       service.update(caller, id, await received(UpdatePersonInput, body)),
     get: (id: string) => service.get(caller, id),
     all: async (query: RawQuery = {}) =>
