@@ -1,3 +1,4 @@
+import { MessagingModule, OutboxModule } from '@custodian/messaging';
 import { loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -9,6 +10,7 @@ import { AdminModule } from './admin/admin.module';
 import { AssetsModule } from './assets/assets.module';
 import { GatewayConfigModule } from './config/gateway-config.module';
 import type { GatewayConfig } from './config/gateway-config';
+import { GATEWAY_SCHEMA } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { InvitationsModule } from './invitations/invitations.module';
@@ -28,6 +30,16 @@ export class GatewayAppModule {
         LoggerModule.forRoot(loggerParams('gateway', config)),
         TerminusModule.forRoot({ logger: false }),
         DatabaseModule,
+        MessagingModule.forRoot({
+          url: config.RABBITMQ_URL,
+          connectionName: 'custodian-gateway',
+          servers: [{ queue: config.ADMIN_QUEUE, prefetch: 16 }],
+        }),
+        OutboxModule.forRoot({
+          schema: GATEWAY_SCHEMA,
+          exchange: config.EVENTS_EXCHANGE,
+          intervalMs: config.OUTBOX_POLL_MS,
+        }),
         AccessModule,
         PingModule,
         AssetsModule,

@@ -1,4 +1,4 @@
-import { RmqRpcServer } from '@custodian/messaging';
+import { startRpcServers } from '@custodian/messaging';
 import { RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -82,18 +82,7 @@ export async function listenGateway(
   // describes the code that serves it.
   app.get(OpenApiDocumentStore).set(buildOpenApiDocument(app));
   app.enableShutdownHooks();
-  app.connectMicroservice(
-    {
-      strategy: new RmqRpcServer({
-        url: config.RABBITMQ_URL,
-        queue: config.ADMIN_QUEUE,
-        prefetch: 16,
-        connectionName: 'custodian-gateway-admin',
-      }),
-    },
-    { inheritAppConfig: true },
-  );
-  await app.startAllMicroservices();
+  await startRpcServers(app);
   await app.listen(config.PORT, config.HOST);
   return app;
 }

@@ -1,4 +1,4 @@
-import { RpcDomainErrorFilter } from '@custodian/messaging';
+import { MessagingModule, RpcDomainErrorFilter } from '@custodian/messaging';
 import { loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -6,7 +6,6 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { WorkerConfig } from './config/worker-config';
-import { AdminRpcServerHandle } from './admin/admin-rpc-server.handle';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryScheduler } from './delivery/delivery-scheduler';
 import { FanOut } from './delivery/fan-out';
@@ -26,6 +25,11 @@ export class WorkerAppModule {
         LoggerModule.forRoot(loggerParams('webhook-worker', config)),
         TerminusModule.forRoot({ logger: false }),
         DatabaseModule,
+        MessagingModule.forRoot({
+          url: config.RABBITMQ_URL,
+          connectionName: 'custodian-webhook-worker',
+          servers: [{ queue: config.WORKER_ADMIN_QUEUE, prefetch: 8 }],
+        }),
       ],
       controllers: [HealthController, EndpointsAdminController],
       providers: [
@@ -33,14 +37,13 @@ export class WorkerAppModule {
         { provide: APP_FILTER, useValue: new RpcDomainErrorFilter('webhook-worker') },
         // Every admin message is checked against its contract class before a handler sees it.
         { provide: APP_PIPE, useValue: new ContractValidationPipe() },
-        AdminRpcServerHandle,
         GatewayClient,
         FanOut,
         EventConsumer,
         EndpointsService,
         DeliveryScheduler,
       ],
-      exports: [WorkerConfig, AdminRpcServerHandle],
+      exports: [WorkerConfig],
     };
   }
 }

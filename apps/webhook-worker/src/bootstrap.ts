@@ -1,7 +1,7 @@
+import { startRpcServers } from '@custodian/messaging';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { AdminRpcServerHandle } from './admin/admin-rpc-server.handle';
 import { WorkerAppModule } from './app.module';
 import type { WorkerConfig } from './config/worker-config';
 
@@ -17,11 +17,7 @@ export async function startWorker(config: WorkerConfig): Promise<NestFastifyAppl
   );
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
-  app.connectMicroservice(
-    { strategy: app.get(AdminRpcServerHandle).server },
-    { inheritAppConfig: true },
-  );
-  await app.startAllMicroservices();
+  await startRpcServers(app);
   await app.listen(config.HEALTH_PORT, config.HOST);
   return app;
 }

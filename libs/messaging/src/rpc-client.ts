@@ -1,14 +1,13 @@
 import { DomainError, type ReplyOf, type RequestOf, type RpcContract } from '@custodian/contracts';
 import type { ConsumeMessage } from 'amqplib';
-import { ManagedConnection } from './managed-connection';
+import { AmqpConnection, type ChannelHandle } from './amqp-connection';
 import { DIRECT_REPLY_TO, type RpcReplyMessage, type RpcRequestMessage } from './rpc-wire';
 
-export interface RpcClientOptions {
-  url: string;
+/** Another app's RPC queue, as one app calls it. */
+export interface RpcTarget {
   queue: string;
   /** Every request has one: the caller gets a 504 instead of a hang. */
   timeoutMs: number;
-  connectionName: string;
   /** Name of the service behind the queue, for error messages. */
   serviceName: string;
 }
@@ -17,82 +16,77 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  target: RpcTarget;
 }
 
 /**
- * Request/response over RabbitMQ with direct reply-to. A request carries a TTL equal to its
- * timeout, so a request that timed out is never executed later by a register that was slow.
+ * Request/response over RabbitMQ with direct reply-to, one per app connection and shared by
+ * every queue the app calls. A request carries a TTL equal to its timeout, so a request that
+ * timed out is never executed later by a server that was slow. While the connection is down
+ * requests fail at once with `unavailable` (503), and those pending when it drops too.
  */
-export class RmqRpcClient {
-  private readonly connection: ManagedConnection;
+export class RpcClient {
+  private handle: ChannelHandle | null = null;
   private readonly pending = new Map<string, Pending>();
+  private readonly queues = new Set<string>();
   private sequence = 0;
 
-  constructor(private readonly options: RpcClientOptions) {
-    this.connection = new ManagedConnection({
-      url: options.url,
-      name: options.connectionName,
+  constructor(private readonly connection: AmqpConnection) {
+    connection.onDown(() => this.failAll());
+  }
+
+  /** Adds the reply channel to the connection (before or after it opens). */
+  async start(): Promise<void> {
+    this.handle ??= await this.connection.addChannel({
+      name: 'rpc replies',
       setup: async (channel) => {
-        // Declared here too so requests wait for a register that is still starting.
-        await channel.assertQueue(options.queue, { durable: true });
+        // Declared here too, so that requests wait in the queue for a server still starting
+        // instead of being dropped by the default exchange.
+        for (const queue of this.queues) await channel.assertQueue(queue, { durable: true });
         await channel.consume(DIRECT_REPLY_TO, (message) => this.onReply(message), {
           noAck: true,
         });
       },
-      onDown: () => this.failAll(this.unavailable()),
     });
   }
 
-  /** Connects now; throws if the broker cannot be reached. */
-  connect(): Promise<void> {
-    return this.connection.open();
+  /** A queue this app sends to: declared on every (re)connect. */
+  addTarget(queue: string): void {
+    if (this.queues.has(queue)) return;
+    this.queues.add(queue);
+    void this.handle?.current?.assertQueue(queue, { durable: true }).catch(() => undefined);
   }
 
-  /** Connects now if the broker is up, otherwise keeps trying in the background. */
-  connectOrRetry(): Promise<void> {
-    return this.connection.openOrRetry();
+  async stop(): Promise<void> {
+    this.failAll();
+    if (this.handle) await this.connection.removeChannel(this.handle);
+    this.handle = null;
   }
 
   isConnected(): boolean {
-    return this.connection.channel !== null;
+    return this.handle?.current != null;
   }
 
-  async close(): Promise<void> {
-    this.failAll(this.unavailable());
-    await this.connection.close();
-  }
-
-  /** A message of a contract: its request and reply types come from the contract. */
-  send<C extends RpcContract>(
-    contract: C,
-    message: RequestOf<C>,
-    timeoutMs = this.options.timeoutMs,
-  ): Promise<ReplyOf<C>> {
-    return this.request<ReplyOf<C>>(contract.pattern, message, timeoutMs);
-  }
-
-  /**
-   * A message by pattern name alone, for callers that only have strings (the admin CLI, tests
-   * that send what a producer might): the reply is whatever `T` the caller says it is.
-   */
-  request<T>(pattern: string, data: unknown, timeoutMs = this.options.timeoutMs): Promise<T> {
-    const channel = this.connection.channel;
-    if (!channel) return Promise.reject(this.unavailable());
+  request<T>(target: RpcTarget, pattern: string, data: unknown, timeoutMs: number): Promise<T> {
+    const channel = this.handle?.current;
+    if (!channel) return Promise.reject(unavailable(target));
     const correlationId = (++this.sequence).toString(36);
     const body: RpcRequestMessage = { pattern, data, deadline: Date.now() + timeoutMs };
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
         reject(
-          new DomainError(
-            'timeout',
-            `The ${this.options.serviceName} service did not answer in time`,
-          ),
+          new DomainError('timeout', `The ${target.serviceName} service did not answer in time`),
         );
       }, timeoutMs);
-      this.pending.set(correlationId, { resolve: resolve as (v: unknown) => void, reject, timer });
+      this.pending.set(correlationId, {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer,
+        target,
+      });
       try {
-        channel.sendToQueue(this.options.queue, Buffer.from(JSON.stringify(body)), {
+        channel.sendToQueue(target.queue, Buffer.from(JSON.stringify(body)), {
           correlationId,
           replyTo: DIRECT_REPLY_TO,
           expiration: String(timeoutMs),
@@ -101,7 +95,7 @@ export class RmqRpcClient {
       } catch {
         clearTimeout(timer);
         this.pending.delete(correlationId);
-        reject(this.unavailable());
+        reject(unavailable(target));
       }
     });
   }
@@ -124,18 +118,92 @@ export class RmqRpcClient {
     else pending.reject(new DomainError(reply.err.code, reply.err.message));
   }
 
-  private failAll(error: Error): void {
+  private failAll(): void {
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);
-      pending.reject(error);
+      pending.reject(unavailable(pending.target));
       this.pending.delete(id);
     }
   }
+}
 
-  private unavailable(): DomainError {
-    return new DomainError(
-      'unavailable',
-      `The ${this.options.serviceName} service is unavailable; try again shortly`,
-    );
+function unavailable(target: RpcTarget): DomainError {
+  return new DomainError(
+    'unavailable',
+    `The ${target.serviceName} service is unavailable; try again shortly`,
+  );
+}
+
+/**
+ * An app's link to one other app's RPC queue, on the app's RpcClient. Subclasses name the
+ * queue and add the calls they make.
+ */
+export class RpcPeer {
+  constructor(
+    protected readonly client: RpcClient,
+    readonly target: RpcTarget,
+  ) {
+    client.addTarget(target.queue);
+  }
+
+  /** A message of a contract: its request and reply types come from the contract. */
+  send<C extends RpcContract>(
+    contract: C,
+    message: RequestOf<C>,
+    timeoutMs = this.target.timeoutMs,
+  ): Promise<ReplyOf<C>> {
+    return this.client.request<ReplyOf<C>>(this.target, contract.pattern, message, timeoutMs);
+  }
+
+  /**
+   * A message by pattern name alone, for callers that only have strings (the admin CLI, tests
+   * that send what a producer might): the reply is whatever `T` the caller says it is.
+   */
+  request<T>(pattern: string, data: unknown, timeoutMs = this.target.timeoutMs): Promise<T> {
+    return this.client.request<T>(this.target, pattern, data, timeoutMs);
+  }
+
+  isConnected(): boolean {
+    return this.client.isConnected();
+  }
+}
+
+export interface RmqRpcClientOptions extends RpcTarget {
+  url: string;
+  connectionName: string;
+}
+
+/**
+ * A peer with a connection of its own, for processes without the MessagingModule: the admin
+ * CLI, benchmarks and tests.
+ */
+export class RmqRpcClient extends RpcPeer {
+  private readonly connection: AmqpConnection;
+
+  constructor(options: RmqRpcClientOptions) {
+    const connection = new AmqpConnection({ url: options.url, name: options.connectionName });
+    super(new RpcClient(connection), {
+      queue: options.queue,
+      timeoutMs: options.timeoutMs,
+      serviceName: options.serviceName,
+    });
+    this.connection = connection;
+  }
+
+  /** Connects now; throws if the broker cannot be reached. */
+  async connect(): Promise<void> {
+    await this.client.start();
+    await this.connection.open();
+  }
+
+  /** Connects now if the broker is up, otherwise keeps trying in the background. */
+  async connectOrRetry(): Promise<void> {
+    await this.client.start();
+    await this.connection.openOrRetry();
+  }
+
+  async close(): Promise<void> {
+    await this.client.stop();
+    await this.connection.close();
   }
 }

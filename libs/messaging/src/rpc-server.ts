@@ -1,48 +1,63 @@
 import { isRpcErrorPayload, type RpcErrorPayload } from '@custodian/contracts';
 import { Server, RmqContext, type CustomTransportStrategy } from '@nestjs/microservices';
-import type { Channel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
-import { delay } from './connection';
-import { ManagedConnection } from './managed-connection';
+import { AmqpConnection } from './amqp-connection';
+import { QueueConsumer, type Delivery } from './queue-consumer';
 import type { RpcReplyMessage, RpcRequestMessage } from './rpc-wire';
 
 export interface RpcServerOptions {
-  url: string;
   queue: string;
   /** Messages in flight per consumer; bounds the work a replica takes on at once. */
   prefetch: number;
-  connectionName: string;
+  /**
+   * Handlers declared with `@Handles(contract, transport)` are served by the server with
+   * this id only; handlers without one by every server of the app.
+   */
+  transport?: symbol;
 }
 
 /**
- * A thin Nest transport on amqplib for request/response. Unlike the built-in RMQ transport it
- * acks manually after the reply is sent, bounds prefetch, and turns on TCP_NODELAY.
- * Requests carry a TTL and a deadline (set by the client) so a request nobody answered in time
- * is dropped instead of being executed after the caller has given up.
+ * A thin Nest transport on amqplib for request/response, one per queue, on the app's shared
+ * connection. Unlike the built-in RMQ transport it acks manually after the reply is sent and
+ * bounds prefetch. Requests carry a TTL and a deadline (set by the client) so a request nobody
+ * answered in time is dropped instead of being executed after the caller has given up.
  */
 export class RmqRpcServer extends Server implements CustomTransportStrategy {
-  private readonly connection: ManagedConnection;
-  private consumerTag: string | null = null;
-  private inFlight = 0;
+  private readonly connection: AmqpConnection;
+  private readonly ownsConnection: boolean;
+  private readonly consumer: QueueConsumer;
 
-  constructor(private readonly options: RpcServerOptions) {
+  /** `connection` is the app's (MessagingModule); `{url, name}` opens one of its own. */
+  constructor(
+    connection: AmqpConnection | { url: string; name: string },
+    private readonly options: RpcServerOptions,
+  ) {
     super();
-    this.connection = new ManagedConnection({
-      url: options.url,
-      name: options.connectionName,
-      setup: (channel) => this.consume(channel),
-      onUp: () => {
-        this.logger.log(`Reconnected to RabbitMQ, consuming ${options.queue}`);
+    this.connection =
+      connection instanceof AmqpConnection
+        ? connection
+        : new AmqpConnection({ ...connection, log: (message) => this.warn(message) });
+    this.ownsConnection = !(connection instanceof AmqpConnection);
+    if (options.transport) this.setTransportId(options.transport);
+    this.consumer = new QueueConsumer(this.connection, {
+      queue: options.queue,
+      prefetch: options.prefetch,
+      topology: async (channel) => {
+        await channel.assertQueue(options.queue, { durable: true });
       },
-      log: (message) => {
-        this.logger.warn(message);
-      },
+      onMessage: (delivery) => void this.handle(delivery),
+      log: (message) => this.warn(message),
     });
+  }
+
+  get queue(): string {
+    return this.options.queue;
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
-      await this.connection.open();
+      if (this.ownsConnection) await this.connection.open();
+      await this.consumer.start();
       callback();
     } catch (error) {
       callback(error);
@@ -51,15 +66,11 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
 
   /**
    * Stops taking requests, lets those in flight finish and reply (a write that committed must
-   * not be redelivered and run twice), then closes the connection.
+   * not be redelivered and run twice), then closes its channel.
    */
   async close(): Promise<void> {
-    const channel = this.connection.channel;
-    if (channel && this.consumerTag) {
-      await channel.cancel(this.consumerTag).catch(() => undefined);
-    }
-    for (let waited = 0; this.inFlight > 0 && waited < 10_000; waited += 20) await delay(20);
-    await this.connection.close();
+    await this.consumer.stop();
+    if (this.ownsConnection) await this.connection.close();
   }
 
   on(): never {
@@ -70,55 +81,45 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     return this.connection as T;
   }
 
-  /** True while consuming; the health check reads it. */
+  private warn(message: string): void {
+    this.logger.warn(message);
+  }
+
+  /** True while consuming. */
   isConnected(): boolean {
-    return this.connection.channel !== null;
+    return this.consumer.isConsuming();
   }
 
-  private async consume(channel: Channel): Promise<void> {
-    await channel.assertQueue(this.options.queue, { durable: true });
-    await channel.prefetch(this.options.prefetch);
-    const { consumerTag } = await channel.consume(this.options.queue, (message) => {
-      if (!message) return;
-      this.handle(channel, message).catch((error: unknown) => {
-        this.logger.error(error);
-      });
-    });
-    this.consumerTag = consumerTag;
-  }
-
-  private async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
-    this.inFlight++;
+  private async handle(delivery: Delivery): Promise<void> {
+    let reply: RpcReplyMessage;
     try {
-      this.respond(channel, message, await this.process(channel, message));
-    } finally {
-      this.inFlight--;
+      reply = await this.process(delivery);
+    } catch (error) {
+      this.logger.error(error);
+      reply = failure({ code: 'internal', message: 'internal error' });
     }
-  }
-
-  private respond(channel: Channel, message: ConsumeMessage, reply: RpcReplyMessage): void {
-    const { replyTo, correlationId } = message.properties as {
+    const { replyTo, correlationId } = delivery.message.properties as {
       replyTo?: string;
       correlationId?: string;
     };
     try {
       if (replyTo) {
-        channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(reply)), {
+        delivery.channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(reply)), {
           correlationId,
           contentType: 'application/json',
         });
       }
-      channel.ack(message);
     } catch (error) {
       // The channel closed under us; the broker requeues the unacked request.
       this.logger.warn(`Could not reply on ${this.options.queue}: ${(error as Error).message}`);
     }
+    delivery.ack();
   }
 
-  private async process(channel: Channel, message: ConsumeMessage): Promise<RpcReplyMessage> {
+  private async process(delivery: Delivery): Promise<RpcReplyMessage> {
     let request: RpcRequestMessage;
     try {
-      request = JSON.parse(message.content.toString('utf8')) as RpcRequestMessage;
+      request = JSON.parse(delivery.message.content.toString('utf8')) as RpcRequestMessage;
     } catch {
       return failure({ code: 'invalid_input', message: 'request is not valid JSON' });
     }
@@ -138,7 +139,7 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
       return failure({ code: 'internal', message: `no handler for ${request.pattern}` });
     }
     try {
-      const context = new RmqContext([message, channel, request.pattern]);
+      const context = new RmqContext([delivery.message, delivery.channel, request.pattern]);
       const result$ = this.transformToObservable<unknown>(await handler(request.data, context));
       return { ok: true, response: (await lastValueFrom(result$, { defaultValue: null })) ?? null };
     } catch (error) {

@@ -24,12 +24,10 @@ type Handler = (data: unknown) => unknown;
 
 /** A server on `queue` answering the given patterns, already consuming. */
 async function startServer(queue: string, handlers: Record<string, Handler>) {
-  const server = new RmqRpcServer({
-    url: RABBITMQ_URL,
-    queue,
-    prefetch: 10,
-    connectionName: `rpc-test-server-${suffix}`,
-  });
+  const server = new RmqRpcServer(
+    { url: RABBITMQ_URL, name: `rpc-test-server-${suffix}` },
+    { queue, prefetch: 10 },
+  );
   for (const [pattern, handler] of Object.entries(handlers)) {
     server.addHandler(pattern, (data: unknown) => Promise.resolve().then(() => handler(data)));
   }
@@ -259,9 +257,8 @@ describe('RmqRpcClient and RmqRpcServer over RabbitMQ', () => {
     const pending = failure(client.request('slow', {}));
     await sleep(50);
     // Close the connection under the client, as a broker restart would.
-    const managed = (client as unknown as { connection: { connection: ChannelModel } }).connection;
-    const connection = managed.connection;
-    await connection.close();
+    const managed = (client as unknown as { connection: { model: ChannelModel } }).connection;
+    await managed.model.close();
 
     const error = await pending;
     expect(error.code).toBe('unavailable');

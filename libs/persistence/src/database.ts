@@ -1,4 +1,4 @@
-import { DataSource, type MigrationInterface } from 'typeorm';
+import { DataSource, type EntitySchema, type MigrationInterface } from 'typeorm';
 
 export interface AppDataSourceOptions {
   url: string;
@@ -8,10 +8,11 @@ export interface AppDataSourceOptions {
   applicationName: string;
   poolSize?: number;
   /**
-   * The app's entity classes: the one source of its row types. Nothing synchronizes them
-   * (`synchronize: false`); each app's schema-drift test compares them with its migrations.
+   * The app's entity classes (and entity schemas of shared tables such as the outbox): the
+   * one source of its row types. Nothing synchronizes them (`synchronize: false`); each app's
+   * schema-drift test compares them with its migrations.
    */
-  entities?: Array<new () => object>;
+  entities?: Array<(new () => object) | EntitySchema>;
 }
 
 export function createAppDataSource(options: AppDataSourceOptions): DataSource {

@@ -77,6 +77,11 @@ export class AppProcess {
     }
   }
 
+  /** The process id: apps name their RabbitMQ connection `<app> (<host>:<pid>)`. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
   }

@@ -22,16 +22,16 @@ class BenchRpcModule {}
 
 /**
  * The bench's RPC server on libs/messaging, wired as the register wires it: a Nest
- * microservice whose strategy is RmqRpcServer. RABBITMQ_COALESCE_WRITES=false turns the
- * write coalescing of libs/messaging/src/connection.ts off.
+ * microservice whose strategy is RmqRpcServer (here on a connection of its own).
  */
 async function main(): Promise<void> {
-  const server = new RmqRpcServer({
-    url: RABBITMQ_URL,
-    queue: requiredEnv(RPC_ENV.queue),
-    prefetch: Number(process.env[RPC_ENV.prefetch] ?? DEFAULT_PREFETCH),
-    connectionName: 'custodian-bench-rpc-server',
-  });
+  const server = new RmqRpcServer(
+    { url: RABBITMQ_URL, name: 'custodian-bench-rpc-server' },
+    {
+      queue: requiredEnv(RPC_ENV.queue),
+      prefetch: Number(process.env[RPC_ENV.prefetch] ?? DEFAULT_PREFETCH),
+    },
+  );
   const app = await NestFactory.createMicroservice(BenchRpcModule, {
     strategy: server,
     logger: ['warn', 'error'],

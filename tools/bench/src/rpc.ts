@@ -28,16 +28,10 @@ interface Variant {
 
 const VARIANTS: Variant[] = [
   {
-    name: 'libs/messaging (noDelay + coalesceWrites)',
+    name: 'libs/messaging (noDelay)',
     server: 'tools/bench/src/rpc-server-messaging.js',
     transport: 'messaging',
     env: {},
-  },
-  {
-    name: 'libs/messaging (noDelay only)',
-    server: 'tools/bench/src/rpc-server-messaging.js',
-    transport: 'messaging',
-    env: { RABBITMQ_COALESCE_WRITES: 'false' },
   },
   {
     name: '@golevelup/nestjs-rabbitmq (noDelay)',

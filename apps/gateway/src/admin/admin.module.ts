@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../keys/api-keys.module';
-import { OutboxModule } from '../outbox/outbox.module';
 import { RegisterClientModule } from '../register-client/register-client.module';
 import { AdminRpcController } from './admin.rpc-controller';
 import { KeysService } from './keys.service';
@@ -8,7 +7,7 @@ import { WorkspacesService } from './workspaces.service';
 
 /** Console work the gateway owns (workspaces, plans, keys), on its admin queue. */
 @Module({
-  imports: [ApiKeysModule, OutboxModule, RegisterClientModule],
+  imports: [ApiKeysModule, RegisterClientModule],
   controllers: [AdminRpcController],
   providers: [WorkspacesService, KeysService],
 })

@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import {
   ChangeLimitsInput,
   ChangePlanInput,
@@ -14,7 +15,6 @@ import { newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPublisher } from '../keys/access-publisher';
-import { GatewayEvents } from '../outbox/gateway-events';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
 import { planLimits, type PlanEntity } from './plan.entity';
 import type { WorkspaceEntity } from './workspace.entity';
@@ -36,7 +36,7 @@ export class WorkspacesService {
   constructor(
     private readonly db: DataSource,
     private readonly publisher: AccessPublisher,
-    private readonly events: GatewayEvents,
+    private readonly outbox: OutboxWriter,
     private readonly registerAdmin: RegisterAdminClient,
   ) {}
 
@@ -114,16 +114,11 @@ export class WorkspacesService {
       const previous = await this.get(workspaceId, tx);
       await update(tx);
       const next = await this.get(workspaceId, tx);
-      await this.events.write(
-        'plan.changed',
-        workspaceId,
-        {
-          workspace: { id: next.id, name: next.name },
-          previous: { plan: previous.plan, limits: previous.limits },
-          current: { plan: next.plan, limits: next.limits },
-        },
-        tx,
-      );
+      await this.outbox.write(tx, workspaceId, 'plan.changed', {
+        workspace: { id: next.id, name: next.name },
+        previous: { plan: previous.plan, limits: previous.limits },
+        current: { plan: next.plan, limits: next.limits },
+      });
       return next;
     });
   }

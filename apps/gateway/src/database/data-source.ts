@@ -1,9 +1,9 @@
+import { outboxEntity } from '@custodian/messaging';
 import { createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { CacheRepairEntity } from '../keys/cache-repair.entity';
 import { ApiKeyEntity } from '../keys/api-key.entity';
 import { KeyUsageEntity } from '../limits/key-usage.entity';
-import { OutboxEventEntity } from '../outbox/outbox-event.entity';
 import { PlanEntity } from '../admin/plan.entity';
 import { WorkspaceEntity } from '../admin/workspace.entity';
 import { CreateWorkspacesAndKeys1763770000000 } from './migrations/1763770000000-CreateWorkspacesAndKeys';
@@ -26,7 +26,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       WorkspaceEntity,
       ApiKeyEntity,
       KeyUsageEntity,
-      OutboxEventEntity,
+      outboxEntity(GATEWAY_SCHEMA),
       CacheRepairEntity,
     ],
     applicationName: 'custodian-gateway',

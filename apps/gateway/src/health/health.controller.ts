@@ -1,10 +1,10 @@
+import { AmqpConnection } from '@custodian/messaging';
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../access/public.decorator';
 import { RedisConnection } from '../redis/redis.provider';
-import { RegisterClient } from '../register-client/register-client';
 
 type Check = { status: 'up' | 'down'; message?: string };
 
@@ -20,16 +20,17 @@ export class HealthController {
   constructor(
     private readonly db: DataSource,
     private readonly redis: RedisConnection,
-    private readonly register: RegisterClient,
+    private readonly rabbitmq: AmqpConnection,
   ) {}
 
   @Get()
   async check(@Res({ passthrough: true }) reply: FastifyReply) {
     const notConnected: Check = { status: 'down', message: 'not connected' };
+    const rabbitmq = this.rabbitmq.status();
     const checks = {
       postgres: await this.postgres(),
       redis: this.redis.isReady() ? { status: 'up' } : notConnected,
-      rabbitmq: this.register.rpc.isConnected() ? { status: 'up' } : notConnected,
+      rabbitmq: rabbitmq.up ? { status: 'up' } : { status: 'down', message: rabbitmq.message },
     } satisfies Record<string, Check>;
     const fatal = checks.postgres.status === 'down' || checks.rabbitmq.status === 'down';
     const status = fatal ? 'error' : checks.redis.status === 'down' ? 'degraded' : 'ok';

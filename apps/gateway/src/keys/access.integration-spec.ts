@@ -1,3 +1,4 @@
+import { AmqpConnection, OutboxWriter, RpcClient } from '@custodian/messaging';
 import { DomainError, type EffectiveLimits } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
 import {
@@ -20,7 +21,6 @@ import { WorkspacesService } from '../admin/workspaces.service';
 import { AccessCache } from './access-cache';
 import { AccessPublisher } from './access-publisher';
 import type { AccessRecord } from '../access/access-record';
-import { GatewayEvents } from '../outbox/gateway-events';
 import { AccessStore } from './access-store';
 import { AccessService } from './access.service';
 
@@ -94,8 +94,12 @@ beforeAll(async () => {
   workspaces = new WorkspacesService(
     dataSource,
     publisher,
-    new GatewayEvents(dataSource),
-    new RegisterAdminClient(config), // never connected: no workspace here has an owner
+    new OutboxWriter('gateway'),
+    // Never connected: no workspace here has an owner.
+    new RegisterAdminClient(
+      new RpcClient(new AmqpConnection({ url: config.RABBITMQ_URL, name: 'unused' })),
+      config,
+    ),
   );
   keys = new KeysService(dataSource, workspaces, publisher);
 });

@@ -1,7 +1,8 @@
 import { DomainError } from '@custodian/contracts';
+import { OutboxWriter } from '@custodian/messaging';
 import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import type { AccessRecord } from '../access/access-record';
-import { GatewayEvents } from '../outbox/gateway-events';
 import { AccessGate } from './access-gate';
 import { ClientAddressLimiter } from './client-address-limiter';
 import { limitHeaders, quotaMessage, rateLimitMessage } from './limit-headers';
@@ -28,7 +29,8 @@ export class AdmissionService {
   constructor(
     private readonly gate: AccessGate,
     private readonly addresses: ClientAddressLimiter,
-    private readonly events: GatewayEvents,
+    private readonly db: DataSource,
+    private readonly outbox: OutboxWriter,
   ) {}
 
   /** A request that presents an API key (`readKey` throws for a missing or malformed one). */
@@ -120,8 +122,8 @@ export class AdmissionService {
     // Only a finite quota can be reached (the gate never reports an unlimited one as reached).
     const quota = record.limits.monthlyQuota;
     if (quota === null) return;
-    this.events
-      .write('plan.limit_reached', record.workspaceId, {
+    this.outbox
+      .write(this.db.manager, record.workspaceId, 'plan.limit_reached', {
         workspace: { id: record.workspaceId, name: record.workspaceName },
         plan: record.plan,
         limit: 'monthly_quota',

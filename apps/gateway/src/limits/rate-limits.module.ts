@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../keys/api-keys.module';
-import { OutboxModule } from '../outbox/outbox.module';
 import { RedisModule } from '../redis/redis.module';
 import { AccessGate } from './access-gate';
 import { AdmissionService } from './admission.service';
@@ -12,7 +11,7 @@ import { UsageFlusher } from './usage-flusher';
  * window, monthly quota, per-address guard); the monthly counts are flushed to Postgres.
  */
 @Module({
-  imports: [RedisModule, ApiKeysModule, OutboxModule],
+  imports: [RedisModule, ApiKeysModule],
   providers: [AccessGate, ClientAddressLimiter, UsageFlusher, AdmissionService],
   exports: [AdmissionService],
 })

@@ -1,5 +1,5 @@
 import type { ReplyOf, RequestOf, RpcContract } from '@custodian/contracts';
-import { RpcPeer } from '@custodian/messaging';
+import { RpcClient, RpcPeer } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config';
 
@@ -9,18 +9,16 @@ import { GatewayConfig } from '../config/gateway-config';
  */
 @Injectable()
 export class RegisterAdminClient extends RpcPeer {
-  constructor(@Inject(GatewayConfig) config: GatewayConfig) {
-    super({
-      url: config.RABBITMQ_URL,
+  constructor(client: RpcClient, @Inject(GatewayConfig) config: GatewayConfig) {
+    super(client, {
       queue: config.REGISTER_ADMIN_QUEUE,
       timeoutMs: config.REGISTER_TIMEOUT_MS,
-      connectionName: 'custodian-gateway-to-register-admin',
       serviceName: 'register',
     });
   }
 
   /** A message of the register's admin queue (RegisterAdminRpc). */
   call<C extends RpcContract>(contract: C, message: RequestOf<C>): Promise<ReplyOf<C>> {
-    return this.rpc.send(contract, message);
+    return this.send(contract, message);
   }
 }

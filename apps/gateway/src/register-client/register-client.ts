@@ -5,7 +5,7 @@ import type {
   RequestOf,
   RpcContract,
 } from '@custodian/contracts';
-import { RpcPeer } from '@custodian/messaging';
+import { RpcClient, RpcPeer } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AccessRecord } from '../access/access-record';
 import { GatewayConfig } from '../config/gateway-config';
@@ -13,12 +13,10 @@ import { GatewayConfig } from '../config/gateway-config';
 /** The gateway's one way to the register: every call carries the caller and a timeout. */
 @Injectable()
 export class RegisterClient extends RpcPeer {
-  constructor(@Inject(GatewayConfig) config: GatewayConfig) {
-    super({
-      url: config.RABBITMQ_URL,
+  constructor(client: RpcClient, @Inject(GatewayConfig) config: GatewayConfig) {
+    super(client, {
       queue: config.REGISTER_QUEUE,
       timeoutMs: config.REGISTER_TIMEOUT_MS,
-      connectionName: 'custodian-gateway',
       serviceName: 'register',
     });
   }
@@ -30,7 +28,7 @@ export class RegisterClient extends RpcPeer {
     message: Omit<RequestOf<C>, 'caller'>,
   ): Promise<ReplyOf<C>> {
     // Omit<R, 'caller'> plus the caller is R; the compiler cannot see it through the generic.
-    return this.rpc.send(contract, { ...message, caller: callerOf(access) } as RequestOf<C>);
+    return this.send(contract, { ...message, caller: callerOf(access) } as RequestOf<C>);
   }
 }
 

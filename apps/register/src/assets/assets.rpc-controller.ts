@@ -8,7 +8,7 @@ import {
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { REGISTER_RPC_TRANSPORT } from '../rpc/rpc-server.handle';
+import { REGISTER_RPC_TRANSPORT } from '../rpc/transports';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetsService } from './assets.service';
 

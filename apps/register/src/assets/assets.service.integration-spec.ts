@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import {
   type AssetSummary,
   type CallerContext,
@@ -21,6 +22,9 @@ import { migrateRegister } from '../migrate';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetsService } from './assets.service';
 
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
+
 /** The register's asset SQL on a fresh, migrated database: no broker, no gateway. */
 
 let store: MigratedDatabase;
@@ -30,7 +34,7 @@ let service: AssetsService;
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 10));
   db = store.db;
-  service = new AssetsService(db);
+  service = new AssetsService(db, writer);
 }, 30_000);
 
 afterAll(() => store?.close());

@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
   type AssetDetail,
@@ -18,7 +19,6 @@ import {
 import { isUniqueViolation, newId, retryTransaction } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { writeEvent } from '../outbox/outbox.writer';
 import { listPage } from '../listing/list-page';
 import { toDetail, toSummary, type AssetDetailRow, type AssetSummaryRow } from './asset-rows';
 import { checkoutTarget, type Holder } from './custody';
@@ -31,7 +31,10 @@ const TAG_CONSTRAINT = 'assets_workspace_tag';
 
 @Injectable()
 export class AssetsService {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: OutboxWriter,
+  ) {}
 
   list(caller: CallerContext, query: AssetListQuery): Promise<AssetSummary[] | Page<AssetSummary>> {
     return listPage(this.db, {
@@ -107,9 +110,10 @@ export class AssetsService {
             [caller.workspaceId, tagSeq],
           );
           const asset = toDetail(await this.findRow(tx, caller.workspaceId, id));
-          await writeEvent(tx, caller.workspaceId, 'asset.created', asset);
+          await this.outbox.write(tx, caller.workspaceId, 'asset.created', asset);
           if (holder)
             await writeCustodyEvent(
+              this.outbox,
               tx,
               caller.workspaceId,
               'assignment.checked_out',
@@ -118,7 +122,7 @@ export class AssetsService {
             );
           if (caller.limits.assets !== null && counter.asset_count + 1 === caller.limits.assets) {
             // This create used the last slot: one event per crossing, in the same transaction.
-            await writeEvent(tx, caller.workspaceId, 'plan.limit_reached', {
+            await this.outbox.write(tx, caller.workspaceId, 'plan.limit_reached', {
               workspace: { id: caller.workspaceId },
               plan: caller.plan,
               limit: 'assets',
@@ -192,9 +196,10 @@ export class AssetsService {
           if (update.empty) return toDetail(current);
           await tx.query(update.statement('register.assets'), update.params);
           const asset = toDetail(await this.findRow(tx, caller.workspaceId, current.id));
-          await writeEvent(tx, caller.workspaceId, 'asset.updated', asset);
+          await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
           if (custody.in) {
             await writeCustodyEvent(
+              this.outbox,
               tx,
               caller.workspaceId,
               'assignment.checked_in',
@@ -204,6 +209,7 @@ export class AssetsService {
           }
           if (custody.out) {
             await writeCustodyEvent(
+              this.outbox,
               tx,
               caller.workspaceId,
               'assignment.checked_out',
@@ -281,13 +287,14 @@ function translateTagConflict(error: unknown, tag: string | undefined): unknown 
 
 /** Check-out and check-in events carry the asset as fetched and the person concerned. */
 async function writeCustodyEvent(
+  outbox: OutboxWriter,
   tx: EntityManager,
   workspaceId: string,
   event: 'assignment.checked_out' | 'assignment.checked_in',
   asset: AssetDetail,
   person: Holder,
 ): Promise<void> {
-  await writeEvent(tx, workspaceId, event, {
+  await outbox.write(tx, workspaceId, event, {
     asset,
     person,
     at: asset.updated_at,

@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import {
   type CallerContext,
   CreateAssetInput,
@@ -19,6 +20,9 @@ import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
 import { AssetsService } from './assets.service';
 
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
+
 /** Check-out and check-in (an asset's assigned_to_id) on a fresh, migrated database. */
 
 let store: MigratedDatabase;
@@ -29,8 +33,8 @@ let people: PeopleService;
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
   db = store.db;
-  assets = new AssetsService(db);
-  people = new PeopleService(db);
+  assets = new AssetsService(db, writer);
+  people = new PeopleService(db, writer);
 }, 30_000);
 
 afterAll(() => store?.close());

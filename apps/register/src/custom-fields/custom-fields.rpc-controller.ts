@@ -2,7 +2,7 @@ import { CreateCustomFieldInput, RegisterAdminRpc } from '@custodian/contracts';
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { REGISTER_ADMIN_TRANSPORT } from '../rpc/rpc-server.handle';
+import { REGISTER_ADMIN_TRANSPORT } from '../rpc/transports';
 import { CustomFieldsService } from './custom-fields.service';
 
 /** `customfield create` on the register's admin queue. */

@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import { CreateAssetInput, CreateCustomFieldInput, UpdateAssetInput } from '@custodian/contracts';
 import {
   createMigratedDatabase,
@@ -13,6 +14,9 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { CustomFieldsService } from './custom-fields.service';
 
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
+
 /** Custom-field definitions and the values assets store under them, on a migrated database. */
 
 let store: MigratedDatabase;
@@ -24,7 +28,7 @@ beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 4));
   db = store.db;
   fields = new CustomFieldsService(db);
-  assets = new AssetsService(db);
+  assets = new AssetsService(db, writer);
 }, 30_000);
 
 afterAll(() => store?.close());

@@ -1,3 +1,4 @@
+import { outboxEntity } from '@custodian/messaging';
 import { createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { AssetEntity } from '../assets/asset.entity';
@@ -7,7 +8,6 @@ import { WorkspaceCountersEntity } from '../counters/workspace-counters.entity';
 import { CustomFieldEntity } from '../custom-fields/custom-field.entity';
 import { InvitationEntity } from '../members/invitation.entity';
 import { MemberEntity } from '../members/member.entity';
-import { OutboxEventEntity } from '../outbox/outbox-event.entity';
 import { DepartmentEntity } from '../people/department.entity';
 import { PersonEntity } from '../people/person.entity';
 import { CreateAssets1763770000000 } from './migrations/1763770000000-CreateAssets';
@@ -30,7 +30,7 @@ export function registerDataSource(url: string, poolSize?: number): DataSource {
       LocationEntity,
       WorkspaceCountersEntity,
       AssetEntity,
-      OutboxEventEntity,
+      outboxEntity(REGISTER_SCHEMA),
       DepartmentEntity,
       PersonEntity,
       CustomFieldEntity,

@@ -1,5 +1,5 @@
 import { GatewayAdminRpc, type WorkspaceView } from '@custodian/contracts';
-import { RpcPeer } from '@custodian/messaging';
+import { RpcClient, RpcPeer } from '@custodian/messaging';
 import { Injectable } from '@nestjs/common';
 import { RegisterConfig } from '../config/register-config';
 
@@ -10,18 +10,16 @@ import { RegisterConfig } from '../config/register-config';
  */
 @Injectable()
 export class GatewayClient extends RpcPeer {
-  constructor(config: RegisterConfig) {
-    super({
-      url: config.RABBITMQ_URL,
+  constructor(client: RpcClient, config: RegisterConfig) {
+    super(client, {
       queue: config.GATEWAY_ADMIN_QUEUE,
       timeoutMs: config.GATEWAY_TIMEOUT_MS,
-      connectionName: 'custodian-register-to-gateway',
       serviceName: 'gateway',
     });
   }
 
   /** The workspace with its plan and effective limits; `not_found` if there is none. */
   workspace(workspaceId: string): Promise<WorkspaceView> {
-    return this.rpc.send(GatewayAdminRpc.workspaceGet, { workspace: workspaceId });
+    return this.send(GatewayAdminRpc.workspaceGet, { workspace: workspaceId });
   }
 }

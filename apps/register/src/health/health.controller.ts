@@ -1,8 +1,8 @@
-import { connectionHealth, postgresHealth } from '@custodian/observability';
+import { AmqpConnection, messagingHealth } from '@custodian/messaging';
+import { postgresHealth } from '@custodian/observability';
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
-import { RpcServerHandle } from '../rpc/rpc-server.handle';
 
 @Controller('health')
 export class HealthController {
@@ -10,7 +10,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly db: DataSource,
-    private readonly rpc: RpcServerHandle,
+    private readonly rabbitmq: AmqpConnection,
   ) {}
 
   @Get()
@@ -18,7 +18,7 @@ export class HealthController {
   check() {
     return this.health.check([
       () => postgresHealth(this.indicators, this.db),
-      () => connectionHealth(this.indicators, 'rabbitmq', this.rpc.server.isConnected()),
+      () => messagingHealth(this.indicators, this.rabbitmq),
     ]);
   }
 }

@@ -11,7 +11,7 @@ import {
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { REGISTER_ADMIN_TRANSPORT, REGISTER_RPC_TRANSPORT } from '../rpc/rpc-server.handle';
+import { REGISTER_ADMIN_TRANSPORT, REGISTER_RPC_TRANSPORT } from '../rpc/transports';
 import { MembersService } from './members.service';
 
 /** Members on the API queue, with the caller the gateway resolved. */

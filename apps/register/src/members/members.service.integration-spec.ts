@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
   type CallerContext,
@@ -23,6 +24,9 @@ import type { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer, type MailMessage } from '../mail/mailer';
 import { migrateRegister } from '../migrate';
 import { MembersService } from './members.service';
+
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
 
 /**
  * Members and invitations on a fresh, migrated database. The mailer is the real one in its log
@@ -74,7 +78,7 @@ beforeAll(async () => {
     mails.push(message);
     return send(message);
   });
-  service = new MembersService(db, config, mailer, workspaces as unknown as GatewayClient);
+  service = new MembersService(db, config, mailer, workspaces as unknown as GatewayClient, writer);
 }, 30_000);
 
 afterAll(async () => {

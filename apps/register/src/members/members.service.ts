@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
   INVITATION_TTL_DAYS,
@@ -20,7 +21,6 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { RegisterConfig } from '../config/register-config';
 import { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer } from '../mail/mailer';
-import { writeEvent } from '../outbox/outbox.writer';
 import type { InvitationEntity } from './invitation.entity';
 import type { MemberEntity } from './member.entity';
 import { API_KEY_ROLE, inviteRefusal, roleChangeRefusal } from './member-roles';
@@ -54,6 +54,7 @@ export class MembersService {
     private readonly config: RegisterConfig,
     private readonly mailer: Mailer,
     private readonly gateway: GatewayClient,
+    private readonly outbox: OutboxWriter,
   ) {}
 
   async list(caller: CallerContext): Promise<MemberView[]> {
@@ -77,7 +78,7 @@ export class MembersService {
         const memberId = await this.upsertInvited(tx, caller.workspaceId, email, role, input.name);
         const invitation = await insertInvitation(tx, caller.workspaceId, memberId);
         const member = toView(await findMember(tx, caller.workspaceId, memberId));
-        await writeEvent(tx, caller.workspaceId, 'member.invited', member);
+        await this.outbox.write(tx, caller.workspaceId, 'member.invited', member);
         return { member, invitation };
       });
     } catch (error) {
@@ -198,7 +199,7 @@ export class MembersService {
       await addSeat(tx, invitation.workspace_id);
       if (seats !== null && seatsUsed + 1 === seats) {
         // This acceptance took the last seat: one event per crossing, as for assets.
-        await writeEvent(tx, invitation.workspace_id, 'plan.limit_reached', {
+        await this.outbox.write(tx, invitation.workspace_id, 'plan.limit_reached', {
           workspace: { id: invitation.workspace_id },
           plan: workspace.plan,
           limit: 'seats',

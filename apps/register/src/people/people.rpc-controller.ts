@@ -10,7 +10,7 @@ import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { parseListQuery } from '../listing/list-query';
-import { REGISTER_RPC_TRANSPORT } from '../rpc/rpc-server.handle';
+import { REGISTER_RPC_TRANSPORT } from '../rpc/transports';
 import { PeopleService } from './people.service';
 
 @Controller()

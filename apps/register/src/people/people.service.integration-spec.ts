@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import {
   type CallerContext,
   CreatePersonInput,
@@ -22,6 +23,9 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { PeopleService } from './people.service';
 
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
+
 /** The register's people SQL on a fresh, migrated database: no broker, no gateway. */
 
 let store: MigratedDatabase;
@@ -31,7 +35,7 @@ let service: PeopleService;
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
   db = store.db;
-  service = new PeopleService(db);
+  service = new PeopleService(db, writer);
 }, 30_000);
 
 afterAll(() => store?.close());

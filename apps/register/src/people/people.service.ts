@@ -1,3 +1,4 @@
+import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
   type CallerContext,
@@ -17,7 +18,6 @@ import { resolveOptionalRef } from '../assets/named-refs';
 import { UpdateSet } from '../sql/update-set';
 import { listPage } from '../listing/list-page';
 import type { ListQuery } from '../listing/list-query';
-import { writeEvent } from '../outbox/outbox.writer';
 import {
   PERSON_DETAIL_COLUMNS,
   PERSON_DETAIL_FROM,
@@ -32,7 +32,10 @@ import {
 /** People equipment is issued to (not logins). Every write and its events: one transaction. */
 @Injectable()
 export class PeopleService {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: OutboxWriter,
+  ) {}
 
   list(
     caller: CallerContext,
@@ -87,9 +90,9 @@ export class PeopleService {
           [caller.workspaceId],
         );
         const person = await this.detail(tx, caller.workspaceId, id);
-        await writeEvent(tx, caller.workspaceId, 'employee.created', person);
+        await this.outbox.write(tx, caller.workspaceId, 'employee.created', person);
         if (limit !== null && count + 1 === limit) {
-          await writeEvent(tx, caller.workspaceId, 'plan.limit_reached', {
+          await this.outbox.write(tx, caller.workspaceId, 'plan.limit_reached', {
             workspace: { id: caller.workspaceId },
             plan: caller.plan,
             limit: 'people',
@@ -130,7 +133,7 @@ export class PeopleService {
         const person = await this.detail(tx, caller.workspaceId, current.id);
         // The row lock above makes this exact: once per move to inactive, never while inactive.
         if (current.status !== 'inactive' && person.status === 'inactive') {
-          await writeEvent(tx, caller.workspaceId, 'employee.offboarded', person);
+          await this.outbox.write(tx, caller.workspaceId, 'employee.offboarded', person);
         }
         return person;
       }),

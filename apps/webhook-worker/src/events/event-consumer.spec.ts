@@ -1,4 +1,5 @@
 import { DomainError, type PublishedEvent } from '@custodian/contracts';
+import type { AmqpConnection, ChannelSpec } from '@custodian/messaging';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { loadWorkerConfig } from '../config/worker-config';
 import { subscriptionKey, type FanOut, type FanOutItem } from '../delivery/fan-out';
@@ -96,19 +97,27 @@ function consumerWith(
       return plan instanceof Error ? Promise.reject(plan) : Promise.resolve(plan ?? false);
     }),
   };
+  const channel = new FakeChannel();
+  // The app's connection, reduced to what a consumer asks of it: a channel, set up at once.
+  const connection = {
+    addChannel: async (spec: ChannelSpec) => {
+      await spec.setup(channel as unknown as Channel);
+      return { spec, current: channel };
+    },
+    removeChannel: () => Promise.resolve(),
+  };
   const consumer = new EventConsumer(
     config,
     fanOut as unknown as FanOut,
     gateway as unknown as GatewayClient,
+    connection as unknown as AmqpConnection,
   );
-  const channel = new FakeChannel();
   return { consumer, channel, gateway };
 }
 
 async function started(consumer: EventConsumer, channel: FakeChannel): Promise<void> {
-  await (consumer as unknown as { setup(channel: Channel): Promise<void> }).setup(
-    channel as unknown as Channel,
-  );
+  await consumer.onApplicationBootstrap();
+  expect(channel.consume).toHaveBeenCalledTimes(1);
 }
 
 describe('EventConsumer: batched fan-out, ack after commit', () => {

@@ -1,5 +1,5 @@
 import { DomainError, PublishedEvent } from '@custodian/contracts';
-import { ManagedConnection, delay } from '@custodian/messaging';
+import { AmqpConnection, QueueConsumer, delay, type Delivery } from '@custodian/messaging';
 import {
   Inject,
   Injectable,
@@ -15,8 +15,7 @@ import { GatewayClient } from '../gateway-client/gateway-client';
 
 /** A parsed event message waiting for its deliveries to be stored. */
 interface Received {
-  channel: Channel;
-  message: ConsumeMessage;
+  delivery: Delivery;
   event: PublishedEvent;
 }
 
@@ -31,12 +30,9 @@ interface Received {
 @Injectable()
 export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('EventConsumer');
-  private readonly connection: ManagedConnection;
-  private consumerTag: string | null = null;
+  private readonly consumer: QueueConsumer;
   /** Received, not yet taken into a batch. */
   private pending: Received[] = [];
-  /** Received and not yet settled (pending or in the batch being stored). */
-  private inFlight = 0;
   private flushing: Promise<void> | null = null;
   private flushScheduled = false;
   private stopping = false;
@@ -45,21 +41,19 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     private readonly fanOut: FanOut,
     private readonly gateway: GatewayClient,
+    connection: AmqpConnection,
   ) {
-    this.connection = new ManagedConnection({
-      url: config.RABBITMQ_URL,
-      name: 'custodian-webhook-worker',
-      setup: (channel) => this.setup(channel),
+    this.consumer = new QueueConsumer(connection, {
+      queue: config.EVENTS_QUEUE,
+      prefetch: config.EVENTS_PREFETCH,
+      topology: (channel) => this.declare(channel),
+      onMessage: (delivery) => this.receive(delivery),
       log: (message) => this.logger.warn(message),
     });
   }
 
-  isConnected(): boolean {
-    return this.connection.channel !== null;
-  }
-
   onApplicationBootstrap(): Promise<void> {
-    return this.connection.openOrRetry();
+    return this.consumer.start();
   }
 
   /**
@@ -68,13 +62,10 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    const channel = this.connection.channel;
-    if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
-    for (let waited = 0; this.inFlight > 0 && waited < 10_000; waited += 20) await delay(20);
-    await this.connection.close();
+    await this.consumer.stop();
   }
 
-  private async setup(channel: Channel): Promise<void> {
+  private async declare(channel: Channel): Promise<void> {
     const c = this.config;
     await channel.assertExchange(c.EVENTS_EXCHANGE, 'topic', { durable: true });
     await channel.assertExchange(c.EVENTS_DEAD_LETTER_EXCHANGE, 'fanout', { durable: true });
@@ -92,28 +83,17 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
       },
     });
     await channel.bindQueue(c.EVENTS_QUEUE, c.EVENTS_EXCHANGE, '#');
-    await channel.prefetch(c.EVENTS_PREFETCH);
-    const { consumerTag } = await channel.consume(c.EVENTS_QUEUE, (message) => {
-      if (message) this.receive(channel, message);
-    });
-    this.consumerTag = consumerTag;
   }
 
-  private receive(channel: Channel, message: ConsumeMessage): void {
-    const event = parseEvent(message);
+  private receive(delivery: Delivery): void {
+    const event = parseEvent(delivery.message);
     if (typeof event === 'string') {
-      this.logger.error(
-        `malformed event message ${message.properties.messageId ?? ''} (${event}); dead-lettered`,
-      );
-      try {
-        channel.nack(message, false, false);
-      } catch (error) {
-        this.logger.warn(`could not settle an event message: ${(error as Error).message}`);
-      }
+      const id = (delivery.message.properties as { messageId?: string }).messageId ?? '';
+      this.logger.error(`malformed event message ${id} (${event}); dead-lettered`);
+      delivery.reject();
       return;
     }
-    this.inFlight++;
-    this.pending.push({ channel, message, event });
+    this.pending.push({ delivery, event });
     if (this.flushing || this.flushScheduled) return;
     // The rest of this socket read's messages are delivered in the same turn: take them too.
     this.flushScheduled = true;
@@ -126,12 +106,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   /** Stores and acks batch after batch until nothing is waiting. */
   private async flush(): Promise<void> {
     while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, this.config.EVENTS_PREFETCH);
-      try {
-        await this.settle(batch);
-      } finally {
-        this.inFlight -= batch.length;
-      }
+      await this.settle(this.pending.splice(0, this.config.EVENTS_PREFETCH));
     }
   }
 
@@ -155,8 +130,9 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
         }
         if (this.stopping) {
           // Unacked: the broker redelivers them (and what is still pending) after we close.
-          this.inFlight -= this.pending.length;
-          this.pending = [];
+          for (const received of [...batch, ...this.pending.splice(0)]) {
+            received.delivery.abandon();
+          }
           return;
         }
         if (attempt % 10 === 0) {
@@ -167,25 +143,14 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
         await delay(Math.min(200 * 2 ** Math.min(attempt, 5), 5_000));
       }
     }
-    for (const { channel, message } of batch) {
-      try {
-        channel.ack(message);
-      } catch (error) {
-        // The channel closed under us; the broker redelivers the unacked message.
-        this.logger.warn(`could not settle an event message: ${(error as Error).message}`);
-      }
-    }
+    for (const { delivery } of batch) delivery.ack();
   }
 
-  private deadLetter({ channel, message, event }: Received, error: unknown): void {
+  private deadLetter({ delivery, event }: Received, error: unknown): void {
     this.logger.error(
       `event ${event.id} cannot be stored (${(error as Error).message}); dead-lettered`,
     );
-    try {
-      channel.nack(message, false, false);
-    } catch (closed) {
-      this.logger.warn(`could not settle an event message: ${(closed as Error).message}`);
-    }
+    delivery.reject();
   }
 
   /** Stores the deliveries of a batch of events in (at most) two statements. */

@@ -1,5 +1,5 @@
 import { GatewayAdminRpc, type WorkspaceView } from '@custodian/contracts';
-import { RpcPeer } from '@custodian/messaging';
+import { RpcClient, RpcPeer } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { WorkerConfig } from '../config/worker-config';
 
@@ -11,19 +11,20 @@ import { WorkerConfig } from '../config/worker-config';
 export class GatewayClient extends RpcPeer {
   private readonly apiAccessCache = new Map<string, { value: boolean; until: number }>();
 
-  constructor(@Inject(WorkerConfig) private readonly config: WorkerConfig) {
-    super({
-      url: config.RABBITMQ_URL,
+  constructor(
+    client: RpcClient,
+    @Inject(WorkerConfig) private readonly config: WorkerConfig,
+  ) {
+    super(client, {
       queue: config.GATEWAY_ADMIN_QUEUE,
       timeoutMs: config.GATEWAY_TIMEOUT_MS,
-      connectionName: 'custodian-webhook-worker-to-gateway',
       serviceName: 'gateway',
     });
   }
 
   /** The workspace with its plan; `not_found` if there is none. */
   workspace(workspaceId: string): Promise<WorkspaceView> {
-    return this.rpc.send(GatewayAdminRpc.workspaceGet, { workspace: workspaceId });
+    return this.send(GatewayAdminRpc.workspaceGet, { workspace: workspaceId });
   }
 
   /** Whether the workspace's plan includes API access and webhooks, cached for PLAN_CACHE_MS. */

@@ -1,13 +1,12 @@
-import { connectionHealth, postgresHealth } from '@custodian/observability';
+import { AmqpConnection, messagingHealth } from '@custodian/messaging';
+import { postgresHealth } from '@custodian/observability';
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
-import { AdminRpcServerHandle } from '../admin/admin-rpc-server.handle';
-import { EventConsumer } from '../events/event-consumer';
 
 /**
- * 200 when Postgres, the events consumer (`rabbitmq`) and the admin queue's consumer
- * (`rabbitmq_admin`: endpoints, Test ping, delivery log) are all up; 503 naming what is down.
+ * 200 when Postgres and RabbitMQ (the connection, the events consumer, the admin queue's
+ * consumer: endpoints, Test ping, delivery log) are up; 503 naming what is down.
  */
 @Controller('health')
 export class HealthController {
@@ -15,8 +14,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly db: DataSource,
-    private readonly events: EventConsumer,
-    private readonly admin: AdminRpcServerHandle,
+    private readonly rabbitmq: AmqpConnection,
   ) {}
 
   @Get()
@@ -24,8 +22,7 @@ export class HealthController {
   check() {
     return this.health.check([
       () => postgresHealth(this.indicators, this.db),
-      () => connectionHealth(this.indicators, 'rabbitmq', this.events.isConnected()),
-      () => connectionHealth(this.indicators, 'rabbitmq_admin', this.admin.server.isConnected()),
+      () => messagingHealth(this.indicators, this.rabbitmq),
     ]);
   }
 }

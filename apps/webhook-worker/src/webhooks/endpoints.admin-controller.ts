@@ -8,29 +8,28 @@ import {
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { WORKER_ADMIN_TRANSPORT } from '../admin/admin-rpc-server.handle';
 import { EndpointsService } from './endpoints.service';
 
 @Controller()
 export class EndpointsAdminController {
   constructor(private readonly endpoints: EndpointsService) {}
 
-  @Handles(WorkerAdminRpc.webhookCreate, WORKER_ADMIN_TRANSPORT)
+  @Handles(WorkerAdminRpc.webhookCreate)
   create(@Payload() input: CreateWebhookInput) {
     return this.endpoints.create(input);
   }
 
-  @Handles(WorkerAdminRpc.webhookList, WORKER_ADMIN_TRANSPORT)
+  @Handles(WorkerAdminRpc.webhookList)
   list(@Payload() input: WebhookListInput) {
     return this.endpoints.list(input);
   }
 
-  @Handles(WorkerAdminRpc.webhookTest, WORKER_ADMIN_TRANSPORT)
+  @Handles(WorkerAdminRpc.webhookTest)
   test(@Payload() input: WebhookTestInput) {
     return this.endpoints.test(input);
   }
 
-  @Handles(WorkerAdminRpc.deliveries, WORKER_ADMIN_TRANSPORT)
+  @Handles(WorkerAdminRpc.deliveries)
   deliveries(@Payload() input: DeliveriesInput) {
     return this.endpoints.deliveries(input);
   }

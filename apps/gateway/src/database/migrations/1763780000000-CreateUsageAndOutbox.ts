@@ -1,3 +1,4 @@
+import { createOutboxTable } from '@custodian/messaging';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class CreateUsageAndOutbox1763780000000 implements MigrationInterface {
@@ -15,18 +16,7 @@ export class CreateUsageAndOutbox1763780000000 implements MigrationInterface {
         PRIMARY KEY (key_id, month)
       )`);
     // Events the gateway causes (plan changes, limit hits), published by the relay.
-    await db.query(`
-      CREATE TABLE gateway.outbox (
-        id text PRIMARY KEY,
-        workspace_id text NOT NULL,
-        event text NOT NULL,
-        data jsonb NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        published_at timestamptz
-      )`);
-    await db.query(
-      `CREATE INDEX outbox_unpublished ON gateway.outbox (created_at, id) WHERE published_at IS NULL`,
-    );
+    await createOutboxTable(db, 'gateway');
   }
 
   async down(db: QueryRunner): Promise<void> {

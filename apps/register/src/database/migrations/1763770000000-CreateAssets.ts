@@ -1,3 +1,4 @@
+import { createOutboxTable } from '@custodian/messaging';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class CreateAssets1763770000000 implements MigrationInterface {
@@ -66,18 +67,7 @@ export class CreateAssets1763770000000 implements MigrationInterface {
     await db.query(
       `CREATE INDEX assets_search_trgm ON register.assets USING gin (search_text gin_trgm_ops)`,
     );
-    await db.query(`
-      CREATE TABLE register.outbox (
-        id text PRIMARY KEY,
-        workspace_id text NOT NULL,
-        event text NOT NULL,
-        data jsonb NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        published_at timestamptz
-      )`);
-    await db.query(
-      `CREATE INDEX outbox_unpublished ON register.outbox (created_at, id) WHERE published_at IS NULL`,
-    );
+    await createOutboxTable(db, 'register');
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -1,14 +1,13 @@
 import type { PublishedEvent } from '@custodian/contracts';
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
-import { ManagedConnection } from './managed-connection';
+import type { AmqpConnection, ChannelHandle } from '../amqp-connection';
+import type { OutboxRow } from './outbox.table';
 
 export interface OutboxRelayOptions {
-  url: string;
   exchange: string;
-  /** The outbox table, schema-qualified: `register.outbox`. */
-  table: string;
-  connectionName: string;
+  /** The app's schema, whose `outbox` table the relay publishes. */
+  schema: string;
   /** How often the table is polled for unpublished rows while there are none. */
   intervalMs: number;
   /**
@@ -21,14 +20,6 @@ export interface OutboxRelayOptions {
   log?: (message: string) => void;
 }
 
-interface OutboxRow {
-  id: string;
-  workspace_id: string;
-  event: PublishedEvent['event'];
-  data: Record<string, unknown>;
-  created_at: Date;
-}
-
 /**
  * Publishes an app's outbox rows to the events exchange: persistent, `mandatory`, on a confirm
  * channel. A row is marked published only after the broker acked it; a row the broker
@@ -38,7 +29,7 @@ interface OutboxRow {
  * coming the table is polled every activeIntervalMs, otherwise every intervalMs.
  */
 export class OutboxRelay {
-  private readonly connection: ManagedConnection;
+  private handle: ChannelHandle<ConfirmChannel> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private started = false;
   private running: Promise<number> | null = null;
@@ -46,17 +37,12 @@ export class OutboxRelay {
 
   constructor(
     private readonly db: DataSource,
+    private readonly connection: AmqpConnection,
     private readonly options: OutboxRelayOptions,
-  ) {
-    this.connection = new ManagedConnection({
-      url: options.url,
-      name: options.connectionName,
-      confirm: true,
-      setup: async (channel) => {
-        await channel.assertExchange(options.exchange, 'topic', { durable: true });
-      },
-      log: (message) => this.warn(message),
-    });
+  ) {}
+
+  private get table(): string {
+    return `${this.options.schema}.outbox`;
   }
 
   /** Nest lifecycle: a relay provided by an app starts and stops with it. */
@@ -69,7 +55,13 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    await this.connection.openOrRetry();
+    this.handle = await this.connection.addChannel({
+      name: 'outbox',
+      confirm: true,
+      setup: async (channel) => {
+        await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+      },
+    });
     this.started = true;
     this.schedule(this.options.intervalMs);
   }
@@ -79,11 +71,8 @@ export class OutboxRelay {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running?.catch(() => 0);
-    await this.connection.close();
-  }
-
-  isConnected(): boolean {
-    return this.connection.channel !== null;
+    if (this.handle) await this.connection.removeChannel(this.handle);
+    this.handle = null;
   }
 
   /** The next poll: soon after one that published rows, at the idle interval otherwise. */
@@ -120,11 +109,11 @@ export class OutboxRelay {
   }
 
   private async publishBatch(): Promise<[published: number, claimed: number]> {
-    const channel = this.connection.channel as ConfirmChannel | null;
+    const channel = this.handle?.current;
     if (!channel) return [0, 0];
     return this.db.transaction(async (tx) => {
       const rows = await tx.query<OutboxRow[]>(
-        `SELECT id, workspace_id, event, data, created_at FROM ${this.options.table}
+        `SELECT id, workspace_id, event, data, created_at FROM ${this.table}
          WHERE published_at IS NULL ORDER BY created_at, id
          LIMIT ${this.options.batchSize ?? 200} FOR UPDATE SKIP LOCKED`,
       );
@@ -164,10 +153,9 @@ export class OutboxRelay {
         );
       }
       if (sent.length > 0) {
-        await tx.query(
-          `UPDATE ${this.options.table} SET published_at = now() WHERE id = ANY($1::text[])`,
-          [sent],
-        );
+        await tx.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::text[])`, [
+          sent,
+        ]);
       }
       return [sent.length, rows.length];
     });

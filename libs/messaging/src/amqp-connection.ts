@@ -1,0 +1,196 @@
+import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
+import { hostname } from 'node:os';
+
+/** What a user of the connection wants on a channel: topology, prefetch, consumers. */
+export interface ChannelSpec {
+  /** For log lines and the health check: `rpc register.rpc`, `events`, `outbox`. */
+  name: string;
+  /** A confirm channel (publisher confirms) instead of a plain one. */
+  confirm?: boolean;
+  /** Runs on every fresh channel: after each (re)connect, before the channel is used. */
+  setup: (channel: Channel) => Promise<void>;
+}
+
+/** A channel that the connection rebuilds after every reconnect; null while it is down. */
+export class ChannelHandle<C extends Channel = Channel> {
+  current: C | null = null;
+
+  constructor(readonly spec: ChannelSpec) {}
+}
+
+export interface AmqpConnectionOptions {
+  url: string;
+  /**
+   * The app, `custodian-register`: the connection is named `custodian-register (host:pid)` in
+   * the RabbitMQ management UI, so that each replica's connection can be told apart.
+   */
+  name: string;
+  log?: (message: string) => void;
+}
+
+/**
+ * An app's one AMQP connection. Servers, clients, consumers and the outbox relay each add a
+ * channel; after a lost connection all of them are set up again on the new one. A channel
+ * the broker closes (a consumer timeout, a refused declaration) takes the connection down, so
+ * everything is rebuilt the same way; a connection whose setup fails is closed, never leaked;
+ * one reconnect loop at a time (100 ms doubling to 5 s); nothing reconnects after close().
+ * Nagle is off: amqplib leaves it on, which stalls small request/response messages ~40 ms.
+ */
+export class AmqpConnection {
+  private model: ChannelModel | null = null;
+  private readonly handles: ChannelHandle<Channel>[] = [];
+  private reconnecting: Promise<void> | null = null;
+  private closing = false;
+  private readonly downListeners: Array<() => void> = [];
+
+  constructor(private readonly options: AmqpConnectionOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  isConnected(): boolean {
+    return this.model !== null;
+  }
+
+  /** Every channel up, or the first that is not: what the health check reports. */
+  status(): { up: true } | { up: false; message: string } {
+    if (!this.model) return { up: false, message: 'not connected' };
+    const down = this.handles.find((handle) => !handle.current);
+    return down ? { up: false, message: `channel ${down.spec.name} is closed` } : { up: true };
+  }
+
+  /** Called each time an established connection is lost (not on close()). */
+  onDown(listener: () => void): void {
+    this.downListeners.push(listener);
+  }
+
+  /**
+   * Adds a channel, opened now if the connection is up and after every reconnect. A setup
+   * that fails on a live connection takes it down and is retried with it.
+   */
+  async addChannel(spec: ChannelSpec & { confirm: true }): Promise<ChannelHandle<ConfirmChannel>>;
+  async addChannel(spec: ChannelSpec): Promise<ChannelHandle>;
+  async addChannel(spec: ChannelSpec): Promise<ChannelHandle> {
+    const handle = new ChannelHandle(spec);
+    this.handles.push(handle);
+    const model = this.model;
+    if (model) {
+      try {
+        await this.openChannel(model, handle);
+      } catch (error) {
+        this.options.log?.(`RabbitMQ channel ${spec.name}: ${(error as Error).message}`);
+        await model.close().catch(() => undefined);
+      }
+    }
+    return handle;
+  }
+
+  /** Closes one channel and forgets it: it is not rebuilt on reconnect. */
+  async removeChannel(handle: ChannelHandle<Channel>): Promise<void> {
+    const index = this.handles.indexOf(handle);
+    if (index >= 0) this.handles.splice(index, 1);
+    const channel = handle.current;
+    handle.current = null;
+    await channel?.close().catch(() => undefined);
+  }
+
+  /** Connects now; throws if the broker cannot be reached. */
+  async open(): Promise<void> {
+    this.closing = false;
+    await this.connectOnce();
+  }
+
+  /** Connects now if the broker is up, otherwise keeps trying in the background. */
+  async openOrRetry(): Promise<void> {
+    try {
+      await this.open();
+    } catch (error) {
+      this.options.log?.(`RabbitMQ unavailable, retrying: ${(error as Error).message}`);
+      this.scheduleReconnect();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const model = this.model;
+    this.model = null;
+    for (const handle of this.handles) handle.current = null;
+    await model?.close().catch(() => undefined);
+  }
+
+  private async connectOnce(): Promise<void> {
+    const model = await openConnection(
+      this.options.url,
+      `${this.options.name} (${hostname()}:${process.pid})`,
+    );
+    model.on('error', (error: Error) => this.options.log?.(`RabbitMQ: ${error.message}`));
+    try {
+      // A channel added while this loop runs is appended and still reached by it.
+      for (const handle of this.handles) await this.openChannel(model, handle);
+      if (this.closing) throw new Error('closed while connecting');
+      model.on('close', () => this.lost(model));
+      this.model = model;
+    } catch (error) {
+      for (const handle of this.handles) handle.current = null;
+      await model.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async openChannel(model: ChannelModel, handle: ChannelHandle<Channel>): Promise<void> {
+    const channel = handle.spec.confirm
+      ? await model.createConfirmChannel()
+      : await model.createChannel();
+    channel.on('error', (error: Error) =>
+      this.options.log?.(`RabbitMQ channel ${handle.spec.name}: ${error.message}`),
+    );
+    channel.on('close', () => {
+      if (handle.current !== channel) return;
+      handle.current = null;
+      // Closed by the broker, not by removeChannel(): rebuild everything.
+      if (this.handles.includes(handle)) void model.close().catch(() => undefined);
+    });
+    await handle.spec.setup(channel);
+    handle.current = channel;
+  }
+
+  private lost(model: ChannelModel): void {
+    if (this.model !== model) return;
+    this.model = null;
+    for (const handle of this.handles) handle.current = null;
+    for (const listener of this.downListeners) listener();
+    if (!this.closing) this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    this.reconnecting ??= (async () => {
+      for (let attempt = 0; !this.closing && !this.model; attempt++) {
+        await delay(reconnectDelay(attempt));
+        if (this.closing) return;
+        try {
+          await this.connectOnce();
+          this.options.log?.(`RabbitMQ reconnected (${this.options.name})`);
+        } catch (error) {
+          this.options.log?.(`RabbitMQ reconnect failed: ${(error as Error).message}`);
+        }
+      }
+    })().finally(() => {
+      this.reconnecting = null;
+    });
+  }
+}
+
+/** A bare connection with Nagle off, for tools and tests that declare or purge queues. */
+export function openConnection(url: string, name: string): Promise<ChannelModel> {
+  return connect(url, { noDelay: true, clientProperties: { connection_name: name } });
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** 100 ms, 200 ms, 400 ms ... capped at 5 s: how long to wait before reconnect attempt n. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(5_000, 100 * 2 ** Math.min(attempt, 6));
+}

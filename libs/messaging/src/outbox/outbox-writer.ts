@@ -1,0 +1,28 @@
+import type { EventData, EventKey } from '@custodian/contracts';
+import { newId } from '@custodian/persistence';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Writes events as outbox rows in the transaction of the change they describe; the relay
+ * publishes them afterwards. A change that rolls back therefore never announces itself, and a
+ * broker outage never loses an event. `data` is the payload class of the event's key
+ * (EVENT_CATALOG in libs/contracts), which the webhook catalog documents.
+ */
+export class OutboxWriter {
+  /** `schema`: the app's schema, whose `outbox` table this writes. */
+  constructor(readonly schema: string) {}
+
+  async write<K extends EventKey>(
+    manager: EntityManager,
+    workspaceId: string,
+    event: K,
+    data: EventData<K>,
+  ): Promise<string> {
+    const id = newId('evt');
+    await manager.query(
+      `INSERT INTO ${this.schema}.outbox (id, workspace_id, event, data) VALUES ($1, $2, $3, $4)`,
+      [id, workspaceId, event, JSON.stringify(data)],
+    );
+    return id;
+  }
+}

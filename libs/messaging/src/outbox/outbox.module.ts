@@ -1,0 +1,49 @@
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AmqpConnection } from '../amqp-connection';
+import { OutboxRelay } from './outbox-relay';
+import { OutboxWriter } from './outbox-writer';
+
+export interface OutboxOptions {
+  /** The app's schema, whose `outbox` table holds its events (see outboxEntity). */
+  schema: string;
+  /** The topic exchange the relay publishes to. */
+  exchange: string;
+  /** How often the relay polls an idle outbox. */
+  intervalMs: number;
+}
+
+const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
+
+/**
+ * Events of an app that writes them (the gateway and the register): the OutboxWriter its
+ * services call inside their transactions, and the relay that publishes the rows on the
+ * app's connection (MessagingModule). Needs the app's DataSource as a global provider.
+ */
+@Module({})
+export class OutboxModule {
+  static forRoot(options: OutboxOptions): DynamicModule {
+    return {
+      module: OutboxModule,
+      global: true,
+      providers: [
+        { provide: OUTBOX_OPTIONS, useValue: options },
+        {
+          provide: OutboxWriter,
+          inject: [OUTBOX_OPTIONS],
+          useFactory: (outbox: OutboxOptions) => new OutboxWriter(outbox.schema),
+        },
+        {
+          provide: OutboxRelay,
+          inject: [DataSource, AmqpConnection, OUTBOX_OPTIONS],
+          useFactory: (db: DataSource, connection: AmqpConnection, outbox: OutboxOptions) =>
+            new OutboxRelay(db, connection, {
+              ...outbox,
+              log: (message) => new Logger('OutboxRelay').warn(message),
+            }),
+        },
+      ],
+      exports: [OutboxWriter, OutboxRelay],
+    };
+  }
+}
