@@ -101,16 +101,6 @@ export class AmqpConnection {
     await this.connectOnce();
   }
 
-  /** Connects now if the broker is up, otherwise keeps trying in the background. */
-  async openOrRetry(): Promise<void> {
-    try {
-      await this.open();
-    } catch (error) {
-      this.options.log?.(`RabbitMQ unavailable, retrying: ${(error as Error).message}`);
-      this.scheduleReconnect();
-    }
-  }
-
   async close(): Promise<void> {
     this.closing = true;
     const model = this.model;

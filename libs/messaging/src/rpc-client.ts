@@ -196,12 +196,6 @@ export class RmqRpcClient extends RpcPeer {
     await this.connection.open();
   }
 
-  /** Connects now if the broker is up, otherwise keeps trying in the background. */
-  async connectOrRetry(): Promise<void> {
-    await this.client.start();
-    await this.connection.openOrRetry();
-  }
-
   async close(): Promise<void> {
     await this.client.stop();
     await this.connection.close();

@@ -22,14 +22,14 @@ import { migrateRegister } from '../migrate';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetsService } from './assets.service';
 
-/** Events go to register.outbox, as the app's OutboxModule writes them. */
-const writer = new OutboxWriter('register');
-
 /** The register's asset SQL on a fresh, migrated database: no broker, no gateway. */
 
 let store: MigratedDatabase;
 let db: DataSource;
 let service: AssetsService;
+
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 10));

@@ -20,15 +20,15 @@ import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
 import { AssetsService } from './assets.service';
 
-/** Events go to register.outbox, as the app's OutboxModule writes them. */
-const writer = new OutboxWriter('register');
-
 /** Check-out and check-in (an asset's assigned_to_id) on a fresh, migrated database. */
 
 let store: MigratedDatabase;
 let db: DataSource;
 let assets: AssetsService;
 let people: PeopleService;
+
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));

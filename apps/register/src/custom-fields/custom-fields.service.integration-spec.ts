@@ -14,15 +14,15 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { CustomFieldsService } from './custom-fields.service';
 
-/** Events go to register.outbox, as the app's OutboxModule writes them. */
-const writer = new OutboxWriter('register');
-
 /** Custom-field definitions and the values assets store under them, on a migrated database. */
 
 let store: MigratedDatabase;
 let db: DataSource;
 let fields: CustomFieldsService;
 let assets: AssetsService;
+
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 4));

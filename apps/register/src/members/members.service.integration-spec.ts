@@ -25,9 +25,6 @@ import { Mailer, type MailMessage } from '../mail/mailer';
 import { migrateRegister } from '../migrate';
 import { MembersService } from './members.service';
 
-/** Events go to register.outbox, as the app's OutboxModule writes them. */
-const writer = new OutboxWriter('register');
-
 /**
  * Members and invitations on a fresh, migrated database. The mailer is the real one in its log
  * mode (no SMTP_URL); the gateway, another process that owns plans, is stood in for by
@@ -66,6 +63,9 @@ let service: MembersService;
 let mailer: Mailer;
 const workspaces = new Workspaces();
 const mails: MailMessage[] = [];
+
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
 
 beforeAll(async () => {
   Logger.overrideLogger(false); // the log-mode mailer prints every invitation

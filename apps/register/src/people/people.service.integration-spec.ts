@@ -23,14 +23,14 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { PeopleService } from './people.service';
 
-/** Events go to register.outbox, as the app's OutboxModule writes them. */
-const writer = new OutboxWriter('register');
-
 /** The register's people SQL on a fresh, migrated database: no broker, no gateway. */
 
 let store: MigratedDatabase;
 let db: DataSource;
 let service: PeopleService;
+
+/** Events go to register.outbox, as the app's OutboxModule writes them. */
+const writer = new OutboxWriter('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
