@@ -15,6 +15,31 @@ export function redactUrl(url: string): string {
 }
 
 /**
+ * 503 and 504 are answers we give on purpose (a dependency is down, a deadline passed): a
+ * warning. Any other 5xx is an error.
+ */
+export function requestLogLevel(statusCode: number, error?: Error): 'info' | 'warn' | 'error' {
+  if (error) return 'error';
+  if (statusCode === 503 || statusCode === 504) return 'warn';
+  return statusCode >= 500 ? 'error' : 'info';
+}
+
+/**
+ * pino-http attaches `new Error('failed with status code 503')` to every 5xx line that has no
+ * error of its own; its stack points into pino-http and says nothing the status does not. Such
+ * lines keep the status and lose the made-up error; a real error (`res.err`) keeps its stack.
+ */
+export function requestErrorFields(
+  hasOwnError: boolean,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
+  if (hasOwnError) return fields;
+  const rest = { ...fields };
+  delete rest.err;
+  return rest;
+}
+
+/**
  * Structured JSON logs in production; `pretty` for a person at a terminal. Request logs
  * never carry credentials: both key headers and the invitation token are redacted.
  */
@@ -26,6 +51,9 @@ export function loggerParams(app: string, config: LoggingConfig): Params {
       name: app,
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.query.token'],
+      customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
+      customErrorObject: (_req, res, error, fields: Record<string, unknown>) =>
+        requestErrorFields(error.message !== `failed with status code ${res.statusCode}`, fields),
       serializers: {
         req: (req: { url?: string }) => ({ ...req, url: req.url && redactUrl(req.url) }),
       },

@@ -1,4 +1,5 @@
 import { AmqpConnection } from '@custodian/messaging';
+import { pingPostgres } from '@custodian/observability';
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
@@ -39,14 +40,7 @@ export class HealthController {
   }
 
   private async postgres(): Promise<Check> {
-    try {
-      await Promise.race([
-        this.db.query('SELECT 1'),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000).unref()),
-      ]);
-      return { status: 'up' };
-    } catch (error) {
-      return { status: 'down', message: (error as Error).message };
-    }
+    const result = await pingPostgres(this.db);
+    return result.up ? { status: 'up' } : { status: 'down', message: result.message };
   }
 }

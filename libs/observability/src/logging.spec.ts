@@ -1,0 +1,70 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import pinoHttp from 'pino-http';
+import { loggerParams, requestLogLevel } from './logging';
+
+/** The request logger as the apps configure it, writing its lines into `lines`. */
+function serverAnswering(status: number, fail?: Error): { server: Server; lines: object[] } {
+  const lines: object[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as object);
+      done();
+    },
+  });
+  const { pinoHttp: options } = loggerParams('test', { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+  const middleware = pinoHttp({
+    ...(options as object),
+    transport: undefined,
+    logger: pino({ level: 'info' }, sink),
+  });
+  const server = createServer((req, res) => {
+    middleware(req, res);
+    if (fail) (res as { err?: Error }).err = fail;
+    res.statusCode = status;
+    res.end('{}');
+  });
+  return { server, lines };
+}
+
+async function get(server: Server): Promise<void> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    request({ port, path: '/health' }, (res) => {
+      res.resume();
+      res.on('end', resolve);
+    })
+      .on('error', reject)
+      .end();
+  });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => server.close(resolve));
+}
+
+describe('request logs', () => {
+  it('logs an expected 503 as a warning with no made-up error or stack', async () => {
+    const { server, lines } = serverAnswering(503);
+    await get(server);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, res: { statusCode: 503 } });
+    expect(lines[0]).not.toHaveProperty('err');
+  });
+
+  it('keeps a real error, with its stack, on a 500', async () => {
+    const { server, lines } = serverAnswering(500, new Error('the disk is on fire'));
+    await get(server);
+    expect(lines[0]).toMatchObject({ level: 50, err: { message: 'the disk is on fire' } });
+    expect((lines[0] as { err: { stack: string } }).err.stack).toContain('logging.spec');
+  });
+
+  it('keeps success at info and other 5xx at error', () => {
+    expect(requestLogLevel(200)).toBe('info');
+    expect(requestLogLevel(404)).toBe('info');
+    expect(requestLogLevel(504)).toBe('warn');
+    expect(requestLogLevel(502)).toBe('error');
+    expect(requestLogLevel(503, new Error('aborted'))).toBe('error');
+  });
+});
