@@ -1931,9 +1931,9 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The per-minute request ceiling of the plan. */
+        /** @description The per-minute request ceiling of the plan, or `unlimited` for a workspace without one. */
         "X-RateLimit-Limit": string;
-        /** @description Requests left in the current minute window. */
+        /** @description Requests left in the current minute window, or `unlimited`. */
         "X-RateLimit-Remaining": string;
         /** @description Unix time (seconds) at which the minute window resets. */
         "X-RateLimit-Reset": string;

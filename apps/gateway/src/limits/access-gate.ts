@@ -147,7 +147,7 @@ export class AccessGate {
     const month = usageMonth(now);
     const limits: LimitState = {
       plan: record.plan,
-      ratePerMinute: record.limits.ratePerMinute ?? 0,
+      ratePerMinute: record.limits.ratePerMinute,
       windowUsed,
       windowResetAt: window.resetAt,
       monthlyQuota: record.limits.monthlyQuota,

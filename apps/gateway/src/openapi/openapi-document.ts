@@ -32,8 +32,14 @@ interface ResponseObject {
 }
 
 const LIMIT_HEADERS: Record<string, Schema> = {
-  'X-RateLimit-Limit': header('The per-minute request ceiling of the plan.', 'integer'),
-  'X-RateLimit-Remaining': header('Requests left in the current minute window.', 'integer'),
+  'X-RateLimit-Limit': header(
+    'The per-minute request ceiling of the plan, or `unlimited` for a workspace without one.',
+    'quota',
+  ),
+  'X-RateLimit-Remaining': header(
+    'Requests left in the current minute window, or `unlimited`.',
+    'quota',
+  ),
   'X-RateLimit-Reset': header('Unix time (seconds) at which the minute window resets.', 'integer'),
   'X-Quota-Limit': header('The monthly request quota, or `unlimited`.', 'quota'),
   'X-Quota-Used': header('Requests counted this calendar month (UTC).', 'integer'),
