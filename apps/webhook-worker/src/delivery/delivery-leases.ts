@@ -56,8 +56,10 @@ export class DeliveryLeases {
 
   /**
    * Per endpoint, at most the room its cap and prefetch leave (ranked among a bounded set of
-   * due candidates); endpoints without room are left out, and so are the deliveries this worker
-   * holds (a lease of ours that ran out must not give us a second copy). Candidates are read
+   * due candidates); endpoints without room are left out, disabled endpoints too (their
+   * deliveries wait, and go out once the endpoint is enabled again), and so are the
+   * deliveries this worker holds (a lease of ours that ran out must not give us a second
+   * copy). Candidates are read
    * without locks; only the chosen rows are locked (SKIP LOCKED, and rechecked: one another
    * worker leased or rescheduled since our snapshot no longer qualifies), so a claim writes no
    * more than it takes. The lease comes back as text: a JS Date would lose its microseconds,
@@ -74,6 +76,7 @@ export class DeliveryLeases {
            AND (lease_until IS NULL OR lease_until < now())
            AND endpoint_id <> ALL ($7::text[])
            AND id <> ALL ($8::text[])
+           AND EXISTS (SELECT 1 FROM delivery.endpoints e WHERE e.id = endpoint_id AND e.enabled)
          ORDER BY next_attempt_at
          LIMIT $5),
        ranked AS (
@@ -92,7 +95,7 @@ export class DeliveryLeases {
        UPDATE delivery.deliveries d
        SET lease_until = now() + $2 * interval '1 millisecond'
        FROM delivery.endpoints e
-       WHERE d.id = ANY (ARRAY (SELECT id FROM locked)) AND e.id = d.endpoint_id
+       WHERE d.id = ANY (ARRAY (SELECT id FROM locked)) AND e.id = d.endpoint_id AND e.enabled
        RETURNING d.id, d.endpoint_id AS "endpointId", d.event, d.payload, d.attempts, e.url,
          e.secret, d.lease_until::text AS lease`,
       [

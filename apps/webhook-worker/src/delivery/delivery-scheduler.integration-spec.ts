@@ -198,6 +198,32 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     expect(receiver.maxInFlight.get('/backlog')).toBeLessThanOrEqual(3);
   }, 20_000);
 
+  it('sends nothing to a disabled endpoint; its deliveries wait and go out once it is enabled again', async () => {
+    const off = await endpoint('/disabled');
+    const on = await endpoint('/enabled');
+    await db.query(`UPDATE delivery.endpoints SET enabled = false WHERE id = $1`, [off]);
+    const waiting = await deliveries(off, 3);
+    const served = await deliveries(on, 2);
+    scheduler({});
+    await eventually(async () => {
+      const rows = await states(served);
+      if (rows.some((row) => row.status !== 'delivered')) throw new Error('not delivered yet');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // six more claims at 50 ms
+    expect(receiver.received.filter((r) => r.path === '/disabled')).toEqual([]);
+    expect((await states(waiting)).map((row) => [row.status, row.attempts, row.leased])).toEqual([
+      ['pending', 0, false],
+      ['pending', 0, false],
+      ['pending', 0, false],
+    ]);
+
+    await db.query(`UPDATE delivery.endpoints SET enabled = true WHERE id = $1`, [off]);
+    await eventually(async () => {
+      const rows = await states(waiting);
+      if (rows.some((row) => row.status !== 'delivered')) throw new Error('not delivered yet');
+    });
+  });
+
   it('a hanging endpoint holds only its slots and prefetch; another is served meanwhile', async () => {
     receiver.delayMs = 0;
     const hanging = await endpoint('/hangs');
