@@ -16,12 +16,16 @@ import type { CacheRepairEntity } from './cache-repair.entity';
 /**
  * Every change to keys, plans or limits goes through here, so that Postgres and the shared
  * key cache agree:
- * - the change runs in a transaction holding the workspace's row lock, and the cached keys of
- *   the workspace are rewritten before it commits, so two overlapping changes cannot leave
- *   the older one in Redis (a revoked key can never come back);
- * - if Redis cannot be written the change still commits (while Redis is down keys are read
- *   from Postgres anyway) and the workspace is queued in gateway.cache_repairs, which every
- *   gateway retries until Redis takes the rewrite.
+ * - the change runs in a transaction holding the workspace's row lock and queues the
+ *   workspace in gateway.cache_repairs in that same transaction;
+ * - once it has committed, the workspace's keys are read again and written to Redis under the
+ *   same row lock, and the queue entry is removed. Redis therefore only ever holds committed
+ *   state (a change that rolls back, or fails at commit, grants nothing), and two overlapping
+ *   changes cannot leave the older one in Redis: each rewrite reads what was committed last
+ *   (a revoked key can never come back);
+ * - if Redis cannot be written (or the gateway dies in between) the entry stays queued, and
+ *   every gateway retries it until Redis takes the rewrite; while Redis is down keys are read
+ *   from Postgres anyway.
  */
 @Injectable()
 export class AccessPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -47,14 +51,25 @@ export class AccessPublisher implements OnApplicationBootstrap, OnApplicationShu
     if (this.timer) clearInterval(this.timer);
   }
 
-  /** Runs `change` under the workspace lock, then republishes the workspace's keys. */
+  /** Runs `change` under the workspace lock, then, once committed, republishes its keys. */
   async change<T>(workspaceId: string, change: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) => {
+    const result = await this.db.transaction(async (tx) => {
       await lockWorkspace(tx, workspaceId);
-      const result = await change(tx);
-      await this.publish(tx, workspaceId);
-      return result;
+      const changed = await change(tx);
+      await tx.query(
+        `INSERT INTO gateway.cache_repairs (workspace_id) VALUES ($1) ON CONFLICT DO NOTHING`,
+        [workspaceId],
+      );
+      return changed;
     });
+    try {
+      await this.publish(workspaceId);
+    } catch (error) {
+      this.logger.warn(
+        `Redis not updated for workspace ${workspaceId} (${(error as Error).message}); queued for repair`,
+      );
+    }
+    return result;
   }
 
   /** Retries queued rewrites; concurrent calls share one pass. */
@@ -63,18 +78,16 @@ export class AccessPublisher implements OnApplicationBootstrap, OnApplicationShu
     return this.repairing;
   }
 
-  private async publish(tx: EntityManager, workspaceId: string): Promise<void> {
-    try {
+  /**
+   * Writes the workspace's committed keys to Redis under its row lock and takes it off the
+   * repair queue; throws (leaving it queued) if Redis does not take the write.
+   */
+  private async publish(workspaceId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await lockWorkspace(tx, workspaceId);
       await this.cache.overwrite(await this.store.byWorkspace(workspaceId, tx));
-    } catch (error) {
-      this.logger.warn(
-        `Redis not updated for workspace ${workspaceId} (${(error as Error).message}); queued for repair`,
-      );
-      await tx.query(
-        `INSERT INTO gateway.cache_repairs (workspace_id) VALUES ($1) ON CONFLICT DO NOTHING`,
-        [workspaceId],
-      );
-    }
+      await tx.query(`DELETE FROM gateway.cache_repairs WHERE workspace_id = $1`, [workspaceId]);
+    });
   }
 
   private async repairQueued(): Promise<void> {
@@ -83,15 +96,7 @@ export class AccessPublisher implements OnApplicationBootstrap, OnApplicationShu
       const queued = await this.db.query<Array<Pick<CacheRepairEntity, 'workspace_id'>>>(
         `SELECT workspace_id FROM gateway.cache_repairs ORDER BY requested_at LIMIT 100`,
       );
-      for (const { workspace_id: workspaceId } of queued) {
-        await this.db.transaction(async (tx) => {
-          await lockWorkspace(tx, workspaceId);
-          await this.cache.overwrite(await this.store.byWorkspace(workspaceId, tx));
-          await tx.query(`DELETE FROM gateway.cache_repairs WHERE workspace_id = $1`, [
-            workspaceId,
-          ]);
-        });
-      }
+      for (const { workspace_id: workspaceId } of queued) await this.publish(workspaceId);
     } catch (error) {
       this.logger.warn(`cache repair deferred: ${(error as Error).message}`);
     }

@@ -9,6 +9,7 @@ import {
 } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
+import { Client } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { loadGatewayConfig, type GatewayConfig } from '../config/gateway-config';
 import { gatewayDataSource } from '../database/data-source';
@@ -227,6 +228,46 @@ describe('AccessService against Postgres and Redis', () => {
     expect(record.apiAccess).toBe(false);
     expect(record.limits).toEqual(PLAN_CATALOG.free.limits);
     expect(queries).toEqual([]);
+  });
+
+  it('writes the cache only from committed state: a change is visible in Postgres when Redis gets it', async () => {
+    const { workspace } = await newWorkspaceWithKey('pro');
+    const observer = new Client({ connectionString: database.url });
+    await observer.connect();
+    const seen: string[] = [];
+    const overwrite = jest.spyOn(cache, 'overwrite').mockImplementation(async (records) => {
+      // What another connection (another gateway) sees of the workspace at that moment.
+      const { rows } = await observer.query<{ plan: string }>(
+        `SELECT plan FROM gateway.workspaces WHERE id = $1`,
+        [workspace.id],
+      );
+      seen.push(rows[0]?.plan ?? 'none');
+      return AccessCache.prototype.overwrite.call(cache, records);
+    });
+    try {
+      await workspaces.changePlan({ workspace: workspace.id, plan: 'business' });
+    } finally {
+      overwrite.mockRestore();
+      await observer.end();
+    }
+    expect(seen).toEqual(['business']);
+  });
+
+  it('puts nothing in the cache for a change that rolls back', async () => {
+    const { workspace, key } = await newWorkspaceWithKey('pro');
+    await access.resolve(key.key);
+    const overwrite = jest.spyOn(cache, 'overwrite');
+    await expect(
+      publisher.change(workspace.id, async (tx) => {
+        await tx.query(`UPDATE gateway.workspaces SET plan = 'business' WHERE id = $1`, [
+          workspace.id,
+        ]);
+        throw new DomainError('conflict', 'changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(overwrite).not.toHaveBeenCalled();
+    overwrite.mockRestore();
+    expect((await access.resolve(key.key)).plan).toBe('pro');
   });
 
   it('applies limit overrides on the very next resolve, for every key of the workspace', async () => {
