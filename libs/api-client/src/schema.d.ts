@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member
-         * @description E-mails an invitation link; the seat is taken when it is accepted. The key acts as an `admin`, so it cannot invite owners. Fires `member.invited`.
+         * @description E-mails an invitation link; the seat is taken when it is accepted. The key acts as an `admin`, so it cannot invite owners. Fires `member.invited`. 409 when the e-mail is already a member or invited, or when 50 invitations are already open in the workspace.
          *
          *     Needs a `write` key.
          */

@@ -47,6 +47,12 @@ export class RegisterConfig {
   /** Where this app's outbox rows are published (topic exchange, routing key = event). */
   @IsString() EVENTS_EXCHANGE: string = EVENTS_EXCHANGE;
 
+  /**
+   * Open (unaccepted, unexpired) invitations a workspace may have at once: each one is an
+   * e-mail sent on a client's word, so this bounds what a key can make us send.
+   */
+  @IsInt() @Min(1) @Max(10_000) MAX_PENDING_INVITATIONS: number = 50;
+
   /** How often the outbox relay looks for unpublished rows. */
   @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 100;
 

@@ -186,6 +186,47 @@ describe('invite', () => {
     );
   });
 
+  it('puts no text of the caller in the e-mail: the name stays out of it', async () => {
+    const ws = workspace();
+    const name = 'Claim your prize at https://prize.example.net now';
+    const member = await ws.invite({ email: 'relay@example.com', name });
+    expect(member.name).toBe(name);
+    const mail = mails.at(-1)!;
+    expect(mail.to).toBe('relay@example.com');
+    expect(`${mail.subject}\n${mail.text}`).not.toMatch(/prize/i);
+  });
+
+  it('refuses a new invitation while MAX_PENDING_INVITATIONS are open, and writes nothing', async () => {
+    const config = loadRegisterConfig({
+      DATABASE_URL: store.database.url,
+      MAX_PENDING_INVITATIONS: '2',
+    });
+    const capped = new MembersService(
+      db,
+      config,
+      mailer,
+      workspaces as unknown as GatewayClient,
+      writer,
+    );
+    const caller = testCaller();
+    workspaces.add(caller.workspaceId, 25);
+    const invite = async (email: string) =>
+      capped.invite(caller, await received(InviteMemberInput, { email }));
+    const first = await invite('one@example.com');
+    await invite('two@example.com');
+    const before = await snapshot(caller.workspaceId);
+    expect(await domainRejection(invite('three@example.com'))).toMatchObject({
+      code: 'conflict',
+      message:
+        '2 invitations are already pending in this workspace; more can be sent once some are accepted or expire',
+    });
+    expect(await snapshot(caller.workspaceId)).toEqual(before);
+
+    // An accepted invitation is no longer pending: room for one more.
+    await capped.accept({ token: await tokenOf(first.id) });
+    expect((await invite('three@example.com')).status).toBe('invited');
+  });
+
   it('refuses an e-mail already invited, whatever its case, and writes nothing', async () => {
     const ws = workspace();
     await ws.invite({ email: 'dup@example.com' });

@@ -75,6 +75,7 @@ export class MembersService {
     let invited: { member: MemberView; invitation: StoredInvitation };
     try {
       invited = await this.db.transaction(async (tx) => {
+        await this.assertInvitationRoom(tx, caller.workspaceId);
         const memberId = await this.upsertInvited(tx, caller.workspaceId, email, role, input.name);
         const invitation = await insertInvitation(tx, caller.workspaceId, memberId);
         const member = toView(await findMember(tx, caller.workspaceId, memberId));
@@ -87,6 +88,27 @@ export class MembersService {
     // After the commit: a mail that fails leaves the invitation listed, token and all.
     this.mailer.send(this.invitationMail(invited.member, invited.invitation));
     return invited.member;
+  }
+
+  /**
+   * Under the workspace's counters lock (concurrent invites are counted one after the other):
+   * refuses while MAX_PENDING_INVITATIONS are open.
+   */
+  private async assertInvitationRoom(tx: EntityManager, workspaceId: string): Promise<void> {
+    await lockWorkspaceCounters(tx, workspaceId);
+    const { pending } = await queryOne<{ pending: number }>(
+      tx,
+      `SELECT count(*)::int AS pending FROM register.invitations
+       WHERE workspace_id = $1 AND accepted_at IS NULL AND expires_at > now()`,
+      [workspaceId],
+    );
+    const max = this.config.MAX_PENDING_INVITATIONS;
+    if (pending >= max) {
+      throw new DomainError(
+        'conflict',
+        `${max} invitations are already pending in this workspace; more can be sent once some are accepted or expire`,
+      );
+    }
   }
 
   /**
@@ -240,7 +262,8 @@ export class MembersService {
       to: member.email,
       subject: 'You are invited to a Custodian workspace',
       text: [
-        `Hello${member.name ? ` ${member.name}` : ''},`,
+        // No text the caller chose (the name) goes into the mail: it is not a relay.
+        'Hello,',
         '',
         `You have been invited to join a Custodian workspace as ${member.role}.`,
         `Accept the invitation by opening this link:`,
