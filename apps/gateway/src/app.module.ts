@@ -39,6 +39,7 @@ export class GatewayAppModule {
           schema: GATEWAY_SCHEMA,
           exchange: config.EVENTS_EXCHANGE,
           intervalMs: config.OUTBOX_POLL_MS,
+          retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
         }),
         AccessModule,
         PingModule,

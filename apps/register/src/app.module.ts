@@ -45,6 +45,7 @@ export class RegisterAppModule {
           schema: REGISTER_SCHEMA,
           exchange: config.EVENTS_EXCHANGE,
           intervalMs: config.OUTBOX_POLL_MS,
+          retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
         }),
         AssetsModule,
         PeopleModule,

@@ -8,6 +8,7 @@ import { PlanEntity } from '../admin/plan.entity';
 import { WorkspaceEntity } from '../admin/workspace.entity';
 import { CreateWorkspacesAndKeys1763770000000 } from './migrations/1763770000000-CreateWorkspacesAndKeys';
 import { CreateUsageAndOutbox1763780000000 } from './migrations/1763780000000-CreateUsageAndOutbox';
+import { IndexPublishedOutbox1763800000000 } from './migrations/1763800000000-IndexPublishedOutbox';
 import { CreateCacheRepairs1763790000000 } from './migrations/1763790000000-CreateCacheRepairs';
 
 export const GATEWAY_SCHEMA = 'gateway';
@@ -20,6 +21,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       CreateWorkspacesAndKeys1763770000000,
       CreateUsageAndOutbox1763780000000,
       CreateCacheRepairs1763790000000,
+      IndexPublishedOutbox1763800000000,
     ],
     entities: [
       PlanEntity,

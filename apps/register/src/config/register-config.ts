@@ -56,6 +56,9 @@ export class RegisterConfig {
   /** How often the outbox relay looks for unpublished rows. */
   @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 100;
 
+  /** Hours a published outbox row is kept (to look back at what was sent) before pruning. */
+  @IsInt() @Min(1) @Max(8_760) OUTBOX_RETENTION_HOURS: number = 72;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 
   @IsIn(['json', 'pretty']) LOG_FORMAT: 'json' | 'pretty' = 'json';

@@ -12,6 +12,7 @@ import { DepartmentEntity } from '../people/department.entity';
 import { PersonEntity } from '../people/person.entity';
 import { CreateAssets1763770000000 } from './migrations/1763770000000-CreateAssets';
 import { CreatePeopleAndCustomFields1763790000000 } from './migrations/1763790000000-CreatePeopleAndCustomFields';
+import { IndexPublishedOutbox1763810000000 } from './migrations/1763810000000-IndexPublishedOutbox';
 import { CreateMembers1763800000000 } from './migrations/1763800000000-CreateMembers';
 
 export const REGISTER_SCHEMA = 'register';
@@ -24,6 +25,7 @@ export function registerDataSource(url: string, poolSize?: number): DataSource {
       CreateAssets1763770000000,
       CreatePeopleAndCustomFields1763790000000,
       CreateMembers1763800000000,
+      IndexPublishedOutbox1763810000000,
     ],
     entities: [
       CategoryEntity,

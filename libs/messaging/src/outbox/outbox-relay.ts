@@ -17,6 +17,13 @@ export interface OutboxRelayOptions {
    */
   activeIntervalMs?: number;
   batchSize?: number;
+  /**
+   * How long a published row is kept (for looking back at what was sent) before the relay
+   * deletes it; unpublished rows are never deleted. Default 72 h.
+   */
+  retentionMs?: number;
+  /** How often the relay prunes published rows older than retentionMs. Default 10 min. */
+  pruneIntervalMs?: number;
   log?: (message: string) => void;
 }
 
@@ -31,6 +38,8 @@ export interface OutboxRelayOptions {
 export class OutboxRelay {
   private handle: ChannelHandle<ConfirmChannel> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private pruneTimer: NodeJS.Timeout | null = null;
+  private pruning: Promise<number> | null = null;
   private started = false;
   private running: Promise<number> | null = null;
   private lastWarning = 0;
@@ -64,13 +73,18 @@ export class OutboxRelay {
     });
     this.started = true;
     this.schedule(this.options.intervalMs);
+    this.pruneTimer = setInterval(() => void this.prune(), this.options.pruneIntervalMs ?? 600_000);
+    this.pruneTimer.unref();
   }
 
   async stop(): Promise<void> {
     this.started = false;
     if (this.timer) clearTimeout(this.timer);
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     this.timer = null;
+    this.pruneTimer = null;
     await this.running?.catch(() => 0);
+    await this.pruning?.catch(() => 0);
     if (this.handle) await this.connection.removeChannel(this.handle);
     this.handle = null;
   }
@@ -159,6 +173,37 @@ export class OutboxRelay {
       }
       return [sent.length, rows.length];
     });
+  }
+
+  /**
+   * Deletes published rows older than the retention, in batches of 5,000 (short
+   * transactions; replicas pruning at once only find less to do); returns how many.
+   */
+  prune(): Promise<number> {
+    this.pruning ??= this.pruneAll().finally(() => (this.pruning = null));
+    return this.pruning;
+  }
+
+  private async pruneAll(): Promise<number> {
+    const retentionMs = this.options.retentionMs ?? 72 * 3_600_000;
+    let deleted = 0;
+    try {
+      for (;;) {
+        const [, count] = await this.db.query<[unknown[], number]>(
+          `DELETE FROM ${this.table} WHERE id IN (
+             SELECT id FROM ${this.table}
+             WHERE published_at IS NOT NULL
+               AND published_at < now() - $1 * interval '1 millisecond'
+             LIMIT 5000)`,
+          [retentionMs],
+        );
+        deleted += count;
+        if (count < 5000) return deleted;
+      }
+    } catch (error) {
+      this.warn(`outbox pruning deferred: ${(error as Error).message}`);
+      return deleted;
+    }
   }
 
   /** At most one line per 10 s: an outage would otherwise log every poll. */

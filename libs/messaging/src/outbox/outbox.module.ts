@@ -11,6 +11,8 @@ export interface OutboxOptions {
   exchange: string;
   /** How often the relay polls an idle outbox. */
   intervalMs: number;
+  /** How long published rows are kept before the relay prunes them (default 72 h). */
+  retentionMs?: number;
 }
 
 const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');

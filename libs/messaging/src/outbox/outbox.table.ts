@@ -31,6 +31,7 @@ export function outboxEntity(schema: string): EntitySchema<OutboxRow> {
     },
     indices: [
       { name: 'outbox_unpublished', columns: ['created_at', 'id'], where: 'published_at IS NULL' },
+      { name: 'outbox_published', columns: ['published_at'], where: 'published_at IS NOT NULL' },
     ],
   });
 }
@@ -51,5 +52,15 @@ export async function createOutboxTable(db: QueryRunner, schema: string): Promis
       )`);
   await db.query(
     `CREATE INDEX outbox_unpublished ON ${schema}.outbox (created_at, id) WHERE published_at IS NULL`,
+  );
+}
+
+/**
+ * The second outbox migration step: an index of published rows by when they were published,
+ * which the relay's pruning walks. Frozen like createOutboxTable.
+ */
+export async function indexPublishedOutbox(db: QueryRunner, schema: string): Promise<void> {
+  await db.query(
+    `CREATE INDEX outbox_published ON ${schema}.outbox (published_at) WHERE published_at IS NOT NULL`,
   );
 }
