@@ -7,6 +7,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { WorkerConfig } from './config/worker-config';
 import { DatabaseModule } from './database/database.module';
+import { DeliveryPruner } from './delivery/delivery-pruner';
 import { DeliveryScheduler } from './delivery/delivery-scheduler';
 import { FanOut } from './delivery/fan-out';
 import { EventConsumer } from './events/event-consumer';
@@ -42,6 +43,7 @@ export class WorkerAppModule {
         EventConsumer,
         EndpointsService,
         DeliveryScheduler,
+        DeliveryPruner,
       ],
       exports: [WorkerConfig],
     };

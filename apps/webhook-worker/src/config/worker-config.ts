@@ -67,6 +67,12 @@ export class WorkerConfig {
   /** The worker speaks no public HTTP; this port serves only /health. */
   @IsInt() @Min(0) @Max(65535) HEALTH_PORT: number = 3002;
 
+  /**
+   * Days a finished delivery (delivered or failed) and its attempts stay in the delivery log
+   * before they are pruned; pending deliveries are never pruned.
+   */
+  @IsInt() @Min(1) @Max(3_650) DELIVERY_RETENTION_DAYS: number = 30;
+
   @IsString() HOST: string = '0.0.0.0';
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;

@@ -5,6 +5,7 @@ import { DeliveryEntity } from '../delivery/delivery.entity';
 import { EndpointEntity } from '../webhooks/endpoint.entity';
 import { CreateDeliveries1763770000000 } from './migrations/1763770000000-CreateDeliveries';
 import { CreateDeliveryLog1763810000000 } from './migrations/1763810000000-CreateDeliveryLog';
+import { IndexFinishedDeliveries1763820000000 } from './migrations/1763820000000-IndexFinishedDeliveries';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -12,7 +13,11 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
   return createAppDataSource({
     url,
     schema: DELIVERY_SCHEMA,
-    migrations: [CreateDeliveries1763770000000, CreateDeliveryLog1763810000000],
+    migrations: [
+      CreateDeliveries1763770000000,
+      CreateDeliveryLog1763810000000,
+      IndexFinishedDeliveries1763820000000,
+    ],
     entities: [EndpointEntity, DeliveryEntity, DeliveryAttemptEntity],
     applicationName: 'custodian-webhook-worker',
     poolSize,

@@ -10,6 +10,7 @@ const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'f
 @Unique('deliveries_event_endpoint', ['event_id', 'endpoint_id'])
 @Check('deliveries_status_check', checkOneOf('status', DELIVERY_STATUSES))
 @Index('deliveries_due', ['next_attempt_at'], { where: `status = 'pending'` })
+@Index('deliveries_finished', ['created_at'], { where: `status <> 'pending'` })
 // (endpoint_id, created_at DESC, id DESC): TypeORM cannot declare a descending index column.
 @Index('deliveries_endpoint_log', { synchronize: false })
 export class DeliveryEntity {

@@ -1,0 +1,77 @@
+import { createTestDatabase, type TestDatabase } from '@custodian/testing';
+import type { DataSource } from 'typeorm';
+import { loadWorkerConfig } from '../config/worker-config';
+import { workerDataSource } from '../database/data-source';
+import { migrateWorker } from '../migrate';
+import { DeliveryPruner } from './delivery-pruner';
+
+let database: TestDatabase;
+let db: DataSource;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await migrateWorker(database.url);
+  db = await workerDataSource(database.url, 2).initialize();
+  await db.query(
+    `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
+     VALUES ('whe_1', 'wsp_1', 'https://example.com/hook', '{*}', 'whsec_test')`,
+  );
+}, 30_000);
+
+afterAll(async () => {
+  await db?.destroy();
+  await database?.drop();
+});
+
+/** Deliveries [id, status, days old], each with two logged attempts. */
+async function deliveries(rows: Array<[string, string, number]>): Promise<void> {
+  await db.query(
+    `INSERT INTO delivery.deliveries
+       (id, event_id, endpoint_id, workspace_id, event, payload, status, attempts, created_at)
+     SELECT r.id, 'evt_' || r.id, 'whe_1', 'wsp_1', 'asset.created', '{}'::jsonb, r.status, 2,
+       now() - r.days * interval '1 day'
+     FROM unnest($1::text[], $2::text[], $3::float8[]) AS r (id, status, days)`,
+    [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])],
+  );
+  await db.query(
+    `INSERT INTO delivery.delivery_attempts (delivery_id, attempt, started_at, duration_ms)
+     SELECT d.id, a, d.created_at, 10 FROM delivery.deliveries d, generate_series(1, 2) AS a
+     WHERE d.id = ANY ($1::text[])`,
+    [rows.map((r) => r[0])],
+  );
+}
+
+async function left(): Promise<{ deliveries: string[]; attempts: number }> {
+  const found = await db.query<Array<{ id: string }>>(
+    `SELECT id FROM delivery.deliveries ORDER BY id`,
+  );
+  const [{ n }] = await db.query<[{ n: number }]>(
+    `SELECT count(*)::int AS n FROM delivery.delivery_attempts`,
+  );
+  return { deliveries: found.map((row) => row.id), attempts: n };
+}
+
+describe('DeliveryPruner: the delivery log keeps DELIVERY_RETENTION_DAYS', () => {
+  it('deletes finished deliveries past the retention with their attempts, never a pending one', async () => {
+    await deliveries([
+      ['dlv_delivered_old', 'delivered', 31],
+      ['dlv_failed_old', 'failed', 45],
+      ['dlv_pending_old', 'pending', 60],
+      ['dlv_delivered_recent', 'delivered', 29],
+    ]);
+    const pruner = new DeliveryPruner(db, loadWorkerConfig({ DATABASE_URL: database.url }));
+    await expect(pruner.prune()).resolves.toBe(2);
+    expect(await left()).toEqual({
+      deliveries: ['dlv_delivered_recent', 'dlv_pending_old'],
+      attempts: 4,
+    });
+
+    // A shorter retention takes the recent one too; pending still stays.
+    const shorter = new DeliveryPruner(
+      db,
+      loadWorkerConfig({ DATABASE_URL: database.url, DELIVERY_RETENTION_DAYS: '7' }),
+    );
+    await expect(shorter.prune()).resolves.toBe(1);
+    expect(await left()).toEqual({ deliveries: ['dlv_pending_old'], attempts: 2 });
+  });
+});
