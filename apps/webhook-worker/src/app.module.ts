@@ -10,6 +10,7 @@ import { DatabaseModule } from './database/database.module';
 import { DeliveryPruner } from './delivery/delivery-pruner';
 import { DeliveryScheduler } from './delivery/delivery-scheduler';
 import { FanOut } from './delivery/fan-out';
+import { DeadLetterWatch } from './events/dead-letter-watch';
 import { EventConsumer } from './events/event-consumer';
 import { GatewayClient } from './gateway-client/gateway-client';
 import { HealthController } from './health/health.controller';
@@ -41,6 +42,7 @@ export class WorkerAppModule {
         GatewayClient,
         FanOut,
         EventConsumer,
+        DeadLetterWatch,
         EndpointsService,
         DeliveryScheduler,
         DeliveryPruner,

@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { TerminusModule } from '@nestjs/terminus';
 import { AmqpConnection } from '@custodian/messaging';
 import { DataSource } from 'typeorm';
+import { DeadLetterWatch } from '../events/dead-letter-watch';
 import { HealthController } from './health.controller';
 
 describe('worker /health', () => {
@@ -13,6 +14,7 @@ describe('worker /health', () => {
       providers: [
         { provide: DataSource, useValue: { query: () => Promise.resolve([{ '?column?': 1 }]) } },
         { provide: AmqpConnection, useValue: { status: () => rabbitmq } },
+        { provide: DeadLetterWatch, useValue: { count: 3 } },
       ],
     }).compile();
     return module.get(HealthController);
@@ -22,7 +24,11 @@ describe('worker /health', () => {
     const health = await controller({ up: true });
     await expect(health.check()).resolves.toMatchObject({
       status: 'ok',
-      details: { postgres: { status: 'up' }, rabbitmq: { status: 'up' } },
+      details: {
+        postgres: { status: 'up' },
+        rabbitmq: { status: 'up' },
+        dead_letters: { status: 'up', count: 3 },
+      },
     });
   });
 
