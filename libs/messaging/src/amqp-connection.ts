@@ -45,10 +45,6 @@ export class AmqpConnection {
 
   constructor(private readonly options: AmqpConnectionOptions) {}
 
-  get name(): string {
-    return this.options.name;
-  }
-
   isConnected(): boolean {
     return this.model !== null;
   }

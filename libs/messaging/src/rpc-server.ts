@@ -50,10 +50,6 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     });
   }
 
-  get queue(): string {
-    return this.options.queue;
-  }
-
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
       if (this.ownsConnection) await this.connection.open();

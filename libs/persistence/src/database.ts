@@ -161,6 +161,30 @@ export async function queryRows<T>(
 }
 
 /**
+ * Deletes the rows of `table` that match `where` (parameters `$1`...), `batch` at a time so
+ * that no transaction runs long or locks much; returns how many went. Retention jobs use it;
+ * `where` should follow an index, since every batch looks the rows up again.
+ */
+export async function deleteInBatches(
+  db: Queryable,
+  table: string,
+  where: string,
+  parameters: unknown[],
+  batch = 5_000,
+): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    // TypeORM's Postgres driver answers a DELETE with [rows, affectedCount].
+    const [, count] = await db.query<[unknown[], number]>(
+      `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${where} LIMIT ${batch})`,
+      parameters,
+    );
+    deleted += count;
+    if (count < batch) return deleted;
+  }
+}
+
+/**
  * The one row a statement must return (an INSERT ... RETURNING, an upsert, a row locked a moment
  * ago). No row is a bug in the statement, so it throws there, naming the statement, instead of
  * letting `undefined` travel on.

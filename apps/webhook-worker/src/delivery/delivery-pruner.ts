@@ -1,3 +1,4 @@
+import { deleteInBatches } from '@custodian/persistence';
 import {
   Inject,
   Injectable,
@@ -8,13 +9,12 @@ import {
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
 
-const BATCH = 5_000;
 const EVERY_MS = 10 * 60_000;
 
 /**
  * The delivery log's retention: every 10 minutes, finished deliveries (and, by cascade, their
- * attempts) older than DELIVERY_RETENTION_DAYS are deleted in batches of 5,000, so no
- * transaction runs long. Pending deliveries are never touched. Replicas pruning at the same
+ * attempts) older than DELIVERY_RETENTION_DAYS are deleted in batches (deleteInBatches), so
+ * no transaction runs long. Pending deliveries are never touched. Replicas pruning at the same
  * time only find less to do.
  */
 @Injectable()
@@ -46,22 +46,16 @@ export class DeliveryPruner implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async pruneAll(): Promise<number> {
-    let deleted = 0;
     try {
-      for (;;) {
-        const [, count] = await this.db.query<[unknown[], number]>(
-          `DELETE FROM delivery.deliveries WHERE id IN (
-             SELECT id FROM delivery.deliveries
-             WHERE status <> 'pending' AND created_at < now() - make_interval(days => $1)
-             LIMIT ${BATCH})`,
-          [this.config.DELIVERY_RETENTION_DAYS],
-        );
-        deleted += count;
-        if (count < BATCH) return deleted;
-      }
+      return await deleteInBatches(
+        this.db,
+        'delivery.deliveries',
+        `status <> 'pending' AND created_at < now() - make_interval(days => $1)`,
+        [this.config.DELIVERY_RETENTION_DAYS],
+      );
     } catch (error) {
       this.logger.warn(`delivery log pruning deferred: ${(error as Error).message}`);
-      return deleted;
+      return 0;
     }
   }
 }

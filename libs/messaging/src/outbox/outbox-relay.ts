@@ -1,4 +1,5 @@
 import type { PublishedEvent } from '@custodian/contracts';
+import { deleteInBatches } from '@custodian/persistence';
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import type { AmqpConnection, ChannelHandle } from '../amqp-connection';
@@ -176,8 +177,8 @@ export class OutboxRelay {
   }
 
   /**
-   * Deletes published rows older than the retention, in batches of 5,000 (short
-   * transactions; replicas pruning at once only find less to do); returns how many.
+   * Deletes published rows older than the retention, in batches (replicas pruning at once
+   * only find less to do); returns how many.
    */
   prune(): Promise<number> {
     this.pruning ??= this.pruneAll().finally(() => (this.pruning = null));
@@ -185,24 +186,16 @@ export class OutboxRelay {
   }
 
   private async pruneAll(): Promise<number> {
-    const retentionMs = this.options.retentionMs ?? 72 * 3_600_000;
-    let deleted = 0;
     try {
-      for (;;) {
-        const [, count] = await this.db.query<[unknown[], number]>(
-          `DELETE FROM ${this.table} WHERE id IN (
-             SELECT id FROM ${this.table}
-             WHERE published_at IS NOT NULL
-               AND published_at < now() - $1 * interval '1 millisecond'
-             LIMIT 5000)`,
-          [retentionMs],
-        );
-        deleted += count;
-        if (count < 5000) return deleted;
-      }
+      return await deleteInBatches(
+        this.db,
+        this.table,
+        `published_at IS NOT NULL AND published_at < now() - $1 * interval '1 millisecond'`,
+        [this.options.retentionMs ?? 72 * 3_600_000],
+      );
     } catch (error) {
       this.warn(`outbox pruning deferred: ${(error as Error).message}`);
-      return deleted;
+      return 0;
     }
   }
 
