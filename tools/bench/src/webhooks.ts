@@ -28,6 +28,10 @@ const PACED_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** The worker's per-endpoint cap (its default, 10): the concurrency one endpoint gets. */
 const CONCURRENCY = Number(process.env.BENCH_PER_ENDPOINT ?? 10);
 const GATEWAY_PORT = 3210;
+/** The many-tenant run: workspaces, how many of them have only dead endpoints, and how many. */
+const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
+const DEAD_TENANTS = Number(process.env.BENCH_DEAD_TENANTS ?? 5);
+const DEAD_ENDPOINTS = Number(process.env.BENCH_DEAD_ENDPOINTS ?? 4);
 
 interface Row {
   name: string;
@@ -60,11 +64,18 @@ interface Seen {
 class Receiver {
   /** path → event id → [created, received...] in ms since the epoch. */
   readonly seen = new Map<string, Map<string, Seen>>();
+  /** Requests to paths under /dead are never answered (a receiver that accepts and hangs). */
+  deadRequests = 0;
   private server: Server | null = null;
   port = 0;
 
   async start(): Promise<void> {
     const server = createServer((req, res) => {
+      if (req.url?.startsWith('/dead')) {
+        this.deadRequests++;
+        req.resume();
+        return;
+      }
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -275,7 +286,43 @@ export async function benchWebhooks(): Promise<void> {
       ),
     );
 
+    // 4. Many tenants: TENANTS workspaces, DEAD_TENANTS of them with only endpoints that
+    // accept and never answer; a burst to all of them at once. What counts is how the healthy
+    // ones fare next to the dead ones' backlog.
+    const tenants = await createTenants(env, receiver, TENANTS, DEAD_TENANTS, DEAD_ENDPOINTS);
+    const healthy = tenants.filter((tenant) => !tenant.dead).map((tenant) => tenant.id);
+    const dead = tenants.filter((tenant) => tenant.dead).map((tenant) => tenant.id);
+    const perTenant = Math.max(1, Math.floor(EVENTS / Math.max(1, healthy.length)));
+    const tenantsStart = Date.now();
+    // The dead ones' events first: their backlog is the oldest, as it would be in production.
+    await insertTenantEvents(db, dead, 'evt_deadburst_', perTenant);
+    await insertTenantEvents(db, healthy, 'evt_tenants_', perTenant);
+    await until(
+      () => receiver.count('/tenant', 'evt_tenants_') >= healthy.length * perTenant,
+      Math.max(60_000, EVENTS * 200),
+    );
+    rows.push(
+      receiver.summarize(
+        `${TENANTS} workspaces (${DEAD_TENANTS} with ${DEAD_ENDPOINTS} dead endpoints), ` +
+          `burst of ${perTenant} each: the ${healthy.length} healthy`,
+        '/tenant',
+        'evt_tenants_',
+        healthy.length * perTenant,
+        tenantsStart,
+      ),
+    );
+
     printTable(rows, states);
+    console.log(
+      `requests to dead endpoints (accepted, never answered) during the run: ${receiver.deadRequests}`,
+    );
+    const [burst, rawBurst] = [rows[0], rows[2]];
+    if (burst && rawBurst) {
+      console.log(
+        `burst through the full path as a share of raw undici: ` +
+          `${((burst.perSecond / rawBurst.perSecond) * 100).toFixed(0)}%`,
+      );
+    }
     printStages(stages);
   } finally {
     await db.end().catch(() => undefined);
@@ -320,6 +367,74 @@ async function createTenant(env: BenchEnv, url: string) {
     await gateway.close();
     await worker.close();
   }
+}
+
+interface Tenant {
+  id: string;
+  dead: boolean;
+}
+
+/**
+ * `count` workspaces, each with one endpoint to the receiver's /tenant; the first `dead` of
+ * them instead with `deadEndpoints` endpoints under /dead, which never answer.
+ */
+async function createTenants(
+  env: BenchEnv,
+  receiver: Receiver,
+  count: number,
+  dead: number,
+  deadEndpoints: number,
+): Promise<Tenant[]> {
+  const client = (queue: string, serviceName: string) =>
+    new RmqRpcClient({
+      url: RABBITMQ_URL,
+      queue,
+      timeoutMs: 10_000,
+      connectionName: 'custodian-bench',
+      serviceName,
+    });
+  const gateway = client(env.ADMIN_QUEUE, 'gateway');
+  const worker = client(env.WORKER_ADMIN_QUEUE, 'webhook-worker');
+  await gateway.connect();
+  await worker.connect();
+  try {
+    const tenants: Tenant[] = [];
+    for (let i = 0; i < count; i++) {
+      const workspace = await gateway.request<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+        name: `Tenant ${i}`,
+        plan: 'enterprise',
+      });
+      const isDead = i < dead;
+      for (let e = 0; e < (isDead ? deadEndpoints : 1); e++) {
+        await worker.request<CreatedWebhookView>(WorkerAdminPatterns.webhookCreate, {
+          workspace: workspace.id,
+          url: receiver.url(isDead ? `/dead/${i}/${e}` : '/tenant'),
+          events: '*',
+        });
+      }
+      tenants.push({ id: workspace.id, dead: isDead });
+    }
+    return tenants;
+  } finally {
+    await gateway.close();
+    await worker.close();
+  }
+}
+
+/** `perWorkspace` asset.created outbox rows for each workspace, in one statement. */
+async function insertTenantEvents(
+  db: Client,
+  workspaceIds: string[],
+  prefix: string,
+  perWorkspace: number,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO register.outbox (id, workspace_id, event, data)
+     SELECT $1 || w.n || '_' || g, w.id, 'asset.created',
+       $2::jsonb || jsonb_build_object('id', 'ast_' || w.n || '_' || g)
+     FROM unnest($3::text[]) WITH ORDINALITY AS w (id, n), generate_series(1, $4::int) g`,
+    [prefix, JSON.stringify(DATA), workspaceIds, perWorkspace],
+  );
 }
 
 const DATA = {

@@ -41,8 +41,14 @@ export class WorkerConfig {
 
   /** How often the scheduler looks for due deliveries. */
   @IsInt() @Min(10) @Max(60_000) DELIVERY_INTERVAL_MS: number = 100;
-  /** Deliveries in flight at once, in all, and per endpoint. */
-  @IsInt() @Min(1) @Max(1000) DELIVERY_CONCURRENCY: number = 100;
+  /**
+   * Deliveries in flight at once, in all, per workspace and per endpoint (per worker process).
+   * The workspace cap is what keeps one workspace's dead or slow receivers from holding every
+   * slot: K workspaces whose receivers all hang take K x DELIVERY_PER_WORKSPACE slots, and the
+   * rest stay free for the others (with the defaults, up to 9 such workspaces at once).
+   */
+  @IsInt() @Min(1) @Max(2000) DELIVERY_CONCURRENCY: number = 200;
+  @IsInt() @Min(1) @Max(1000) DELIVERY_PER_WORKSPACE: number = 20;
   @IsInt() @Min(1) @Max(100) DELIVERY_PER_ENDPOINT: number = 10;
   /**
    * Due deliveries leased ahead per endpoint beyond its free slots, so a slot that frees
@@ -51,6 +57,8 @@ export class WorkerConfig {
    * for a slot is bounded by DELIVERY_CONCURRENCY.
    */
   @IsInt() @Min(0) @Max(100) DELIVERY_PREFETCH: number = 20;
+  /** How long resolving a webhook target's name may take before the attempt fails (dns). */
+  @IsInt() @Min(50) @Max(30_000) DELIVERY_DNS_TIMEOUT_MS: number = 2_000;
   /** Whole-attempt timeout (connect, headers, body), spec 6.3: 10 s. */
   @IsInt() @Min(50) @Max(60_000) DELIVERY_TIMEOUT_MS: number = 10_000;
   /** Waits before attempts 2, 3, ...; their count + 1 is the number of attempts. */

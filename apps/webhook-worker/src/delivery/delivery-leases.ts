@@ -7,6 +7,7 @@ import type { AttemptResult } from './sender';
 export type ClaimedDelivery = Pick<DeliveryEntity, 'id' | 'event' | 'payload' | 'attempts'> &
   Pick<EndpointEntity, 'url' | 'secret'> & {
     endpointId: DeliveryEntity['endpoint_id'];
+    workspaceId: DeliveryEntity['workspace_id'];
     /**
      * Our lease, as Postgres wrote it (as text, which keeps its microseconds): a release clears
      * the row's lease only while it is still this one.
@@ -27,10 +28,16 @@ export interface ClaimRequest {
   leaseMs: number;
   /** The most an endpoint may hold: in flight and leased ahead. */
   perEndpoint: number;
+  /** The most a workspace may hold, all its endpoints together. */
+  perWorkspace: number;
   /** Endpoints that already hold some, and how many. */
   busy: Array<{ endpointId: string; taken: number }>;
   /** Endpoints with no room: none of theirs is taken. */
   full: string[];
+  /** Workspaces that already hold some, and how many. */
+  busyWorkspaces: Array<{ workspaceId: string; taken: number }>;
+  /** Workspaces with no room. */
+  fullWorkspaces: string[];
   /** Deliveries this worker holds: never taken again, even once their lease ran out. */
   held: string[];
 }
@@ -55,37 +62,65 @@ export class DeliveryLeases {
   constructor(private readonly db: DataSource) {}
 
   /**
-   * Per endpoint, at most the room its cap and prefetch leave (ranked among a bounded set of
-   * due candidates); endpoints without room are left out, disabled endpoints too (their
-   * deliveries wait, and go out once the endpoint is enabled again), and so are the
-   * deliveries this worker holds (a lease of ours that ran out must not give us a second
-   * copy). Candidates are read
-   * without locks; only the chosen rows are locked (SKIP LOCKED, and rechecked: one another
-   * worker leased or rescheduled since our snapshot no longer qualifies), so a claim writes no
-   * more than it takes. The lease comes back as text: a JS Date would lose its microseconds,
-   * and releases match it exactly.
+   * Shares the claim between workspaces, and between endpoints inside one, whatever their
+   * backlogs: each endpoint with pending deliveries is visited once (a loose index scan of the
+   * pending deliveries by endpoint, one probe each), the oldest due of each are candidates, and
+   * they are ranked so that every workspace's first delivery comes before any workspace's
+   * second (and likewise for endpoints inside a workspace), each within the room its caps
+   * leave. Endpoints and workspaces without room are left out, disabled endpoints too (their
+   * deliveries wait, and go out once the endpoint is enabled again), and so are the deliveries
+   * this worker holds (a lease of ours that ran out must not give us a second copy).
+   *
+   * Candidates are read without locks; only the chosen rows are locked (SKIP LOCKED, and
+   * rechecked: one another worker leased or rescheduled since our snapshot no longer
+   * qualifies), so a claim writes no more than it takes. The lease comes back as text: a JS
+   * Date would lose its microseconds, and releases match it exactly.
    */
   async claim(request: ClaimRequest): Promise<ClaimedDelivery[]> {
     // TypeORM returns [rows, count] for UPDATE ... RETURNING.
     const [claimed] = await this.db.query<[ClaimedDelivery[], number]>(
-      `WITH busy AS (
+      `WITH RECURSIVE
+       busy AS (
          SELECT * FROM unnest($3::text[], $4::int[]) AS b (endpoint_id, taken)),
+       busy_workspaces AS (
+         SELECT * FROM unnest($5::text[], $6::int[]) AS w (workspace_id, taken)),
+       pending_endpoints AS (
+         (SELECT endpoint_id, next_attempt_at FROM delivery.deliveries
+          WHERE status = 'pending' ORDER BY endpoint_id, next_attempt_at LIMIT 1)
+         UNION ALL
+         SELECT next.endpoint_id, next.next_attempt_at FROM pending_endpoints p,
+           LATERAL (SELECT endpoint_id, next_attempt_at FROM delivery.deliveries
+                    WHERE status = 'pending' AND endpoint_id > p.endpoint_id
+                    ORDER BY endpoint_id, next_attempt_at LIMIT 1) next),
+       due_endpoints AS (
+         SELECT p.endpoint_id, e.workspace_id,
+           $7 - coalesce(b.taken, 0) AS room,
+           $8 - coalesce(w.taken, 0) AS workspace_room
+         FROM pending_endpoints p
+         JOIN delivery.endpoints e ON e.id = p.endpoint_id AND e.enabled
+         LEFT JOIN busy b USING (endpoint_id)
+         LEFT JOIN busy_workspaces w ON w.workspace_id = e.workspace_id
+         WHERE p.next_attempt_at <= now()
+           AND p.endpoint_id <> ALL ($9::text[])
+           AND e.workspace_id <> ALL ($10::text[])),
        candidates AS (
-         SELECT id, endpoint_id, next_attempt_at FROM delivery.deliveries
-         WHERE status = 'pending' AND next_attempt_at <= now()
-           AND (lease_until IS NULL OR lease_until < now())
-           AND endpoint_id <> ALL ($7::text[])
-           AND id <> ALL ($8::text[])
-           AND EXISTS (SELECT 1 FROM delivery.endpoints e WHERE e.id = endpoint_id AND e.enabled)
-         ORDER BY next_attempt_at
-         LIMIT $5),
+         SELECT c.id, c.next_attempt_at, d.workspace_id, d.workspace_room,
+           row_number() OVER (PARTITION BY d.endpoint_id ORDER BY c.next_attempt_at) AS n
+         FROM due_endpoints d,
+           LATERAL (SELECT id, next_attempt_at FROM delivery.deliveries
+                    WHERE endpoint_id = d.endpoint_id AND status = 'pending'
+                      AND next_attempt_at <= now()
+                      AND (lease_until IS NULL OR lease_until < now())
+                      AND id <> ALL ($11::text[])
+                    ORDER BY next_attempt_at LIMIT d.room) c
+         WHERE d.room > 0),
        ranked AS (
-         SELECT c.id, c.next_attempt_at,
-           row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at) AS n,
-           $6 - coalesce(b.taken, 0) AS room
-         FROM candidates c LEFT JOIN busy b USING (endpoint_id)),
+         SELECT id, next_attempt_at, workspace_room,
+           row_number() OVER (PARTITION BY workspace_id ORDER BY n, next_attempt_at) AS m
+         FROM candidates),
        chosen AS (
-         SELECT id FROM ranked WHERE n <= room ORDER BY next_attempt_at LIMIT $1),
+         SELECT id FROM ranked WHERE m <= workspace_room
+         ORDER BY m, next_attempt_at LIMIT $1),
        locked AS (
          SELECT d.id FROM delivery.deliveries d
          WHERE d.id = ANY (ARRAY (SELECT id FROM chosen))
@@ -96,17 +131,19 @@ export class DeliveryLeases {
        SET lease_until = now() + $2 * interval '1 millisecond'
        FROM delivery.endpoints e
        WHERE d.id = ANY (ARRAY (SELECT id FROM locked)) AND e.id = d.endpoint_id AND e.enabled
-       RETURNING d.id, d.endpoint_id AS "endpointId", d.event, d.payload, d.attempts, e.url,
-         e.secret, d.lease_until::text AS lease`,
+       RETURNING d.id, d.endpoint_id AS "endpointId", d.workspace_id AS "workspaceId", d.event,
+         d.payload, d.attempts, e.url, e.secret, d.lease_until::text AS lease`,
       [
         request.limit,
         request.leaseMs,
         request.busy.map((each) => each.endpointId),
         request.busy.map((each) => each.taken),
-        // Due candidates ranked (without locks) before the chosen are locked.
-        Math.max(request.limit * 5, 500),
+        request.busyWorkspaces.map((each) => each.workspaceId),
+        request.busyWorkspaces.map((each) => each.taken),
         request.perEndpoint,
+        request.perWorkspace,
         request.full,
+        request.fullWorkspaces,
         request.held,
       ],
     );

@@ -15,6 +15,8 @@ import { DeliveryScheduler } from './delivery-scheduler';
  */
 class Receiver {
   hang = false;
+  /** When set, whether a request to the path never answers (instead of hang). */
+  hangFor: ((path: string) => boolean) | null = null;
   delayMs = 0;
   /** When set, the delay of each request by its path (instead of delayMs). */
   delayFor: ((path: string) => number) | null = null;
@@ -48,7 +50,7 @@ class Receiver {
             [delivery],
           )
           .then((rows) => this.leaseLeft.push(Number(rows[0]?.left ?? -1)));
-        if (this.hang) {
+        if (this.hangFor?.(path) ?? this.hang) {
           this.held.push(res);
           return;
         }
@@ -84,6 +86,7 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
 
   afterEach(async () => {
     receiver.hang = false;
+    receiver.hangFor = null;
     receiver.delayFor = null;
     for (const res of receiver.held.splice(0)) res.destroy();
     await Promise.all(schedulers.splice(0).map((s) => s.beforeApplicationShutdown()));
@@ -113,12 +116,12 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     return created;
   }
 
-  async function endpoint(path: string): Promise<string> {
+  async function endpoint(path: string, workspace = 'wsp_test'): Promise<string> {
     const id = newId('whe');
     await db.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
-       VALUES ($1, 'wsp_test', $2, '{*}', 'whsec_test')`,
-      [id, receiver.url(path)],
+       VALUES ($1, $3, $2, '{*}', 'whsec_test')`,
+      [id, receiver.url(path), workspace],
     );
     return id;
   }
@@ -131,10 +134,10 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
   ): Promise<string[]> {
     await db.query(
       `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-       SELECT d.id, 'evt_' || d.id, $2, 'wsp_test', 'asset.created',
+       SELECT d.id, 'evt_' || d.id, e.id, e.workspace_id, 'asset.created',
          jsonb_build_object('id', 'evt_' || d.id, 'event', 'asset.created',
            'created_at', now(), 'data', '{}'::jsonb)
-       FROM unnest($1::text[]) AS d (id)`,
+       FROM unnest($1::text[]) AS d (id), delivery.endpoints e WHERE e.id = $2`,
       [ids, endpointId],
     );
     return ids;
@@ -258,6 +261,49 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     expect(held.every((row) => row.status === 'pending' && row.logged === 0)).toBe(true);
     expect(receiver.received.filter((r) => r.path === '/hangs')).toHaveLength(3);
   }, 15_000);
+
+  it("twenty dead endpoints in one workspace delay no other workspace's delivery by a second", async () => {
+    receiver.hangFor = (path) => path.startsWith('/dead');
+    const dead: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const id = await endpoint(`/dead/${i}`, 'wsp_dead');
+      await deliveries(id, 40);
+      dead.push(id);
+    }
+    // The production defaults: only the attempt timeout and lease as they are in production.
+    const running = scheduler({ DELIVERY_TIMEOUT_MS: '10000', DELIVERY_LEASE_MS: '30000' });
+    await eventually(
+      () => {
+        const hanging = [...receiver.inFlight].filter(([path]) => path.startsWith('/dead'));
+        if (hanging.reduce((sum, [, n]) => sum + n, 0) < 10) throw new Error('not yet hanging');
+        return Promise.resolve();
+      },
+      { timeoutMs: 3_000, intervalMs: 20 },
+    );
+    const healthy = await endpoint('/healthy', 'wsp_healthy');
+    for (let round = 0; round < 5; round++) {
+      const [id = ''] = await deliveries(healthy, 1);
+      const stored = Date.now();
+      void running.tick(); // as fan-out does once it has stored deliveries
+      await eventually(
+        () => {
+          if (!receiver.received.some((r) => r.delivery === id)) throw new Error('not yet sent');
+          return Promise.resolve();
+        },
+        { timeoutMs: 3_000, intervalMs: 10 },
+      );
+      expect(Date.now() - stored).toBeLessThan(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // The dead workspace holds its own cap (20 in flight, 20 + 20 leased), not every slot.
+    const hanging = receiver.received.filter((r) => r.path.startsWith('/dead'));
+    expect(hanging).toHaveLength(20);
+    const [{ leased = 0 } = {}] = await db.query<Array<{ leased: number }>>(
+      `SELECT count(*)::int AS leased FROM delivery.deliveries
+       WHERE workspace_id = 'wsp_dead' AND lease_until > now()`,
+    );
+    expect(leased).toBe(40);
+  }, 30_000);
 
   it('starts no attempt that could outlive its lease: one that waited too long goes back first', async () => {
     // Attempts take up to 1 s and leases last 1.5 s: a delivery that waited more than 0.5 s

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig, retryDelays } from '../config/worker-config';
+import { boundedResolver } from '../webhooks/dns-resolver';
 import { AttemptRecorder } from './attempt-recorder';
 import { DeliveryLeases, type ClaimedDelivery, type HeldLease } from './delivery-leases';
 import { WebhookSender } from './sender';
@@ -56,10 +57,12 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
   ) {
     this.sender = new WebhookSender(config.DELIVERY_TIMEOUT_MS, {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+      resolve: boundedResolver({ timeoutMs: config.DELIVERY_DNS_TIMEOUT_MS }),
     });
     this.leases = new DeliveryLeases(db);
     this.slots = new SlotAllocator({
       concurrency: config.DELIVERY_CONCURRENCY,
+      perWorkspace: config.DELIVERY_PER_WORKSPACE,
       perEndpoint: config.DELIVERY_PER_ENDPOINT,
       prefetch: config.DELIVERY_PREFETCH,
       startWithin: startWindow(config.DELIVERY_LEASE_MS, config.DELIVERY_TIMEOUT_MS),
@@ -172,7 +175,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
         this.sending.delete(run);
         // The slot goes to what waits at once; then record this attempt and, if more may be
         // due, claim for the room it left (now, not at the next interval).
-        this.slots.finished(delivery.endpointId);
+        this.slots.finished(delivery);
         this.startReady();
         void this.tick(this.slots.moreDue);
       });

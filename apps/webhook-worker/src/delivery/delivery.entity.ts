@@ -9,7 +9,9 @@ const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'f
 @Entity({ schema: 'delivery', name: 'deliveries' })
 @Unique('deliveries_event_endpoint', ['event_id', 'endpoint_id'])
 @Check('deliveries_status_check', checkOneOf('status', DELIVERY_STATUSES))
-@Index('deliveries_due', ['next_attempt_at'], { where: `status = 'pending'` })
+@Index('deliveries_due_by_endpoint', ['endpoint_id', 'next_attempt_at'], {
+  where: `status = 'pending'`,
+})
 @Index('deliveries_finished', ['created_at'], { where: `status <> 'pending'` })
 // (endpoint_id, created_at DESC, id DESC): TypeORM cannot declare a descending index column.
 @Index('deliveries_endpoint_log', { synchronize: false })

@@ -47,7 +47,9 @@ export function errorKind(error: unknown, timedOut: boolean): DeliveryErrorKind 
   if (codes.some((code) => code === FORBIDDEN_ADDRESS)) return 'forbidden_address';
   if (timedOut) return 'timeout';
   if (codes.some((code) => code === 'ECONNREFUSED')) return 'connection_refused';
-  if (codes.some((code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN')) return 'dns';
+  if (codes.some((code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEOUT')) {
+    return 'dns';
+  }
   if (
     codes.some(
       (code) =>

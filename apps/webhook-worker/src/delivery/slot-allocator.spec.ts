@@ -3,11 +3,20 @@ import { SlotAllocator, startWindow, type ClaimRoom, type SlotLimits } from './s
 interface Delivery {
   id: string;
   endpointId: string;
+  workspaceId: string;
+}
+
+/** An endpoint's owner: unless told, each endpoint is the only one of its own workspace. */
+function of(endpointId: string, workspaceId = `ws-${endpointId}`) {
+  return { endpointId, workspaceId };
 }
 
 /** `count` deliveries to `endpointId`, named `<endpoint>1`, `<endpoint>2`, ... */
-function to(endpointId: string, count: number, from = 1): Delivery[] {
-  return Array.from({ length: count }, (_, i) => ({ id: `${endpointId}${from + i}`, endpointId }));
+function to(endpointId: string, count: number, from = 1, workspaceId?: string): Delivery[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${endpointId}${from + i}`,
+    ...of(endpointId, workspaceId),
+  }));
 }
 
 const ids = (deliveries: Delivery[]) => deliveries.map((delivery) => delivery.id);
@@ -15,6 +24,7 @@ const ids = (deliveries: Delivery[]) => deliveries.map((delivery) => delivery.id
 function allocator(limits: Partial<SlotLimits> = {}): SlotAllocator<Delivery> {
   return new SlotAllocator<Delivery>({
     concurrency: 10,
+    perWorkspace: 10,
     perEndpoint: 2,
     prefetch: 3,
     startWithin: 600,
@@ -65,8 +75,14 @@ describe('SlotAllocator', () => {
       expect(room).toEqual({
         limit: 13,
         perEndpoint: 5,
+        perWorkspace: 13,
         busy: [{ endpointId: 'b', taken: 2 }],
         full: ['a'],
+        busyWorkspaces: [
+          { workspaceId: 'ws-a', taken: 5 },
+          { workspaceId: 'ws-b', taken: 2 },
+        ],
+        fullWorkspaces: [],
       });
     });
 
@@ -75,7 +91,7 @@ describe('SlotAllocator', () => {
       claim(slots, to('a', 3));
       slots.allocate(1);
       expect(slots.room(3)?.busy).toEqual([{ endpointId: 'a', taken: 3 }]);
-      slots.finished('a');
+      slots.finished(of('a'));
       slots.allocate(2);
       expect(slots.room(2)?.busy).toEqual([{ endpointId: 'a', taken: 2 }]);
     });
@@ -123,7 +139,7 @@ describe('SlotAllocator', () => {
       expect(slots.waiting).toBe(3);
       expect(slots.allocate(2).start).toEqual([]);
       // A slot that frees goes to the next in claim order.
-      slots.finished('a');
+      slots.finished(of('a'));
       expect(ids(slots.allocate(3).start)).toEqual(['a3']);
       expect(slots.inFlight).toBe(2);
       expect(slots.waiting).toBe(2);
@@ -135,7 +151,7 @@ describe('SlotAllocator', () => {
       expect(ids(slots.allocate(1).start)).toEqual(['a1', 'a2', 'b1']);
       expect(slots.inFlight).toBe(3);
       expect(slots.allocate(2).start).toEqual([]);
-      slots.finished('a');
+      slots.finished(of('a'));
       expect(ids(slots.allocate(3).start)).toEqual(['b2']);
     });
 
@@ -145,13 +161,13 @@ describe('SlotAllocator', () => {
       claim(slots, [...to('a', 6), ...to('b', 1), ...to('c', 1)]);
       expect(ids(slots.allocate(1).start)).toEqual(['a1', 'a2']);
       // Each slot that frees goes to the endpoint that waited longest for one, not back to a.
-      slots.finished('a');
+      slots.finished(of('a'));
       expect(ids(slots.allocate(2).start)).toEqual(['b1']);
-      slots.finished('a');
+      slots.finished(of('a'));
       expect(ids(slots.allocate(3).start)).toEqual(['c1']);
-      slots.finished('b');
+      slots.finished(of('b'));
       expect(ids(slots.allocate(4).start)).toEqual(['a3']);
-      slots.finished('c');
+      slots.finished(of('c'));
       expect(ids(slots.allocate(5).start)).toEqual(['a4']);
     });
 
@@ -161,9 +177,9 @@ describe('SlotAllocator', () => {
       claim(slots, [...to('a', 3), ...to('b', 3), ...to('late', 1)]);
       expect(ids(slots.allocate(1).start)).toEqual(['a1', 'a2', 'b1', 'b2']);
       // a's slot frees, but a and b were served already: late is first in line.
-      slots.finished('a');
+      slots.finished(of('a'));
       expect(ids(slots.allocate(2).start)).toEqual(['late1']);
-      slots.finished('b');
+      slots.finished(of('b'));
       expect(ids(slots.allocate(3).start)).toEqual(['a3']);
     });
 
@@ -171,8 +187,8 @@ describe('SlotAllocator', () => {
       const slots = allocator({ concurrency: 10, perEndpoint: 1, prefetch: 5 });
       claim(slots, [...to('a', 3), ...to('b', 3)]);
       expect(ids(slots.allocate(1).start)).toEqual(['a1', 'b1']);
-      slots.finished('a');
-      slots.finished('b');
+      slots.finished(of('a'));
+      slots.finished(of('b'));
       expect(ids(slots.allocate(2).start)).toEqual(['a2', 'b2']);
     });
 
@@ -180,9 +196,61 @@ describe('SlotAllocator', () => {
       const slots = allocator({ perEndpoint: 2, prefetch: 0 });
       claim(slots, to('a', 1));
       slots.allocate(1);
-      slots.finished('a');
+      slots.finished(of('a'));
       expect(slots.inFlight).toBe(0);
-      expect(slots.room(0)).toEqual({ limit: 10, perEndpoint: 2, busy: [], full: [] });
+      expect(slots.room(0)).toEqual({
+        limit: 10,
+        perEndpoint: 2,
+        perWorkspace: 10,
+        busy: [],
+        full: [],
+        busyWorkspaces: [],
+        fullWorkspaces: [],
+      });
+    });
+  });
+
+  describe('sharing between workspaces', () => {
+    it('keeps a workspace within its cap, however many endpoints it has', () => {
+      const slots = allocator({ concurrency: 20, perWorkspace: 3, perEndpoint: 2, prefetch: 2 });
+      claim(slots, [...to('a', 2, 1, 'w'), ...to('b', 2, 1, 'w'), ...to('c', 2, 1, 'w')]);
+      // Its endpoints share its slots in turn: one each, not a's two first.
+      expect(ids(slots.allocate(1).start)).toEqual(['a1', 'b1', 'c1']);
+      expect(slots.allocate(2).start).toEqual([]);
+      slots.finished(of('b', 'w'));
+      expect(ids(slots.allocate(3).start)).toEqual(['a2']);
+      slots.finished(of('a', 'w'));
+      expect(ids(slots.allocate(4).start)).toEqual(['b2']);
+    });
+
+    it('gives a slot that frees to the workspace that waited, not back to the busy one', () => {
+      // w fills the global cap through five endpoints; v waits with one delivery.
+      const slots = allocator({ concurrency: 4, perWorkspace: 4, perEndpoint: 1, prefetch: 4 });
+      const busy = ['a', 'b', 'c', 'd', 'e'].flatMap((e) => to(e, 2, 1, 'w'));
+      claim(slots, [...busy, ...to('v', 1, 1, 'v')]);
+      expect(ids(slots.allocate(1).start)).toEqual(['a1', 'b1', 'c1', 'd1']);
+      slots.finished(of('a', 'w'));
+      expect(ids(slots.allocate(2).start)).toEqual(['v1']);
+      slots.finished(of('b', 'w'));
+      // Back to w, whose endpoint that waited longest (e) goes first.
+      expect(ids(slots.allocate(3).start)).toEqual(['e1']);
+    });
+
+    it('leaves room in the global cap for others while a workspace is at its own cap', () => {
+      const slots = allocator({ concurrency: 10, perWorkspace: 3, perEndpoint: 10, prefetch: 3 });
+      claim(slots, [...to('dead', 6, 1, 'w'), ...to('ok', 2, 1, 'v')]);
+      expect(ids(slots.allocate(1).start)).toEqual(['dead1', 'dead2', 'dead3', 'ok1', 'ok2']);
+      expect(slots.inFlight).toBe(5);
+    });
+
+    it('sizes claims per workspace: full workspaces are left out, busy ones counted', () => {
+      const slots = allocator({ concurrency: 20, perWorkspace: 2, perEndpoint: 5, prefetch: 1 });
+      claim(slots, [...to('a', 2, 1, 'w'), ...to('b', 1, 1, 'w'), ...to('c', 1, 1, 'v')]);
+      expect(slots.moreDue).toBe(true); // w got all its room (3)
+      const room = slots.room(4);
+      expect(room?.perWorkspace).toBe(3);
+      expect(room?.fullWorkspaces).toEqual(['w']);
+      expect(room?.busyWorkspaces).toEqual([{ workspaceId: 'v', taken: 1 }]);
     });
   });
 
@@ -192,7 +260,7 @@ describe('SlotAllocator', () => {
       claim(slots, to('a', 2), 1_000);
       claim(slots, to('a', 2, 3), 1_300, 2);
       expect(ids(slots.allocate(1_100).start)).toEqual(['a1']);
-      slots.finished('a');
+      slots.finished(of('a'));
       // a2 was claimed at 1000: at 1600 it may no longer start; a3 (1300) may.
       const { start, giveBack } = slots.allocate(1_600);
       expect(ids(giveBack)).toEqual(['a2']);

@@ -1,12 +1,12 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { buildConnector } from 'undici';
+import { boundedResolver, type ResolveAll } from './dns-resolver';
 import { forbiddenReason } from './forbidden-address';
 
-/** How names are resolved: every address of the host. */
-export type ResolveAll = (host: string) => Promise<Array<{ address: string; family: number }>>;
+export type { ResolveAll } from './dns-resolver';
 
-export const resolveAll: ResolveAll = (host) => dnsLookup(host, { all: true, verbatim: true });
+/** Resolution as at webhook creation: bounded, off the shared thread pool (dns-resolver.ts). */
+export const resolveAll: ResolveAll = boundedResolver({ timeoutMs: 2_000 });
 
 /** The code of the error a refused connection fails with. */
 export const FORBIDDEN_ADDRESS = 'ERR_WEBHOOK_FORBIDDEN_ADDRESS';

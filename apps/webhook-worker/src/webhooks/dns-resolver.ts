@@ -1,0 +1,83 @@
+import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
+
+/** How names are resolved: every address of the host. */
+export type ResolveAll = (host: string) => Promise<Array<{ address: string; family: number }>>;
+
+export interface BoundedResolverOptions {
+  /** The most one resolution may take, waiting for a turn included. */
+  timeoutMs: number;
+  /** Resolutions in flight at once; the rest wait their turn (within their timeout). */
+  concurrency?: number;
+  /** Name servers (`host[:port]`) instead of the system's (tests). */
+  servers?: string[];
+}
+
+/** A name whose resolution failed, with the code errorKind reads (`ENOTFOUND`, `ETIMEOUT`). */
+function dnsError(host: string, code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`resolving ${host} failed: ${code}`), { code });
+}
+
+/**
+ * Resolves names with c-ares (its own sockets), not getaddrinfo: getaddrinfo runs on libuv's
+ * four shared threads with no timeout of its own, so a few names whose DNS stops answering
+ * would hold them (and the file system and crypto work queued behind them) past any attempt
+ * timeout. Here each resolution has a deadline and at most `concurrency` are in flight. A and
+ * AAAA are asked for together; the name resolves if either answers.
+ *
+ * It reads no hosts file: it serves public webhook targets (private ones, `localhost`
+ * included, are refused anyway when this guard is on).
+ */
+export function boundedResolver(options: BoundedResolverOptions): ResolveAll {
+  // One try per server: the deadline below is the overall bound, c-ares's own retries (with
+  // growing timeouts) would only outlast it.
+  const resolver = new Resolver({ timeout: options.timeoutMs, tries: 1 });
+  if (options.servers) resolver.setServers(options.servers);
+  const limit = options.concurrency ?? 64;
+  let running = 0;
+  const queue: Array<() => void> = [];
+  const release = () => {
+    running--;
+    queue.shift()?.();
+  };
+
+  return async (host) => {
+    const family = isIP(host);
+    if (family !== 0) return [{ address: host, family }];
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(dnsError(host, 'ETIMEOUT'));
+      }, options.timeoutMs);
+    });
+    const resolve = async () => {
+      if (running >= limit) await new Promise<void>((turn) => queue.push(turn));
+      running++;
+      try {
+        if (timedOut) throw dnsError(host, 'ETIMEOUT');
+        const [v4, v6] = await Promise.allSettled([
+          resolver.resolve4(host),
+          resolver.resolve6(host),
+        ]);
+        const found = [
+          ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+          ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+        ];
+        if (found.length > 0) return found;
+        const codes = [v4, v6].map((each) =>
+          each.status === 'rejected' ? (each.reason as NodeJS.ErrnoException).code : undefined,
+        );
+        throw dnsError(host, codes.includes('ETIMEOUT') ? 'ETIMEOUT' : 'ENOTFOUND');
+      } finally {
+        release();
+      }
+    };
+    try {
+      return await Promise.race([resolve(), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
