@@ -13,6 +13,7 @@ import { DatabaseModule } from './database/database.module';
 import { REGISTER_SCHEMA } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { MembersModule } from './members/members.module';
+import { RequestsModule } from './requests/requests.module';
 import { REGISTER_ADMIN_TRANSPORT, REGISTER_RPC_TRANSPORT } from './rpc/transports';
 
 @Module({})
@@ -47,6 +48,7 @@ export class RegisterAppModule {
           intervalMs: config.OUTBOX_POLL_MS,
           retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
         }),
+        RequestsModule,
         AssetsModule,
         PeopleModule,
         CustomFieldsModule,

@@ -2,6 +2,7 @@ export * from './amqp-connection';
 export * from './queue-consumer';
 export * from './rpc-client';
 export * from './rpc-server';
+export * from './rpc-request-context';
 export * from './rpc-wire';
 export * from './messaging.module';
 export * from './outbox/outbox.module';

@@ -1,5 +1,6 @@
 import { DomainError, type ReplyOf, type RequestOf, type RpcContract } from '@custodian/contracts';
 import type { ConsumeMessage } from 'amqplib';
+import { randomUUID } from 'node:crypto';
 import { AmqpConnection, type ChannelHandle } from './amqp-connection';
 import { DIRECT_REPLY_TO, type RpcReplyMessage, type RpcRequestMessage } from './rpc-wire';
 
@@ -10,6 +11,13 @@ export interface RpcTarget {
   timeoutMs: number;
   /** Name of the service behind the queue, for error messages. */
   serviceName: string;
+}
+
+/** What identifies a request beyond its message (rpc-wire.ts). */
+export interface RequestIdentity {
+  /** Defaults to a new UUID: redeliveries of this one message are still recognised. */
+  id?: string;
+  fingerprint?: string;
 }
 
 interface Pending {
@@ -67,11 +75,23 @@ export class RpcClient {
     return this.handle?.current != null;
   }
 
-  request<T>(target: RpcTarget, pattern: string, data: unknown, timeoutMs: number): Promise<T> {
+  request<T>(
+    target: RpcTarget,
+    pattern: string,
+    data: unknown,
+    timeoutMs: number,
+    identity: RequestIdentity = {},
+  ): Promise<T> {
     const channel = this.handle?.current;
     if (!channel) return Promise.reject(unavailable(target));
     const correlationId = (++this.sequence).toString(36);
-    const body: RpcRequestMessage = { pattern, data, deadline: Date.now() + timeoutMs };
+    const body: RpcRequestMessage = {
+      id: identity.id ?? randomUUID(),
+      ...(identity.fingerprint === undefined ? {} : { fingerprint: identity.fingerprint }),
+      pattern,
+      data,
+      deadline: Date.now() + timeoutMs,
+    };
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
@@ -151,16 +171,28 @@ export class RpcPeer {
     contract: C,
     message: RequestOf<C>,
     timeoutMs = this.target.timeoutMs,
+    identity?: RequestIdentity,
   ): Promise<ReplyOf<C>> {
-    return this.client.request<ReplyOf<C>>(this.target, contract.pattern, message, timeoutMs);
+    return this.client.request<ReplyOf<C>>(
+      this.target,
+      contract.pattern,
+      message,
+      timeoutMs,
+      identity,
+    );
   }
 
   /**
    * A message by pattern name alone, for callers that only have strings (the admin CLI, tests
    * that send what a producer might): the reply is whatever `T` the caller says it is.
    */
-  request<T>(pattern: string, data: unknown, timeoutMs = this.target.timeoutMs): Promise<T> {
-    return this.client.request<T>(this.target, pattern, data, timeoutMs);
+  request<T>(
+    pattern: string,
+    data: unknown,
+    timeoutMs = this.target.timeoutMs,
+    identity?: RequestIdentity,
+  ): Promise<T> {
+    return this.client.request<T>(this.target, pattern, data, timeoutMs, identity);
   }
 
   isConnected(): boolean {

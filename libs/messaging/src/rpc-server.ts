@@ -1,8 +1,10 @@
 import { isRpcErrorPayload, type RpcErrorPayload } from '@custodian/contracts';
 import { Server, RmqContext, type CustomTransportStrategy } from '@nestjs/microservices';
+import { randomUUID } from 'node:crypto';
 import { lastValueFrom } from 'rxjs';
 import { AmqpConnection } from './amqp-connection';
 import { QueueConsumer, type Delivery } from './queue-consumer';
+import { runInRpcRequest } from './rpc-request-context';
 import type { RpcReplyMessage, RpcRequestMessage } from './rpc-wire';
 
 export interface RpcServerOptions {
@@ -136,8 +138,17 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     }
     try {
       const context = new RmqContext([delivery.message, delivery.channel, request.pattern]);
-      const result$ = this.transformToObservable<unknown>(await handler(request.data, context));
-      return { ok: true, response: (await lastValueFrom(result$, { defaultValue: null })) ?? null };
+      // A request from an older client has no id: one is made up, which recognises nothing.
+      const identity = {
+        id: typeof request.id === 'string' && request.id !== '' ? request.id : randomUUID(),
+        ...(typeof request.deadline === 'number' ? { deadline: request.deadline } : {}),
+        ...(typeof request.fingerprint === 'string' ? { fingerprint: request.fingerprint } : {}),
+      };
+      const response = await runInRpcRequest(identity, async () => {
+        const result$ = this.transformToObservable<unknown>(await handler(request.data, context));
+        return lastValueFrom(result$, { defaultValue: null });
+      });
+      return { ok: true, response: response ?? null };
     } catch (error) {
       // Copy the two fields: a DomainError (an Error) would lose its non-enumerable message
       // in JSON.stringify.

@@ -2,6 +2,13 @@ import type { RpcErrorPayload } from '@custodian/contracts';
 
 /** A request on an RPC queue. The reply goes to `replyTo` with the same correlation id. */
 export interface RpcRequestMessage {
+  /**
+   * Unique per request, kept on every redelivery: a server that applies writes stores it with
+   * them, so a request handed over twice is applied once (its stored reply answers the repeat).
+   */
+  id?: string;
+  /** With an id taken from a client's Idempotency-Key: a hash of what the request asked. */
+  fingerprint?: string;
   pattern: string;
   data: unknown;
   /** Epoch ms after which the caller no longer waits; the server then skips the request. */

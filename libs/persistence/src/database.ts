@@ -13,6 +13,12 @@ export interface AppDataSourceOptions {
    * schema-drift test compares them with its migrations.
    */
   entities?: Array<(new () => object) | EntitySchema>;
+  /**
+   * The most any statement, and any wait for a lock, may take on this pool (ms): a query no
+   * caller waits for any more is cancelled rather than left holding a connection. A write
+   * bound to a caller's deadline sets a tighter one for its own transaction.
+   */
+  statementTimeoutMs?: number;
 }
 
 export function createAppDataSource(options: AppDataSourceOptions): DataSource {
@@ -28,7 +34,15 @@ export function createAppDataSource(options: AppDataSourceOptions): DataSource {
     entities: options.entities ?? [],
     applicationName: options.applicationName,
     poolSize: options.poolSize ?? 10,
-    extra: { connectionTimeoutMillis: 5_000 },
+    extra: {
+      connectionTimeoutMillis: 5_000,
+      ...(options.statementTimeoutMs === undefined
+        ? {}
+        : {
+            statement_timeout: options.statementTimeoutMs,
+            lock_timeout: options.statementTimeoutMs,
+          }),
+    },
   });
 }
 

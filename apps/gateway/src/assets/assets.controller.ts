@@ -14,6 +14,8 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
+import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
+import type { RequestIdentity } from '@custodian/messaging';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiErrors,
@@ -46,6 +48,7 @@ export class AssetsController {
   }
 
   @Post()
+  @AcceptsIdempotencyKey()
   @HttpCode(201)
   @RequiresScope('write')
   @ApiOperation({
@@ -56,9 +59,13 @@ export class AssetsController {
       'checks the new asset out to an active person. Fires `asset.created`.',
   })
   @ApiCreatedResponse({ type: Asset, description: 'Created: the new resource.' })
-  @ApiErrors(409)
-  create(@Access() access: AccessRecord, @Body() body: CreateAssetInput): Promise<AssetDetail> {
-    return this.register.call(RegisterRpc.assetsCreate, access, { body });
+  @ApiErrors(409, 422)
+  create(
+    @Access() access: AccessRecord,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: CreateAssetInput,
+  ): Promise<AssetDetail> {
+    return this.register.call(RegisterRpc.assetsCreate, access, { body }, identity);
   }
 
   @Get(':id')

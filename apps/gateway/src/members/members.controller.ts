@@ -9,6 +9,8 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/com
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
+import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
+import type { RequestIdentity } from '@custodian/messaging';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../openapi/api-docs.decorators';
 
@@ -31,6 +33,7 @@ export class MembersController {
   }
 
   @Post()
+  @AcceptsIdempotencyKey()
   @HttpCode(201)
   @RequiresScope('write')
   @ApiOperation({
@@ -42,9 +45,13 @@ export class MembersController {
       'already a member or invited, or when 50 invitations are already open in the workspace.',
   })
   @ApiCreatedResponse({ type: Member, description: 'Created: the new resource.' })
-  @ApiErrors(409)
-  invite(@Access() access: AccessRecord, @Body() body: InviteMemberInput): Promise<MemberView> {
-    return this.register.call(RegisterRpc.membersInvite, access, { body });
+  @ApiErrors(409, 422)
+  invite(
+    @Access() access: AccessRecord,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: InviteMemberInput,
+  ): Promise<MemberView> {
+    return this.register.call(RegisterRpc.membersInvite, access, { body }, identity);
   }
 
   @Patch(':userId')

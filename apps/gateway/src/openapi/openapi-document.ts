@@ -56,12 +56,17 @@ const COMMON_ERRORS: Record<number, string> = {
   409: 'The change conflicts with an existing record (for example a duplicate asset tag).',
   413: 'The body is larger than 1 MiB.',
   415: 'The body is not `application/json`.',
+  422: 'The `Idempotency-Key` was already used in this workspace with a different request.',
   429:
     'The per-minute rate limit or the monthly quota is exceeded (the message names the limit ' +
     'and the plan), or too many failed authentications came from this address. Wait for ' +
     '`Retry-After` seconds.',
-  503: 'A service behind the gateway is unavailable; retry with backoff.',
-  504: 'A service behind the gateway did not answer in time; retry with backoff.',
+  503:
+    'A service behind the gateway is unavailable; retry with backoff (a POST with the same ' +
+    '`Idempotency-Key`, so it is applied once).',
+  504:
+    'A service behind the gateway did not answer in time; retry with backoff (a POST with ' +
+    'the same `Idempotency-Key`, so it is applied once).',
 };
 
 /** Every route that takes a key can answer these, whatever it does. */
@@ -82,6 +87,11 @@ request over a limit gets \`429\` with \`Retry-After\`.
 
 **Errors.** Every error has the body \`{statusCode, error, message}\`; the message names the
 field or limit at fault.
+
+**Retries.** \`POST /assets\`, \`/people\` and \`/members\` take an \`Idempotency-Key\` header
+(a UUID per new request): a request retried with its key within 24 hours is applied once and
+answered with the first answer, so a client that got a network error, \`503\` or \`504\` can
+retry safely. \`PATCH\` is safe to retry as it is (the same change twice changes nothing more).
 
 **Webhooks.** Events are delivered to your endpoints as signed POSTs; the \`webhooks\` section
 lists every event key and its payload. See docs/receiving-webhooks.md for verifying them.`;

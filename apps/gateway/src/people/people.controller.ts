@@ -14,6 +14,8 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
+import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
+import type { RequestIdentity } from '@custodian/messaging';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiErrors,
@@ -46,6 +48,8 @@ export class PeopleController {
   }
 
   @Post()
+  @AcceptsIdempotencyKey()
+  @ApiErrors(422)
   @HttpCode(201)
   @RequiresScope('write')
   @ApiOperation({
@@ -56,8 +60,12 @@ export class PeopleController {
       'limit (403 when it is reached). Fires `employee.created`.',
   })
   @ApiCreatedResponse({ type: Person, description: 'Created: the new resource.' })
-  create(@Access() access: AccessRecord, @Body() body: CreatePersonInput): Promise<PersonDetail> {
-    return this.register.call(RegisterRpc.peopleCreate, access, { body });
+  create(
+    @Access() access: AccessRecord,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: CreatePersonInput,
+  ): Promise<PersonDetail> {
+    return this.register.call(RegisterRpc.peopleCreate, access, { body }, identity);
   }
 
   @Get(':id')

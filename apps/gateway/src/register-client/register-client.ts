@@ -5,7 +5,7 @@ import type {
   RequestOf,
   RpcContract,
 } from '@custodian/contracts';
-import { RpcClient, RpcPeer } from '@custodian/messaging';
+import { RpcClient, RpcPeer, type RequestIdentity } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AccessRecord } from '../access/access-record';
 import { GatewayConfig } from '../config/gateway-config';
@@ -21,14 +21,19 @@ export class RegisterClient extends RpcPeer {
     });
   }
 
-  /** A message of the register's API queue (RegisterRpc), sent as the key's caller. */
+  /**
+   * A message of the register's API queue (RegisterRpc), sent as the key's caller; `identity`
+   * when the client gave an Idempotency-Key (http/idempotency-key.ts).
+   */
   call<C extends RpcContract<CallerMessage>>(
     contract: C,
     access: AccessRecord,
     message: Omit<RequestOf<C>, 'caller'>,
+    identity?: RequestIdentity,
   ): Promise<ReplyOf<C>> {
     // Omit<R, 'caller'> plus the caller is R; the compiler cannot see it through the generic.
-    return this.send(contract, { ...message, caller: callerOf(access) } as RequestOf<C>);
+    const full = { ...message, caller: callerOf(access) } as RequestOf<C>;
+    return this.send(contract, full, undefined, identity);
   }
 }
 

@@ -21,6 +21,7 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetsService } from './assets.service';
+import { WriteTransactions } from '../requests/write-transactions';
 
 /** The register's asset SQL on a fresh, migrated database: no broker, no gateway. */
 
@@ -34,7 +35,7 @@ const writer = new OutboxWriter('register');
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 10));
   db = store.db;
-  service = new AssetsService(db, writer);
+  service = new AssetsService(db, new WriteTransactions(db), writer);
 }, 30_000);
 
 afterAll(() => store?.close());

@@ -16,8 +16,9 @@ import {
   SUMMARY_COLUMNS,
   SUMMARY_FROM,
 } from '@custodian/register-sql';
-import { isUniqueViolation, newId, retryTransaction } from '@custodian/persistence';
+import { isUniqueViolation, newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
+import { WriteTransactions } from '../requests/write-transactions';
 import { DataSource, type EntityManager } from 'typeorm';
 import { listPage } from '../listing/list-page';
 import { toDetail, toSummary, type AssetDetailRow, type AssetSummaryRow } from './asset-rows';
@@ -33,6 +34,7 @@ const TAG_CONSTRAINT = 'assets_workspace_tag';
 export class AssetsService {
   constructor(
     private readonly db: DataSource,
+    private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
   ) {}
 
@@ -54,84 +56,82 @@ export class AssetsService {
 
   async create(caller: CallerContext, input: CreateAssetInput): Promise<AssetDetail> {
     try {
-      return await retryTransaction(() =>
-        this.db.transaction(async (tx) => {
-          const customFields = applyCustomFields(
-            await customFieldDefinitions(tx, caller.workspaceId),
-            {},
-            input.custom_fields ?? {},
+      return await this.writes.run(caller.workspaceId, async (tx) => {
+        const customFields = applyCustomFields(
+          await customFieldDefinitions(tx, caller.workspaceId),
+          {},
+          input.custom_fields ?? {},
+        );
+        const holder = input.assigned_to_id
+          ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
+          : null;
+        const counter = await lockWorkspaceCounters(tx, caller.workspaceId);
+        if (wouldExceed(caller.limits.assets, counter.asset_count)) {
+          throw new DomainError(
+            'limit_reached',
+            limitReachedMessage('assets', caller.limits.assets ?? 0, caller.plan),
           );
-          const holder = input.assigned_to_id
-            ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
-            : null;
-          const counter = await lockWorkspaceCounters(tx, caller.workspaceId);
-          if (wouldExceed(caller.limits.assets, counter.asset_count)) {
-            throw new DomainError(
-              'limit_reached',
-              limitReachedMessage('assets', caller.limits.assets ?? 0, caller.plan),
-            );
-          }
-          let tagSeq = Number(counter.asset_tag_seq);
-          let assetTag = input.asset_tag?.trim();
-          if (assetTag) {
-            await assertTagFree(tx, caller.workspaceId, assetTag);
-          } else {
-            do {
-              tagSeq += 1;
-              assetTag = `AT-${String(tagSeq).padStart(6, '0')}`;
-            } while (await tagTaken(tx, caller.workspaceId, assetTag));
-          }
-          const id = newId('ast');
-          await tx.query(
-            `INSERT INTO register.assets (id, workspace_id, name, sku, status, brand, model,
+        }
+        let tagSeq = Number(counter.asset_tag_seq);
+        let assetTag = input.asset_tag?.trim();
+        if (assetTag) {
+          await assertTagFree(tx, caller.workspaceId, assetTag);
+        } else {
+          do {
+            tagSeq += 1;
+            assetTag = `AT-${String(tagSeq).padStart(6, '0')}`;
+          } while (await tagTaken(tx, caller.workspaceId, assetTag));
+        }
+        const id = newId('ast');
+        await tx.query(
+          `INSERT INTO register.assets (id, workspace_id, name, sku, status, brand, model,
              serial_number, asset_tag, category_id, location_id, custom_fields, assigned_to_id,
              assigned_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
              CASE WHEN $13::text IS NULL THEN NULL ELSE now() END)`,
-            [
-              id,
-              caller.workspaceId,
-              input.name.trim(),
-              input.sku ?? null,
-              input.status ?? 'active',
-              input.brand ?? null,
-              input.model ?? null,
-              input.serial_number ?? null,
-              assetTag,
-              await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
-              await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-              JSON.stringify(customFields),
-              holder?.id ?? null,
-            ],
-          );
-          await tx.query(
-            `UPDATE register.workspace_counters
+          [
+            id,
+            caller.workspaceId,
+            input.name.trim(),
+            input.sku ?? null,
+            input.status ?? 'active',
+            input.brand ?? null,
+            input.model ?? null,
+            input.serial_number ?? null,
+            assetTag,
+            await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
+            await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+            JSON.stringify(customFields),
+            holder?.id ?? null,
+          ],
+        );
+        await tx.query(
+          `UPDATE register.workspace_counters
              SET asset_count = asset_count + 1, asset_tag_seq = $2 WHERE workspace_id = $1`,
-            [caller.workspaceId, tagSeq],
+          [caller.workspaceId, tagSeq],
+        );
+        const asset = toDetail(await this.findRow(tx, caller.workspaceId, id));
+        await this.outbox.write(tx, caller.workspaceId, 'asset.created', asset);
+        if (holder)
+          await writeCustodyEvent(
+            this.outbox,
+            tx,
+            caller.workspaceId,
+            'assignment.checked_out',
+            asset,
+            holder,
           );
-          const asset = toDetail(await this.findRow(tx, caller.workspaceId, id));
-          await this.outbox.write(tx, caller.workspaceId, 'asset.created', asset);
-          if (holder)
-            await writeCustodyEvent(
-              this.outbox,
-              tx,
-              caller.workspaceId,
-              'assignment.checked_out',
-              asset,
-              holder,
-            );
-          if (caller.limits.assets !== null && counter.asset_count + 1 === caller.limits.assets) {
-            // This create used the last slot: one event per crossing, in the same transaction.
-            await this.outbox.write(tx, caller.workspaceId, 'plan.limit_reached', {
-              workspace: { id: caller.workspaceId },
-              plan: caller.plan,
-              limit: 'assets',
-              value: caller.limits.assets,
-            });
-          }
-          return asset;
-        }),
-      );
+        if (caller.limits.assets !== null && counter.asset_count + 1 === caller.limits.assets) {
+          // This create used the last slot: one event per crossing, in the same transaction.
+          await this.outbox.write(tx, caller.workspaceId, 'plan.limit_reached', {
+            workspace: { id: caller.workspaceId },
+            plan: caller.plan,
+            limit: 'assets',
+            value: caller.limits.assets,
+          });
+        }
+        return asset;
+      });
     } catch (error) {
       throw translateTagConflict(error, input.asset_tag);
     }
@@ -139,87 +139,82 @@ export class AssetsService {
 
   async update(caller: CallerContext, id: string, input: UpdateAssetInput): Promise<AssetDetail> {
     try {
-      return await retryTransaction(() =>
-        this.db.transaction(async (tx) => {
-          const current = await this.findRow(tx, caller.workspaceId, id, true);
-          const update = new UpdateSet(current.id, caller.workspaceId);
-          const set = (column: string, value: unknown) => update.set(column, value);
-          // Custody first: the asset row is locked (FOR UPDATE above), so concurrent PATCHes of one
-          // asset check it out and in one after the other and every change has its event; and
-          // people are locked before any category or location, the order PATCH /people uses.
-          let custody: { out: Holder | null; in: Holder | null } = { out: null, in: null };
-          if (
-            input.assigned_to_id !== undefined &&
-            input.assigned_to_id !== current.assigned_to_id
-          ) {
-            const previous = current.assigned_to_id
-              ? { id: current.assigned_to_id, name: current.assigned_name ?? '' }
-              : null;
-            const next = input.assigned_to_id
-              ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
-              : null;
-            set('assigned_to_id', next?.id ?? null);
-            update.raw(next ? 'assigned_at = now()' : 'assigned_at = NULL');
-            custody = { in: previous, out: next };
-          }
-          if (input.name !== undefined) set('name', input.name.trim());
-          if (input.status !== undefined) set('status', input.status);
-          for (const column of ['sku', 'brand', 'model', 'serial_number'] as const) {
-            if (input[column] !== undefined) set(column, input[column]);
-          }
-          if (input.asset_tag !== undefined && input.asset_tag.trim() !== current.asset_tag) {
-            // Under the counter lock, like creates, so a hand-set tag cannot race a generated one.
-            await lockWorkspaceCounters(tx, caller.workspaceId);
-            await assertTagFree(tx, caller.workspaceId, input.asset_tag.trim());
-            set('asset_tag', input.asset_tag.trim());
-          }
-          if (input.category !== undefined) {
-            set(
-              'category_id',
-              await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
-            );
-          }
-          if (input.location !== undefined) {
-            set(
-              'location_id',
-              await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-            );
-          }
-          if (input.custom_fields !== undefined) {
-            const next = applyCustomFields(
-              await customFieldDefinitions(tx, caller.workspaceId),
-              current.custom_fields,
-              input.custom_fields,
-            );
-            set('custom_fields', JSON.stringify(next));
-          }
-          if (update.empty) return toDetail(current);
-          await tx.query(update.statement('register.assets'), update.params);
-          const asset = toDetail(await this.findRow(tx, caller.workspaceId, current.id));
-          await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
-          if (custody.in) {
-            await writeCustodyEvent(
-              this.outbox,
-              tx,
-              caller.workspaceId,
-              'assignment.checked_in',
-              asset,
-              custody.in,
-            );
-          }
-          if (custody.out) {
-            await writeCustodyEvent(
-              this.outbox,
-              tx,
-              caller.workspaceId,
-              'assignment.checked_out',
-              asset,
-              custody.out,
-            );
-          }
-          return asset;
-        }),
-      );
+      return await this.writes.run(caller.workspaceId, async (tx) => {
+        const current = await this.findRow(tx, caller.workspaceId, id, true);
+        const update = new UpdateSet(current.id, caller.workspaceId);
+        const set = (column: string, value: unknown) => update.set(column, value);
+        // Custody first: the asset row is locked (FOR UPDATE above), so concurrent PATCHes of one
+        // asset check it out and in one after the other and every change has its event; and
+        // people are locked before any category or location, the order PATCH /people uses.
+        let custody: { out: Holder | null; in: Holder | null } = { out: null, in: null };
+        if (input.assigned_to_id !== undefined && input.assigned_to_id !== current.assigned_to_id) {
+          const previous = current.assigned_to_id
+            ? { id: current.assigned_to_id, name: current.assigned_name ?? '' }
+            : null;
+          const next = input.assigned_to_id
+            ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
+            : null;
+          set('assigned_to_id', next?.id ?? null);
+          update.raw(next ? 'assigned_at = now()' : 'assigned_at = NULL');
+          custody = { in: previous, out: next };
+        }
+        if (input.name !== undefined) set('name', input.name.trim());
+        if (input.status !== undefined) set('status', input.status);
+        for (const column of ['sku', 'brand', 'model', 'serial_number'] as const) {
+          if (input[column] !== undefined) set(column, input[column]);
+        }
+        if (input.asset_tag !== undefined && input.asset_tag.trim() !== current.asset_tag) {
+          // Under the counter lock, like creates, so a hand-set tag cannot race a generated one.
+          await lockWorkspaceCounters(tx, caller.workspaceId);
+          await assertTagFree(tx, caller.workspaceId, input.asset_tag.trim());
+          set('asset_tag', input.asset_tag.trim());
+        }
+        if (input.category !== undefined) {
+          set(
+            'category_id',
+            await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
+          );
+        }
+        if (input.location !== undefined) {
+          set(
+            'location_id',
+            await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+          );
+        }
+        if (input.custom_fields !== undefined) {
+          const next = applyCustomFields(
+            await customFieldDefinitions(tx, caller.workspaceId),
+            current.custom_fields,
+            input.custom_fields,
+          );
+          set('custom_fields', JSON.stringify(next));
+        }
+        if (update.empty) return toDetail(current);
+        await tx.query(update.statement('register.assets'), update.params);
+        const asset = toDetail(await this.findRow(tx, caller.workspaceId, current.id));
+        await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
+        if (custody.in) {
+          await writeCustodyEvent(
+            this.outbox,
+            tx,
+            caller.workspaceId,
+            'assignment.checked_in',
+            asset,
+            custody.in,
+          );
+        }
+        if (custody.out) {
+          await writeCustodyEvent(
+            this.outbox,
+            tx,
+            caller.workspaceId,
+            'assignment.checked_out',
+            asset,
+            custody.out,
+          );
+        }
+        return asset;
+      });
     } catch (error) {
       throw translateTagConflict(error, input.asset_tag);
     }

@@ -19,6 +19,7 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
 import { AssetsService } from './assets.service';
+import { WriteTransactions } from '../requests/write-transactions';
 
 /** Check-out and check-in (an asset's assigned_to_id) on a fresh, migrated database. */
 
@@ -33,8 +34,8 @@ const writer = new OutboxWriter('register');
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
   db = store.db;
-  assets = new AssetsService(db, writer);
-  people = new PeopleService(db, writer);
+  assets = new AssetsService(db, new WriteTransactions(db), writer);
+  people = new PeopleService(db, new WriteTransactions(db), writer);
 }, 30_000);
 
 afterAll(() => store?.close());

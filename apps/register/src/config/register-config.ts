@@ -38,6 +38,12 @@ export class RegisterConfig {
   @IsInt() @Min(1) @Max(1000) RPC_PREFETCH: number = 20;
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
+  /**
+   * The most a statement or a lock wait may take (ms): no longer than the gateway waits for an
+   * answer (REGISTER_TIMEOUT_MS, 4 s), plus a margin. Writes are bound tighter, to what is left
+   * of their request's own deadline.
+   */
+  @IsInt() @Min(100) @Max(600_000) DATABASE_STATEMENT_TIMEOUT_MS: number = 5_000;
 
   /** The register speaks no public HTTP; this port serves only /health. */
   @IsInt() @Min(0) @Max(65535) HEALTH_PORT: number = 3001;

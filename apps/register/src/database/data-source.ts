@@ -14,11 +14,22 @@ import { CreateAssets1763770000000 } from './migrations/1763770000000-CreateAsse
 import { CreatePeopleAndCustomFields1763790000000 } from './migrations/1763790000000-CreatePeopleAndCustomFields';
 import { IndexPublishedOutbox1763810000000 } from './migrations/1763810000000-IndexPublishedOutbox';
 import { CreateMembers1763800000000 } from './migrations/1763800000000-CreateMembers';
+import { CreateAppliedRequests1763840000000 } from './migrations/1763840000000-CreateAppliedRequests';
+import { AppliedRequestEntity } from '../requests/applied-request.entity';
 
 export const REGISTER_SCHEMA = 'register';
 
-export function registerDataSource(url: string, poolSize?: number): DataSource {
+/**
+ * `statementTimeoutMs` for the serving pool (migrations take as long as they need): no query
+ * outlives the callers who wait for it; writes bind a tighter one to their own deadline.
+ */
+export function registerDataSource(
+  url: string,
+  poolSize?: number,
+  statementTimeoutMs?: number,
+): DataSource {
   return createAppDataSource({
+    statementTimeoutMs,
     url,
     schema: REGISTER_SCHEMA,
     migrations: [
@@ -26,6 +37,7 @@ export function registerDataSource(url: string, poolSize?: number): DataSource {
       CreatePeopleAndCustomFields1763790000000,
       CreateMembers1763800000000,
       IndexPublishedOutbox1763810000000,
+      CreateAppliedRequests1763840000000,
     ],
     entities: [
       CategoryEntity,
@@ -38,6 +50,7 @@ export function registerDataSource(url: string, poolSize?: number): DataSource {
       CustomFieldEntity,
       MemberEntity,
       InvitationEntity,
+      AppliedRequestEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

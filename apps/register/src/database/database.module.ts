@@ -10,7 +10,11 @@ import { registerDataSource } from './data-source';
       provide: DataSource,
       inject: [RegisterConfig],
       useFactory: (config: RegisterConfig) =>
-        registerDataSource(config.DATABASE_URL, config.DATABASE_POOL_SIZE).initialize(),
+        registerDataSource(
+          config.DATABASE_URL,
+          config.DATABASE_POOL_SIZE,
+          config.DATABASE_STATEMENT_TIMEOUT_MS,
+        ).initialize(),
     },
   ],
   exports: [DataSource],

@@ -24,6 +24,7 @@ import type { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer, type MailMessage } from '../mail/mailer';
 import { migrateRegister } from '../migrate';
 import { MembersService } from './members.service';
+import { WriteTransactions } from '../requests/write-transactions';
 
 /**
  * Members and invitations on a fresh, migrated database. The mailer is the real one in its log
@@ -78,7 +79,14 @@ beforeAll(async () => {
     mails.push(message);
     return send(message);
   });
-  service = new MembersService(db, config, mailer, workspaces as unknown as GatewayClient, writer);
+  service = new MembersService(
+    db,
+    new WriteTransactions(db),
+    config,
+    mailer,
+    workspaces as unknown as GatewayClient,
+    writer,
+  );
 }, 30_000);
 
 afterAll(async () => {
@@ -203,6 +211,7 @@ describe('invite', () => {
     });
     const capped = new MembersService(
       db,
+      new WriteTransactions(db),
       config,
       mailer,
       workspaces as unknown as GatewayClient,

@@ -17,6 +17,7 @@ import { isUniqueViolation, newId, queryOne } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { WriteTransactions } from '../requests/write-transactions';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RegisterConfig } from '../config/register-config';
 import { GatewayClient } from '../gateway-client/gateway-client';
@@ -51,6 +52,7 @@ type InvitationRow = StoredInvitation & Pick<MemberEntity, 'email' | 'role'>;
 export class MembersService {
   constructor(
     private readonly db: DataSource,
+    private readonly writes: WriteTransactions,
     private readonly config: RegisterConfig,
     private readonly mailer: Mailer,
     private readonly gateway: GatewayClient,
@@ -72,22 +74,39 @@ export class MembersService {
     const refusal = inviteRefusal(API_KEY_ROLE, role);
     if (refusal) throw new DomainError('forbidden', refusal);
     const email = input.email.trim();
-    let invited: { member: MemberView; invitation: StoredInvitation };
+    let invited: {
+      reply: MemberView;
+      result?: { member: MemberView; invitation: StoredInvitation };
+    };
     try {
-      invited = await this.db.transaction(async (tx) => {
-        await this.assertInvitationRoom(tx, caller.workspaceId);
-        const memberId = await this.upsertInvited(tx, caller.workspaceId, email, role, input.name);
-        const invitation = await insertInvitation(tx, caller.workspaceId, memberId);
-        const member = toView(await findMember(tx, caller.workspaceId, memberId));
-        await this.outbox.write(tx, caller.workspaceId, 'member.invited', member);
-        return { member, invitation };
-      });
+      invited = await this.writes.apply(
+        caller.workspaceId,
+        async (tx) => {
+          await this.assertInvitationRoom(tx, caller.workspaceId);
+          const memberId = await this.upsertInvited(
+            tx,
+            caller.workspaceId,
+            email,
+            role,
+            input.name,
+          );
+          const invitation = await insertInvitation(tx, caller.workspaceId, memberId);
+          const member = toView(await findMember(tx, caller.workspaceId, memberId));
+          await this.outbox.write(tx, caller.workspaceId, 'member.invited', member);
+          return { member, invitation };
+        },
+        // The reply kept for a repeat of this request carries no token.
+        (result) => result.member,
+      );
     } catch (error) {
       throw translateEmailConflict(error, alreadyInvited(email));
     }
-    // After the commit: a mail that fails leaves the invitation listed, token and all.
-    this.mailer.send(this.invitationMail(invited.member, invited.invitation));
-    return invited.member;
+    // After the commit, and only for the request that committed (a repeat sends no second
+    // mail): a mail that fails leaves the invitation listed, token and all.
+    if (invited.result) {
+      this.mailer.send(this.invitationMail(invited.result.member, invited.result.invitation));
+    }
+    return invited.reply;
   }
 
   /**
@@ -155,7 +174,7 @@ export class MembersService {
     userId: string,
     input: UpdateMemberInput,
   ): Promise<MemberView> {
-    return this.db.transaction(async (tx) => {
+    return this.writes.run(caller.workspaceId, async (tx) => {
       const current = await findMember(tx, caller.workspaceId, userId, true);
       const refusal = roleChangeRefusal(API_KEY_ROLE, current.role, input.role);
       if (refusal) throw new DomainError('forbidden', refusal);
@@ -199,7 +218,7 @@ export class MembersService {
     assertAcceptable(found);
     const workspace = await this.gateway.workspace(found.workspace_id);
     const seats = workspace.limits.seats;
-    return this.db.transaction(async (tx) => {
+    return this.writes.run(found.workspace_id, async (tx) => {
       const seatsUsed = await lockMemberCount(tx, found.workspace_id);
       // Re-read under the lock: a concurrent accept of the same token must not win twice.
       const invitation = await findInvitation(tx, input.token, true);

@@ -10,9 +10,10 @@ import {
   type UpdatePersonInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { newId, retryTransaction } from '@custodian/persistence';
+import { newId } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
+import { WriteTransactions } from '../requests/write-transactions';
 import { DataSource, type EntityManager } from 'typeorm';
 import { resolveOptionalRef } from '../assets/named-refs';
 import { UpdateSet } from '../sql/update-set';
@@ -34,6 +35,7 @@ import {
 export class PeopleService {
   constructor(
     private readonly db: DataSource,
+    private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
   ) {}
 
@@ -57,87 +59,83 @@ export class PeopleService {
   }
 
   async create(caller: CallerContext, input: CreatePersonInput): Promise<PersonDetail> {
-    return retryTransaction(() =>
-      this.db.transaction(async (tx) => {
-        // Serialises creates in the workspace, so the people limit is exact.
-        const count = (await lockWorkspaceCounters(tx, caller.workspaceId)).person_count;
-        const limit = caller.limits.people;
-        if (wouldExceed(limit, count)) {
-          throw new DomainError(
-            'limit_reached',
-            limitReachedMessage('people', limit ?? 0, caller.plan),
-          );
-        }
-        const id = newId('per');
-        await tx.query(
-          `INSERT INTO register.people (id, workspace_id, full_name, email, employee_number, status,
+    return this.writes.run(caller.workspaceId, async (tx) => {
+      // Serialises creates in the workspace, so the people limit is exact.
+      const count = (await lockWorkspaceCounters(tx, caller.workspaceId)).person_count;
+      const limit = caller.limits.people;
+      if (wouldExceed(limit, count)) {
+        throw new DomainError(
+          'limit_reached',
+          limitReachedMessage('people', limit ?? 0, caller.plan),
+        );
+      }
+      const id = newId('per');
+      await tx.query(
+        `INSERT INTO register.people (id, workspace_id, full_name, email, employee_number, status,
            department_id, location_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [
-            id,
-            caller.workspaceId,
-            input.full_name.trim(),
-            input.email ?? null,
-            input.employee_number ?? null,
-            input.status ?? 'active',
-            await resolveOptionalRef(tx, 'departments', caller.workspaceId, input.department),
-            await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-          ],
-        );
-        await tx.query(
-          `UPDATE register.workspace_counters SET person_count = person_count + 1
+        [
+          id,
+          caller.workspaceId,
+          input.full_name.trim(),
+          input.email ?? null,
+          input.employee_number ?? null,
+          input.status ?? 'active',
+          await resolveOptionalRef(tx, 'departments', caller.workspaceId, input.department),
+          await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+        ],
+      );
+      await tx.query(
+        `UPDATE register.workspace_counters SET person_count = person_count + 1
          WHERE workspace_id = $1`,
-          [caller.workspaceId],
-        );
-        const person = await this.detail(tx, caller.workspaceId, id);
-        await this.outbox.write(tx, caller.workspaceId, 'employee.created', person);
-        if (limit !== null && count + 1 === limit) {
-          await this.outbox.write(tx, caller.workspaceId, 'plan.limit_reached', {
-            workspace: { id: caller.workspaceId },
-            plan: caller.plan,
-            limit: 'people',
-            value: limit,
-          });
-        }
-        return person;
-      }),
-    );
+        [caller.workspaceId],
+      );
+      const person = await this.detail(tx, caller.workspaceId, id);
+      await this.outbox.write(tx, caller.workspaceId, 'employee.created', person);
+      if (limit !== null && count + 1 === limit) {
+        await this.outbox.write(tx, caller.workspaceId, 'plan.limit_reached', {
+          workspace: { id: caller.workspaceId },
+          plan: caller.plan,
+          limit: 'people',
+          value: limit,
+        });
+      }
+      return person;
+    });
   }
 
   async update(caller: CallerContext, id: string, input: UpdatePersonInput): Promise<PersonDetail> {
-    return retryTransaction(() =>
-      this.db.transaction(async (tx) => {
-        const current = await this.findRow(tx, caller.workspaceId, id, true);
-        const update = new UpdateSet(current.id, caller.workspaceId);
-        const set = (column: string, value: unknown) => update.set(column, value);
-        if (input.full_name !== undefined) set('full_name', input.full_name.trim());
-        if (input.status !== undefined && input.status !== current.status)
-          set('status', input.status);
-        for (const column of ['email', 'employee_number'] as const) {
-          if (input[column] !== undefined) set(column, input[column]);
-        }
-        if (input.department !== undefined) {
-          set(
-            'department_id',
-            await resolveOptionalRef(tx, 'departments', caller.workspaceId, input.department),
-          );
-        }
-        if (input.location !== undefined) {
-          set(
-            'location_id',
-            await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-          );
-        }
-        if (update.empty) return this.detail(tx, caller.workspaceId, current.id);
-        await tx.query(update.statement('register.people'), update.params);
-        const person = await this.detail(tx, caller.workspaceId, current.id);
-        // The row lock above makes this exact: once per move to inactive, never while inactive.
-        if (current.status !== 'inactive' && person.status === 'inactive') {
-          await this.outbox.write(tx, caller.workspaceId, 'employee.offboarded', person);
-        }
-        return person;
-      }),
-    );
+    return this.writes.run(caller.workspaceId, async (tx) => {
+      const current = await this.findRow(tx, caller.workspaceId, id, true);
+      const update = new UpdateSet(current.id, caller.workspaceId);
+      const set = (column: string, value: unknown) => update.set(column, value);
+      if (input.full_name !== undefined) set('full_name', input.full_name.trim());
+      if (input.status !== undefined && input.status !== current.status)
+        set('status', input.status);
+      for (const column of ['email', 'employee_number'] as const) {
+        if (input[column] !== undefined) set(column, input[column]);
+      }
+      if (input.department !== undefined) {
+        set(
+          'department_id',
+          await resolveOptionalRef(tx, 'departments', caller.workspaceId, input.department),
+        );
+      }
+      if (input.location !== undefined) {
+        set(
+          'location_id',
+          await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+        );
+      }
+      if (update.empty) return this.detail(tx, caller.workspaceId, current.id);
+      await tx.query(update.statement('register.people'), update.params);
+      const person = await this.detail(tx, caller.workspaceId, current.id);
+      // The row lock above makes this exact: once per move to inactive, never while inactive.
+      if (current.status !== 'inactive' && person.status === 'inactive') {
+        await this.outbox.write(tx, caller.workspaceId, 'employee.offboarded', person);
+      }
+      return person;
+    });
   }
 
   private async detail(

@@ -1,0 +1,65 @@
+import { DomainError } from '@custodian/contracts';
+import { canonicalJson, idempotentRequest } from './idempotency-key';
+
+describe('idempotentRequest: what an Idempotency-Key makes of a request', () => {
+  const body = { name: 'Laptop', custom_fields: { b: 1, a: [2, { d: 3, c: 4 }] } };
+
+  it('is nothing without the header', () => {
+    expect(idempotentRequest('wsp_1', undefined, 'POST', '/api/v1/assets', body)).toBeUndefined();
+  });
+
+  it('gives one id per workspace and key, whatever the body', () => {
+    const one = idempotentRequest('wsp_1', 'k-1', 'POST', '/api/v1/assets', body);
+    const sameKeyOtherBody = idempotentRequest('wsp_1', 'k-1', 'POST', '/api/v1/assets', {});
+    const otherWorkspace = idempotentRequest('wsp_2', 'k-1', 'POST', '/api/v1/assets', body);
+    expect(one?.id).toMatch(/^idem_[0-9a-f]{64}$/);
+    expect(sameKeyOtherBody?.id).toBe(one?.id);
+    expect(otherWorkspace?.id).not.toBe(one?.id);
+  });
+
+  it('fingerprints method, path and body, not the order of the body keys', () => {
+    const fingerprint = (method: string, path: string, value: unknown) =>
+      idempotentRequest('wsp_1', 'k', method, path, value)?.fingerprint;
+    const reordered = { custom_fields: { a: [2, { c: 4, d: 3 }], b: 1 }, name: 'Laptop' };
+    expect(fingerprint('POST', '/api/v1/assets', reordered)).toBe(
+      fingerprint('post', '/api/v1/assets', body),
+    );
+    expect(fingerprint('POST', '/api/v1/people', body)).not.toBe(
+      fingerprint('POST', '/api/v1/assets', body),
+    );
+    // Array order is meaningful.
+    const swapped = { ...body, custom_fields: { b: 1, a: [{ d: 3, c: 4 }, 2] } };
+    expect(fingerprint('POST', '/api/v1/assets', swapped)).not.toBe(
+      fingerprint('POST', '/api/v1/assets', body),
+    );
+  });
+
+  it.each(['', ' ', 'x'.repeat(256), 'tab\there', 'ünïcode'])(
+    'refuses the key %j with a 400 that names the header',
+    (key) => {
+      let thrown: unknown;
+      try {
+        idempotentRequest('wsp_1', key, 'POST', '/api/v1/assets', body);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(DomainError);
+      expect((thrown as DomainError).code).toBe('invalid_input');
+      expect((thrown as DomainError).message).toMatch(/^Idempotency-Key must be/);
+    },
+  );
+
+  it('takes a UUID and 255 visible characters', () => {
+    expect(
+      idempotentRequest('wsp_1', '3f1c2a52-8f5e-4a53-9d7b-2f0e7c1d9a10', 'POST', '/x', {}),
+    ).toBeDefined();
+    expect(idempotentRequest('wsp_1', '~'.repeat(255), 'POST', '/x', {})).toBeDefined();
+  });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys at every level and drops undefined ones, as JSON.stringify does', () => {
+    expect(canonicalJson({ b: 1, a: { d: undefined, c: null } })).toBe('{"a":{"c":null},"b":1}');
+    expect(canonicalJson(['x', 1, true])).toBe('["x",1,true]');
+  });
+});

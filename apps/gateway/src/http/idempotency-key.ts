@@ -1,0 +1,102 @@
+import { DomainError } from '@custodian/contracts';
+import type { RequestIdentity } from '@custodian/messaging';
+import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { createHash } from 'node:crypto';
+import type { RequestWithAccess } from '../access/access-hook';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/** Visible ASCII and spaces, as Stripe's keys (a UUID fits with room to spare). */
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * What a client's Idempotency-Key makes of a request, or nothing without one:
+ *
+ * - the RPC request id, the same for every request of the workspace with that key, so the
+ *   register applies the first and answers every repeat with its stored reply;
+ * - a fingerprint of the method, path and body (keys sorted, so their order does not matter),
+ *   so the key reused for another request is refused (422) instead of answered with a reply
+ *   to something else.
+ */
+export function idempotentRequest(
+  workspaceId: string,
+  key: string | undefined,
+  method: string,
+  path: string,
+  body: unknown,
+): RequestIdentity | undefined {
+  if (key === undefined) return undefined;
+  if (!KEY_PATTERN.test(key) || key.trim() === '') {
+    throw new DomainError(
+      'invalid_input',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)',
+    );
+  }
+  return {
+    id: `idem_${sha256(`${workspaceId}\n${key}`)}`,
+    fingerprint: sha256(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`),
+  };
+}
+
+/**
+ * The request's identity from its Idempotency-Key (see idempotentRequest), for routes that
+ * take one (`@AcceptsIdempotencyKey()` documents it). Undefined without the header.
+ */
+export const IdempotentRequest = createParamDecorator(
+  (_: unknown, context: ExecutionContext): RequestIdentity | undefined => {
+    const request = context.switchToHttp().getRequest<
+      RequestWithAccess & {
+        headers: Record<string, string | string[] | undefined>;
+        method: string;
+        url: string;
+        body?: unknown;
+      }
+    >();
+    if (!request.access) throw new Error('@IdempotentRequest() used on a route without a key');
+    const header = request.headers[IDEMPOTENCY_HEADER];
+    const key = Array.isArray(header) ? header.join(',') : header;
+    const path = request.url.split('?')[0] ?? request.url;
+    return idempotentRequest(request.access.workspaceId, key, request.method, path, request.body);
+  },
+);
+
+/**
+ * The header in the OpenAPI document of a route that takes it (the route lists 422 among its
+ * `@ApiErrors`).
+ */
+export function AcceptsIdempotencyKey(): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes the request safe to retry (beyond the spec; the Stripe convention). Send a ' +
+        'unique value (a UUID) per new request, and the same value when retrying it after a ' +
+        'network error, 503 or 504: within 24 hours, a request with a key already applied in ' +
+        'this workspace is not applied again, and the first answer is returned. The same key ' +
+        'with a different method, path or body is refused with 422. A request that was ' +
+        'refused (4xx) was not applied: retrying it with its key evaluates it again.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    }),
+  );
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** JSON with object keys sorted at every level: equal bodies give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map(
+        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+      );
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,117 @@
+import { DomainError } from '@custodian/contracts';
+import { runInRpcRequest } from '@custodian/messaging';
+import { createMigratedDatabase, testCaller, type MigratedDatabase } from '@custodian/testing';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { registerDataSource } from '../database/data-source';
+import { migrateRegister } from '../migrate';
+import { WriteTransactions } from './write-transactions';
+
+/** Writes bound to the caller's deadline, on a real database: late work commits nothing. */
+
+let store: MigratedDatabase;
+let db: DataSource;
+let writes: WriteTransactions;
+
+beforeAll(async () => {
+  store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 4));
+  db = store.db;
+  writes = new WriteTransactions(db);
+  await db.query(`CREATE TABLE register.t_marks (id text PRIMARY KEY)`);
+}, 30_000);
+
+afterAll(() => store?.close());
+
+async function marked(id: string): Promise<boolean> {
+  const rows = await db.query<unknown[]>(`SELECT 1 FROM register.t_marks WHERE id = $1`, [id]);
+  return rows.length === 1;
+}
+
+async function recorded(id: string): Promise<boolean> {
+  const rows = await db.query<unknown[]>(`SELECT 1 FROM register.applied_requests WHERE id = $1`, [
+    id,
+  ]);
+  return rows.length === 1;
+}
+
+/** Runs `work` as the write of a request with `deadlineInMs` left. */
+function write(id: string, deadlineInMs: number, work: Parameters<WriteTransactions['run']>[1]) {
+  const { workspaceId } = testCaller();
+  return runInRpcRequest({ id, deadline: Date.now() + deadlineInMs }, () =>
+    writes.run(workspaceId, work),
+  );
+}
+
+const isTimeout = (error: unknown) => error instanceof DomainError && error.code === 'timeout';
+
+it('cancels a statement still running at the deadline, and writes nothing', async () => {
+  const id = randomUUID();
+  const started = Date.now();
+  const outcome = await write(id, 400, async (tx) => {
+    await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
+    await tx.query(`SELECT pg_sleep(2)`);
+  }).catch((error: unknown) => error);
+  expect(isTimeout(outcome)).toBe(true);
+  expect(Date.now() - started).toBeLessThan(1_000);
+  expect(await marked(id)).toBe(false);
+  expect(await recorded(id)).toBe(false);
+});
+
+it('gives up a lock wait at the deadline: a write behind a held lock does not commit late', async () => {
+  const id = randomUUID();
+  await db.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [`lock-${id}`]);
+  const holder = db.createQueryRunner();
+  await holder.connect();
+  await holder.startTransaction();
+  await holder.query(`SELECT 1 FROM register.t_marks WHERE id = $1 FOR UPDATE`, [`lock-${id}`]);
+  try {
+    const started = Date.now();
+    const outcome = await write(id, 400, async (tx) => {
+      await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
+      await tx.query(`SELECT 1 FROM register.t_marks WHERE id = $1 FOR UPDATE`, [`lock-${id}`]);
+    }).catch((error: unknown) => error);
+    expect(isTimeout(outcome)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  } finally {
+    await holder.rollbackTransaction();
+    await holder.release();
+  }
+  expect(await marked(id)).toBe(false);
+});
+
+it('rolls back work that ends too close to the deadline to answer in time', async () => {
+  const id = randomUUID();
+  const outcome = await write(id, 300, async (tx) => {
+    await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
+    // Time spent outside SQL: no statement to cancel, only the check before the commit.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }).catch((error: unknown) => error);
+  expect(isTimeout(outcome)).toBe(true);
+  expect(await marked(id)).toBe(false);
+  expect(await recorded(id)).toBe(false);
+});
+
+it('starts nothing for a request whose deadline has passed', async () => {
+  const id = randomUUID();
+  const outcome = await write(id, -1, async (tx) => {
+    await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
+  }).catch((error: unknown) => error);
+  expect(isTimeout(outcome)).toBe(true);
+  expect(await marked(id)).toBe(false);
+});
+
+it('applies a write in time once, and answers its repeat with the stored reply', async () => {
+  const id = randomUUID();
+  let runs = 0;
+  const work = async (tx: Parameters<Parameters<WriteTransactions['run']>[1]>[0]) => {
+    runs++;
+    await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
+    return { id, runs };
+  };
+  const first = await write(id, 2_000, work);
+  const second = await write(id, 2_000, work);
+  expect(first).toEqual({ id, runs: 1 });
+  expect(second).toEqual(first);
+  expect(runs).toBe(1);
+  expect(await marked(id)).toBe(true);
+});

@@ -1,0 +1,162 @@
+import { DomainError } from '@custodian/contracts';
+import { currentRpcRequest, type RpcRequestContext } from '@custodian/messaging';
+import { queryRows, retryTransaction } from '@custodian/persistence';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** How long a request's reply is kept for a client's Idempotency-Key (Stripe's: 24 h). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+/**
+ * How long a request without a key is remembered: only its own redeliveries can repeat it,
+ * and those are dropped once its deadline (seconds) has passed.
+ */
+export const REDELIVERY_WINDOW_MS = 10 * 60_000;
+/**
+ * A write commits only if this much is left before the caller's deadline: room for the
+ * commit and the reply to reach the caller before it gives up and answers 504.
+ */
+export const COMMIT_MARGIN_MS = 100;
+
+/** Postgres cancelled a statement for statement_timeout, or a lock wait for lock_timeout. */
+const TIMED_OUT = new Set(['57014', '55P03']);
+
+interface Applied {
+  fingerprint: string | null;
+  reply: unknown;
+}
+
+/**
+ * Every write of the register runs here: one transaction, applied at most once per request.
+ *
+ * The RPC request's id (rpc-request-context.ts) is inserted into register.applied_requests as
+ * the transaction's first statement and its reply stored as its last, so the record of a
+ * request commits with its effects or not at all. The same request handed over again (the
+ * broker redelivers a request whose channel died mid-handler; a client retries with its
+ * Idempotency-Key) finds that row and gets the stored reply: nothing is written twice and no
+ * event fires twice. A twin running at the same moment waits on the row's lock and then
+ * replays. A request that was refused (rolled back) left no row: its retry runs afresh.
+ *
+ * Its SQL is bound to the caller's deadline: statement_timeout and lock_timeout are what is
+ * left of it, and a write that ends too late to answer in time is rolled back, so a caller's
+ * 504 never hides a committed write.
+ */
+@Injectable()
+export class WriteTransactions {
+  constructor(private readonly db: DataSource) {}
+
+  /** A write whose reply is what it returns. */
+  async run<T>(workspaceId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return (await this.apply(workspaceId, work, (result) => result)).reply;
+  }
+
+  /**
+   * A write whose stored reply is `reply(result)`: what must not be kept (an invitation's raw
+   * token) stays out of it. `result` is there only when the write was applied now, not when a
+   * stored reply answers a repeat: what follows a commit (an e-mail) follows it once.
+   */
+  async apply<T, R>(
+    workspaceId: string,
+    work: (tx: EntityManager) => Promise<T>,
+    reply: (result: T) => R,
+  ): Promise<{ reply: R; result?: T }> {
+    const request = currentRpcRequest();
+    // Called directly (tests, scripts): a plain transaction.
+    if (!request) {
+      const result = await retryTransaction(() => this.db.transaction(work));
+      return { reply: reply(result), result };
+    }
+    const earlier = await this.applied(this.db.manager, request.id);
+    if (earlier) return { reply: replay<R>(earlier, request) };
+    try {
+      return await retryTransaction(() =>
+        this.db.transaction(async (tx) => {
+          await boundByDeadline(tx, request.deadline);
+          if (!(await this.claim(tx, workspaceId, request))) {
+            // A twin committed while this one waited for the row: answer as it did.
+            const twin = await this.applied(tx, request.id);
+            if (!twin) throw new Error(`applied request ${request.id} vanished`);
+            return { reply: replay<R>(twin, request) };
+          }
+          const result = await work(tx);
+          const stored = reply(result);
+          await tx.query(`UPDATE register.applied_requests SET reply = $2 WHERE id = $1`, [
+            request.id,
+            JSON.stringify(stored ?? null),
+          ]);
+          if (request.deadline !== undefined && Date.now() > request.deadline - COMMIT_MARGIN_MS) {
+            throw tooLate();
+          }
+          return { reply: stored, result };
+        }),
+      );
+    } catch (error) {
+      const code = (error as { driverError?: { code?: string } }).driverError?.code;
+      if (code !== undefined && TIMED_OUT.has(code)) throw tooLate();
+      throw error;
+    }
+  }
+
+  /**
+   * Inserts the request's row; false if a live one exists (a twin's, committed now). A row
+   * whose window has passed is taken over: the key starts afresh.
+   */
+  private async claim(
+    tx: EntityManager,
+    workspaceId: string,
+    request: RpcRequestContext,
+  ): Promise<boolean> {
+    const window = request.fingerprint === undefined ? REDELIVERY_WINDOW_MS : IDEMPOTENCY_WINDOW_MS;
+    const rows = await queryRows(
+      tx,
+      `INSERT INTO register.applied_requests (id, workspace_id, fingerprint, expires_at)
+       VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+       ON CONFLICT (id) DO UPDATE
+         SET workspace_id = EXCLUDED.workspace_id, fingerprint = EXCLUDED.fingerprint,
+             reply = NULL, created_at = now(), expires_at = EXCLUDED.expires_at
+         WHERE applied_requests.expires_at <= now()
+       RETURNING id`,
+      [request.id, workspaceId, request.fingerprint ?? null, window],
+    );
+    return rows.length === 1;
+  }
+
+  private async applied(db: EntityManager, id: string): Promise<Applied | null> {
+    const [row] = await queryRows<Applied>(
+      db,
+      `SELECT fingerprint, reply FROM register.applied_requests
+       WHERE id = $1 AND expires_at > now()`,
+      [id],
+    );
+    return row ?? null;
+  }
+}
+
+/** The stored reply, unless the key came with another request. */
+function replay<T>(applied: Applied, request: RpcRequestContext): T {
+  if ((applied.fingerprint ?? undefined) !== request.fingerprint) {
+    throw new DomainError(
+      'unprocessable',
+      'Idempotency-Key was already used with a different request (method, path or body); ' +
+        'use a new key for a new request',
+    );
+  }
+  return applied.reply as T;
+}
+
+/** Binds the transaction's statements and lock waits to what is left of the deadline. */
+async function boundByDeadline(tx: EntityManager, deadline: number | undefined): Promise<void> {
+  if (deadline === undefined) return;
+  const left = Math.floor(deadline - Date.now() - COMMIT_MARGIN_MS);
+  if (left <= 0) throw tooLate();
+  await tx.query(
+    `SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $1, true)`,
+    [`${left}ms`],
+  );
+}
+
+function tooLate(): DomainError {
+  return new DomainError(
+    'timeout',
+    'The register could not finish the write within the request deadline; nothing was written',
+  );
+}
