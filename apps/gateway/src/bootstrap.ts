@@ -8,7 +8,7 @@ import { AccessHook } from './access/access-hook';
 import { GatewayAppModule } from './app.module';
 import { errorBody } from '@custodian/contracts';
 import { ApiExceptionFilter, sendError } from './errors/api-exception.filter';
-import type { GatewayConfig } from './config/gateway-config';
+import { trustedProxies, type GatewayConfig } from './config/gateway-config';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './http/json-body-parser';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OpenApiDocumentStore } from './openapi/openapi.controller';
@@ -30,7 +30,7 @@ export async function startGateway(config: GatewayConfig): Promise<NestFastifyAp
 export function createGatewayAdapter(config: GatewayConfig): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY === 'true',
+    trustProxy: trustedProxies(config),
     // Errors Fastify meets while routing (a path with broken percent-encoding) get our body.
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
       sendError(

@@ -1,5 +1,5 @@
 import { GATEWAY_ADMIN_QUEUE, REGISTER_RPC_QUEUE } from '@custodian/contracts';
-import { GatewayConfig, loadGatewayConfig } from './gateway-config';
+import { GatewayConfig, loadGatewayConfig, trustedProxies } from './gateway-config';
 
 function loadError(env: NodeJS.ProcessEnv): string {
   try {
@@ -84,5 +84,55 @@ describe('loadGatewayConfig', () => {
       'Invalid configuration: REGISTER_TIMEOUT_MS must not be less than 100',
     );
     expect(loadError({ LOG_LEVEL: 'loud' })).toContain('LOG_LEVEL must be one of');
+  });
+
+  describe('TRUST_PROXY', () => {
+    const trust = (value?: string) =>
+      trustedProxies(loadGatewayConfig(value === undefined ? {} : { TRUST_PROXY: value }));
+
+    it('trusts no proxy by default, nor with false or 0', () => {
+      expect(trust()).toBe(false);
+      expect(trust('false')).toBe(false);
+      expect(trust('0')).toBe(false);
+    });
+
+    it('takes a hop count', () => {
+      expect(trust('1')).toBe(1);
+      expect(trust('3')).toBe(3);
+    });
+
+    it('takes a comma list of IPv4 and IPv6 addresses and CIDRs', () => {
+      expect(trust('10.0.0.0/8, 2001:db8::/32,192.168.1.10 , ::1')).toEqual([
+        '10.0.0.0/8',
+        '2001:db8::/32',
+        '192.168.1.10',
+        '::1',
+      ]);
+    });
+
+    it('refuses true, saying what to write instead', () => {
+      expect(loadError({ TRUST_PROXY: 'true' })).toBe(
+        'Invalid configuration: TRUST_PROXY=true would trust every hop, so any client could ' +
+          'pick its own address with X-Forwarded-For; set the number of proxies in front of ' +
+          'the gateway (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8)',
+      );
+    });
+
+    it('names the entry that is no address or CIDR', () => {
+      const expected = (entry: string) =>
+        'Invalid configuration: TRUST_PROXY must be false, a hop count (1 to 20) or a comma ' +
+        `list of proxy addresses/CIDRs; "${entry}" is neither`;
+      expect(loadError({ TRUST_PROXY: 'yes' })).toBe(expected('yes'));
+      expect(loadError({ TRUST_PROXY: '21' })).toBe(expected('21'));
+      expect(loadError({ TRUST_PROXY: '10.0.0.0/8,proxy.internal' })).toBe(
+        expected('proxy.internal'),
+      );
+      expect(loadError({ TRUST_PROXY: '10.0.0.0/33' })).toBe(expected('10.0.0.0/33'));
+      expect(loadError({ TRUST_PROXY: '2001:db8::/129' })).toBe(expected('2001:db8::/129'));
+      // A /0 would trust everyone, as true does.
+      expect(loadError({ TRUST_PROXY: '0.0.0.0/0' })).toBe(expected('0.0.0.0/0'));
+      expect(loadError({ TRUST_PROXY: '10.0.0.1,,10.0.0.2' })).toBe(expected(''));
+      expect(loadError({ TRUST_PROXY: '0x0a.0.0.1' })).toBe(expected('0x0a.0.0.1'));
+    });
   });
 });

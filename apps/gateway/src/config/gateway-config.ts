@@ -5,7 +5,8 @@ import {
   REGISTER_RPC_QUEUE,
 } from '@custodian/contracts';
 import { loadConfig } from '@custodian/config';
-import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { isIP } from 'node:net';
 
 export class GatewayConfig {
   @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
@@ -56,10 +57,19 @@ export class GatewayConfig {
   @IsInt() @Min(10) @Max(60_000) USAGE_FLUSH_INTERVAL_MS: number = 2_000;
 
   /**
-   * Trust X-Forwarded-For for the client address: only behind a proxy that sets it, or a
-   * client could pick its own address and escape the brute-force guard.
+   * Which hops in front of the gateway may name the client address in X-Forwarded-For:
+   * `false` (none: the socket's address), a hop count (`1`: the nearest hop only) or a comma
+   * list of the proxies' addresses/CIDRs. Never every hop: the leftmost entries are whatever
+   * the client wrote, so it could pick its address and escape the brute-force guard.
    */
-  @IsIn(['true', 'false']) TRUST_PROXY: string = 'false';
+  @ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && trustProxyProblem(value) === null,
+      defaultMessage: (args) => trustProxyProblem(String(args?.value)) ?? '',
+    },
+  })
+  TRUST_PROXY: string = 'false';
 
   /** Where this app's outbox rows are published (topic exchange, routing key = event). */
   @IsString() EVENTS_EXCHANGE: string = EVENTS_EXCHANGE;
@@ -77,4 +87,58 @@ export class GatewayConfig {
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   return loadConfig(GatewayConfig, env);
+}
+
+/** More hops than any real chain of CDN, balancer, ingress and sidecar. */
+const MAX_TRUSTED_HOPS = 20;
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY (validated): false, the number of hops to trust, or
+ * the addresses/CIDRs of the proxies.
+ */
+export function trustedProxies(config: GatewayConfig): false | number | string[] {
+  const value = config.TRUST_PROXY.trim();
+  if (value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((entry) => entry.trim());
+}
+
+/** Why a TRUST_PROXY value is refused, or null when it is valid. */
+function trustProxyProblem(raw: string): string | null {
+  const value = raw.trim();
+  if (value === 'true') {
+    return (
+      'TRUST_PROXY=true would trust every hop, so any client could pick its own address ' +
+      'with X-Forwarded-For; set the number of proxies in front of the gateway (e.g. 1) or ' +
+      'their addresses/CIDRs (e.g. 10.0.0.0/8)'
+    );
+  }
+  if (value === 'false') return null;
+  let bad: string | undefined;
+  if (/^\d+$/.test(value)) {
+    if (Number(value) > MAX_TRUSTED_HOPS) bad = value;
+  } else {
+    bad = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .find((entry) => !isAddressOrCidr(entry));
+  }
+  if (bad === undefined) return null;
+  return (
+    `TRUST_PROXY must be false, a hop count (1 to ${MAX_TRUSTED_HOPS}) or a comma list of ` +
+    `proxy addresses/CIDRs; "${bad}" is neither`
+  );
+}
+
+/**
+ * What Fastify's proxy-addr accepts, in standard notation only (no `10.1` or hex forms), and
+ * no /0, which would trust everyone as `true` does.
+ */
+function isAddressOrCidr(entry: string): boolean {
+  const slash = entry.indexOf('/');
+  const family = isIP(slash === -1 ? entry : entry.slice(0, slash));
+  if (family === 0) return false;
+  if (slash === -1) return true;
+  const bits = entry.slice(slash + 1);
+  return /^\d{1,3}$/.test(bits) && Number(bits) >= 1 && Number(bits) <= (family === 4 ? 32 : 128);
 }

@@ -22,7 +22,9 @@ export interface AddressVerdict {
 /**
  * The brute-force guard: failed authentications per client address and minute. Valid keys
  * never pass through it; once an address is over the limit its unknown keys are refused
- * with 429 before Postgres is asked about them.
+ * with 429 before Postgres is asked about them. An address is counted as clientAddressKey
+ * keys it (an IPv6 client by its /64); which address the request has is TRUST_PROXY's
+ * business (Fastify's `request.ip`).
  */
 @Injectable()
 export class ClientAddressLimiter {

@@ -1,3 +1,5 @@
+import { clientAddressKey } from '../limits/client-address-key';
+
 /**
  * Every key the gateway keeps in Redis, in one place. Names are relative to REDIS_PREFIX:
  * ioredis adds the prefix to the keys of every command, and the access-gate script, which
@@ -13,8 +15,12 @@ export const RedisKeys = {
   minuteWindow: (keyId: string, window: string) => `${MINUTE_WINDOW}${keyId}:${window}`,
   /** Set of `<keyId>:<month>` whose month counter changed since the last flush. */
   dirtyUsage: 'quota:dirty',
-  /** Failed authentications of one client address in one minute window. */
-  failedAuthentications: (address: string, window: string) => `unauth:${address}:${window}`,
+  /**
+   * Failed authentications of one client in one minute window: its address as
+   * clientAddressKey counts it (an IPv6 client by its /64), so one client is one key.
+   */
+  failedAuthentications: (address: string, window: string) =>
+    `unauth:${clientAddressKey(address)}:${window}`,
 } as const;
 
 const MONTH_USAGE = 'quota:';
