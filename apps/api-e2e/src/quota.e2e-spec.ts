@@ -3,7 +3,9 @@ import { TestStack, type Tenant } from './support/stack';
 
 /**
  * Monthly usage survives a restart or flush of Redis (DECISIONS: Limits and counting): the
- * usage flusher persists counts to gateway.key_usage, and the gate re-seeds from there.
+ * usage flusher persists counts to gateway.key_usage, and the gate re-seeds from there; what
+ * was served while Redis was down is added back (docs/decisions.md, Limits). The counts lost
+ * since the last flush are in apps/gateway/src/limits/quota-restart.integration-spec.ts.
  */
 describe('monthly quota persistence (e2e)', () => {
   let redis: RedisServer;
@@ -66,6 +68,32 @@ describe('monthly quota persistence (e2e)', () => {
     expect(next.headers.get('x-quota-used')).toBe('8');
     expect(next.headers.get('x-quota-remaining')).toBe(String(100_000 - 8));
   }, 15_000);
+
+  it('counts the requests served while redis-server was down once it is back', async () => {
+    const tenant = await stack.tenant('pro', 'write');
+    await useSeven(tenant);
+
+    await redis.stop();
+    await eventually(async () => expect(await healthStatus()).toBe('degraded'), {
+      timeoutMs: 5_000,
+    });
+    // The outage policy (docs/decisions.md, Limits): served, without limit headers, counted.
+    for (let i = 0; i < 4; i++) {
+      const response = await tenant.get('/assets');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-quota-used')).toBeNull();
+    }
+    await redis.restart();
+    expect(await redis.command('DBSIZE')).toBe(':0\r\n');
+    await eventually(async () => expect(await healthStatus()).toBe('ok'), { timeoutMs: 8_000 });
+
+    const next = await tenant.get('/assets');
+    expect(next.status).toBe(200);
+    expect(next.headers.get('x-quota-used')).toBe(String(7 + 4 + 1));
+    await eventually(async () => expect(await persistedUsage(tenant)).toBe(12), {
+      timeoutMs: 3_000,
+    });
+  }, 20_000);
 
   it('keeps the month count across FLUSHDB', async () => {
     const tenant = await stack.tenant('pro', 'write');

@@ -1954,7 +1954,7 @@ export interface components {
         "X-RateLimit-Reset": string;
         /** @description The monthly request quota, or `unlimited`. */
         "X-Quota-Limit": string;
-        /** @description Requests counted this calendar month (UTC). */
+        /** @description Requests counted this calendar month (UTC), including those served while the limits could not be applied. */
         "X-Quota-Used": string;
         /** @description Requests left this month, or `unlimited`. */
         "X-Quota-Remaining": string;

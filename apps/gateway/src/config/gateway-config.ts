@@ -53,7 +53,10 @@ export class GatewayConfig {
   /** Failed authentications allowed per client address and minute (brute-force guard). */
   @IsInt() @Min(1) @Max(1_000_000) UNAUTHENTICATED_RATE_PER_MINUTE: number = 60;
 
-  /** How often monthly usage counts go from Redis to Postgres (at most this much is lost). */
+  /**
+   * How often monthly usage counts go from Redis to Postgres, and how long a count Redis lost
+   * may wait for the gateway that saw it to put it back when no request asks for it first.
+   */
   @IsInt() @Min(10) @Max(60_000) USAGE_FLUSH_INTERVAL_MS: number = 2_000;
 
   /**

@@ -10,6 +10,8 @@ import { RedisConnection } from '../redis/redis.provider';
 import { RedisKeys, scriptStems } from '../redis/redis-keys';
 import { ACCESS_GATE_SCRIPT } from './access-gate.script';
 import type { LimitState } from './limit-headers';
+import { seedMonthCounter } from './month-counter';
+import { UsageLedger, type Carried } from './usage-ledger';
 import { minuteWindow, usageMonth } from './windows';
 
 declare module 'ioredis' {
@@ -23,6 +25,9 @@ declare module 'ioredis' {
       windowTtl: string,
       windowStem: string,
       dirtySet: string,
+      generation: string,
+      seen: string,
+      unsent: string,
     ): Result<Array<string | number>, Context>;
   }
 }
@@ -32,20 +37,25 @@ export type GateVerdict = 'admitted' | 'rate_limited' | 'quota_exceeded';
 export interface GateDecision {
   verdict: GateVerdict;
   record: AccessRecord;
-  /** Null when Redis could not be asked: limits fail open, nothing is counted. */
+  /**
+   * Null when Redis could not be asked: limits fail open, and the request is counted in the
+   * gateway until Redis is back (usage-ledger.ts).
+   */
   limits: LimitState | null;
-  /** True on the request that used the last unit of the monthly quota. */
+  /** True when this request took the month's count to the quota. */
   quotaReached: boolean;
 }
 
 const WINDOW_TTL_SECONDS = 120;
-/** Month counters outlive their month a little, so a late flush still finds them. */
-const MONTH_COUNTER_GRACE_SECONDS = 7 * 86_400;
+/** ioredis's error for a command sent but not answered within REDIS_COMMAND_TIMEOUT_MS. */
+const TIMED_OUT = 'Command timed out';
 
 /**
  * Authenticates a key and applies both limits. Warm path: one Redis round trip, no Postgres.
  * Cold path (first use, after a flush or restart, new month): the record and the month's
- * count are loaded from Postgres, seeded with SET NX, and the script runs again.
+ * count are loaded from Postgres, seeded with NX, and the script runs again. Each request
+ * carries what this process knows of the key's month (UsageLedger), so a counter Redis lost
+ * comes back at least where it was, plus what was served while Redis was away.
  */
 @Injectable()
 export class AccessGate {
@@ -56,6 +66,7 @@ export class AccessGate {
     private readonly redis: RedisConnection,
     private readonly store: AccessStore,
     private readonly access: AccessService,
+    private readonly ledger: UsageLedger,
     @Inject(GatewayConfig) config: GatewayConfig,
   ) {
     this.stems = scriptStems(config.REDIS_PREFIX);
@@ -74,27 +85,47 @@ export class AccessGate {
     if (!isWellFormedApiKey(rawKey)) {
       throw new DomainError('unauthenticated', 'API key is malformed');
     }
-    if (!this.redis.isReady()) return this.failOpen(rawKey);
     const keyHash = hashApiKey(rawKey);
     const now = Date.now();
+    const month = usageMonth(now).id;
+    if (!this.redis.isReady()) return this.failOpen(rawKey, keyHash, month, countsTowardQuota);
+    const carried = this.ledger.carry(keyHash, month, now);
+    let sentUnanswered = false;
+    const run = () =>
+      this.runScript(keyHash, now, countsTowardQuota, carried).catch((error: Error) => {
+        sentUnanswered = error.message === TIMED_OUT;
+        throw error;
+      });
+    let reply;
     try {
-      let reply = await this.runScript(keyHash, now, countsTowardQuota);
+      reply = await run();
       if (reply[0] === 'miss') {
         await beforeColdLookup();
         await this.seed(keyHash, now);
-        reply = await this.runScript(keyHash, now, countsTowardQuota);
-        if (reply[0] === 'miss') return this.failOpen(rawKey);
+        reply = await run();
       }
-      return this.decide(reply, now, countsTowardQuota);
     } catch (error) {
-      if (error instanceof DomainError) throw error;
+      if (error instanceof DomainError) {
+        this.ledger.giveBack(keyHash, month, carried);
+        throw error;
+      }
       // A failed EVALSHA/MULTI: Redis is unreachable or too slow (100 ms timeout).
       this.logger.warn(`limits not applied, Redis failed: ${(error as Error).message}`);
-      return this.failOpen(rawKey);
+      // Redis runs a script it was sent even when the answer comes too late: taken as counted
+      // there, rather than twice. Any other failure is taken as not run: the connection was
+      // not up, or dropped, most often with Redis and what it held.
+      if (sentUnanswered) return this.failOpen(rawKey, keyHash, month, false);
+      this.ledger.giveBack(keyHash, month, carried);
+      return this.failOpen(rawKey, keyHash, month, countsTowardQuota);
     }
+    if (reply[0] === 'miss') {
+      this.ledger.giveBack(keyHash, month, carried);
+      return this.failOpen(rawKey, keyHash, month, countsTowardQuota);
+    }
+    return this.decide(keyHash, month, carried, reply, now);
   }
 
-  private runScript(keyHash: string, now: number, counts: boolean) {
+  private runScript(keyHash: string, now: number, counts: boolean, carried: Carried) {
     return this.redis.client.accessGate(
       RedisKeys.accessRecord(keyHash),
       this.stems.monthUsage,
@@ -104,6 +135,9 @@ export class AccessGate {
       String(WINDOW_TTL_SECONDS),
       this.stems.minuteWindow,
       this.stems.dirtyUsage,
+      carried.generation,
+      String(carried.seen),
+      String(carried.unsent),
     );
   }
 
@@ -113,8 +147,7 @@ export class AccessGate {
     const found = await this.store.byHashWithUsage(keyHash, month.id);
     if (!found)
       throw new DomainError('unauthenticated', 'API key is not valid or has been revoked');
-    const ttl = Math.ceil(month.endsAt - now / 1000) + MONTH_COUNTER_GRACE_SECONDS;
-    await this.redis.client
+    const seeding = this.redis.client
       .multi()
       .set(
         RedisKeys.accessRecord(keyHash),
@@ -122,29 +155,32 @@ export class AccessGate {
         'EX',
         this.access.cacheTtl,
         'NX',
-      )
-      .set(
-        RedisKeys.monthUsage(found.record.keyId, month.id),
-        String(found.monthUsed),
-        'EX',
-        ttl,
-        'NX',
-      )
-      .exec();
+      );
+    await seedMonthCounter(seeding, found.record.keyId, month.id, found.monthUsed, now).exec();
   }
 
-  private decide(reply: Array<string | number>, now: number, counted: boolean): GateDecision {
-    const [verdict, raw, windowUsed, monthUsed, reached] = reply as [
+  private decide(
+    keyHash: string,
+    month: string,
+    carried: Carried,
+    reply: Array<string | number>,
+    now: number,
+  ): GateDecision {
+    const [verdict, raw, windowUsed, monthUsed, reached, generation] = reply as [
       string,
       string,
       number,
       number,
       number,
+      string,
     ];
     const record = JSON.parse(raw) as AccessRecord;
+    // The script left the counter alone (revoked key, plan without API access): the unsent
+    // requests wait for the flusher, which settles counters without asking about the key.
+    if (generation === '') this.ledger.giveBack(keyHash, month, carried);
+    else this.ledger.observe(keyHash, record.keyId, month, generation, monthUsed);
     this.access.assertUsable(record);
     const window = minuteWindow(now);
-    const month = usageMonth(now);
     const limits: LimitState = {
       plan: record.plan,
       ratePerMinute: record.limits.ratePerMinute,
@@ -152,19 +188,30 @@ export class AccessGate {
       windowResetAt: window.resetAt,
       monthlyQuota: record.limits.monthlyQuota,
       monthUsed,
-      monthEndsAt: month.endsAt,
+      monthEndsAt: usageMonth(now).endsAt,
     };
     return {
       verdict:
         verdict === 'rate' ? 'rate_limited' : verdict === 'quota' ? 'quota_exceeded' : 'admitted',
       record,
       limits,
-      quotaReached: counted && reached === 1,
+      quotaReached: reached === 1,
     };
   }
 
-  private async failOpen(rawKey: string): Promise<GateDecision> {
+  /**
+   * Redis cannot count: the key comes from Postgres and is served without limits (the outage
+   * policy, docs/decisions.md "Limits"); a counted request waits in the ledger for Redis.
+   */
+  private async failOpen(
+    rawKey: string,
+    keyHash: string,
+    month: string,
+    counts: boolean,
+  ): Promise<GateDecision> {
     const record = await this.access.resolveFromStore(rawKey);
+    // The plan gate refuses these; the script would not count them either.
+    if (counts && record.apiAccess) this.ledger.countUnsent(keyHash, record.keyId, month, 1);
     return { verdict: 'admitted', record, limits: null, quotaReached: false };
   }
 }

@@ -63,6 +63,9 @@ export class AdmissionService {
         ),
       };
     }
+    // Before the refusals: requests served while Redis was away, added back on this one, can
+    // take the count to the quota and refuse it.
+    if (decision.quotaReached) this.announceQuotaReached(record);
     const headers: Record<string, string> = limits ? limitHeaders(limits) : {};
     if (decision.verdict === 'rate_limited' && limits) {
       headers['retry-after'] = String(secondsUntil(limits.windowResetAt, Date.now()));
@@ -72,7 +75,6 @@ export class AdmissionService {
       headers['retry-after'] = String(secondsUntil(limits.monthEndsAt, Date.now()));
       return { headers, refusal: new DomainError('rate_limited', quotaMessage(limits)) };
     }
-    if (decision.quotaReached) this.announceQuotaReached(record);
     return { headers, record };
   }
 

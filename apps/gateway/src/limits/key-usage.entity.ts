@@ -2,8 +2,9 @@ import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 import { ApiKeyEntity } from '../keys/api-key.entity';
 
 /**
- * gateway.key_usage: a key's requests in a month, flushed from Redis every few seconds; Redis
- * is seeded from here after a flush or a restart.
+ * gateway.key_usage: a key's requests in a month, flushed from Redis every few seconds (and
+ * from the gateways' ledgers while Redis is down); Redis is seeded from here after a flush or
+ * a restart. Only ever raised (GREATEST).
  */
 @Entity({ schema: 'gateway', name: 'key_usage' })
 export class KeyUsageEntity {

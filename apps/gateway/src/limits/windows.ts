@@ -27,6 +27,12 @@ export function usageMonth(nowMs: number): UsageMonth {
   };
 }
 
+/** The month of an id (`2026-11`), as `usageMonth` gives it. */
+export function usageMonthOf(id: string): UsageMonth {
+  const [year, month] = id.split('-').map(Number) as [number, number];
+  return { id, endsAt: Date.UTC(year, month, 1) / 1000 };
+}
+
 /** Whole seconds until `atSeconds`, never less than 1 (Retry-After). */
 export function secondsUntil(atSeconds: number, nowMs: number): number {
   return Math.max(1, Math.ceil(atSeconds - nowMs / 1000));

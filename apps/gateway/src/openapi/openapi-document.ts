@@ -42,7 +42,11 @@ const LIMIT_HEADERS: Record<string, Schema> = {
   ),
   'X-RateLimit-Reset': header('Unix time (seconds) at which the minute window resets.', 'integer'),
   'X-Quota-Limit': header('The monthly request quota, or `unlimited`.', 'quota'),
-  'X-Quota-Used': header('Requests counted this calendar month (UTC).', 'integer'),
+  'X-Quota-Used': header(
+    'Requests counted this calendar month (UTC), including those served while the limits ' +
+      'could not be applied.',
+    'integer',
+  ),
   'X-Quota-Remaining': header('Requests left this month, or `unlimited`.', 'quota'),
 };
 
@@ -83,7 +87,10 @@ are issued to, and the workspace members who log in.
 
 **Limits.** Each key has a per-minute rate limit and a monthly quota from its workspace's plan;
 every response to a keyed request carries the \`X-RateLimit-*\` and \`X-Quota-*\` headers, and a
-request over a limit gets \`429\` with \`Retry-After\`.
+request over a limit gets \`429\` with \`Retry-After\`. While the gateway cannot reach its limit
+store it keeps serving keys without applying the limits and without these headers; the requests
+it serves then still count toward the monthly quota, and \`X-Quota-Used\` includes them once the
+store is back (a key can then be over its quota).
 
 **Errors.** Every error has the body \`{statusCode, error, message}\`; the message names the
 field or limit at fault.

@@ -9,7 +9,10 @@ import { clientAddressKey } from '../limits/client-address-key';
 export const RedisKeys = {
   /** The resolved access record of an API key, by the SHA-256 of the raw key. */
   accessRecord: (keyHash: string) => `key:${keyHash}`,
-  /** Requests counted this month for a key (`2026-11`); flushed to Postgres. */
+  /**
+   * Requests counted this month for a key (`2026-11`): a hash of `gen`, `floor` and `n`
+   * (access-gate.script.ts); flushed to Postgres.
+   */
   monthUsage: (keyId: string, month: string) => `${MONTH_USAGE}${keyId}:${month}`,
   /** Requests in one minute window of a key. */
   minuteWindow: (keyId: string, window: string) => `${MINUTE_WINDOW}${keyId}:${window}`,
@@ -23,7 +26,8 @@ export const RedisKeys = {
     `unauth:${clientAddressKey(address)}:${window}`,
 } as const;
 
-const MONTH_USAGE = 'quota:';
+// Not `quota:`, where the month counters were plain strings before they had generations.
+const MONTH_USAGE = 'usage:';
 const MINUTE_WINDOW = 'rate:';
 
 /** The stems the access-gate script completes with a key id, prefixed as ioredis would. */
