@@ -6,6 +6,7 @@ import { EndpointEntity } from '../webhooks/endpoint.entity';
 import { CreateDeliveries1763770000000 } from './migrations/1763770000000-CreateDeliveries';
 import { CreateDeliveryLog1763810000000 } from './migrations/1763810000000-CreateDeliveryLog';
 import { IndexFinishedDeliveries1763820000000 } from './migrations/1763820000000-IndexFinishedDeliveries';
+import { EncryptEndpointSecrets1763830000000 } from './migrations/1763830000000-EncryptEndpointSecrets';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -17,6 +18,7 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
       CreateDeliveries1763770000000,
       CreateDeliveryLog1763810000000,
       IndexFinishedDeliveries1763820000000,
+      EncryptEndpointSecrets1763830000000,
     ],
     entities: [EndpointEntity, DeliveryEntity, DeliveryAttemptEntity],
     applicationName: 'custodian-webhook-worker',
