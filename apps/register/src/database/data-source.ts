@@ -14,6 +14,7 @@ import { CreateAssets1763770000000 } from './migrations/1763770000000-CreateAsse
 import { CreatePeopleAndCustomFields1763790000000 } from './migrations/1763790000000-CreatePeopleAndCustomFields';
 import { IndexPublishedOutbox1763810000000 } from './migrations/1763810000000-IndexPublishedOutbox';
 import { CreateMembers1763800000000 } from './migrations/1763800000000-CreateMembers';
+import { HashInvitationTokens1763830000000 } from './migrations/1763830000000-HashInvitationTokens';
 
 export const REGISTER_SCHEMA = 'register';
 
@@ -26,6 +27,7 @@ export function registerDataSource(url: string, poolSize?: number): DataSource {
       CreatePeopleAndCustomFields1763790000000,
       CreateMembers1763800000000,
       IndexPublishedOutbox1763810000000,
+      HashInvitationTokens1763830000000,
     ],
     entities: [
       CategoryEntity,
