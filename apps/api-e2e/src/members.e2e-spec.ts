@@ -4,6 +4,7 @@ import {
   type ErrorBody,
   type InvitationView,
   type MemberView,
+  type RenewedInvitationView,
   type WorkspaceView,
 } from '@custodian/contracts';
 import { RmqRpcClient } from '@custodian/messaging';
@@ -138,6 +139,22 @@ describe('members and invitations (e2e)', () => {
     return match[1]!;
   }
 
+  /** The tokens of the links e-mailed to `email`, once `count` have arrived. */
+  function tokensMailedTo(email: string, count = 1): Promise<string[]> {
+    return eventually(() => {
+      const tokens = mails
+        .filter((m) => m.to.includes(email))
+        .map((m) => new URL(acceptLink(m)).searchParams.get('token')!);
+      if (tokens.length < count) throw new Error(`${tokens.length} e-mails to ${email} yet`);
+      return Promise.resolve(tokens);
+    });
+  }
+
+  /** The token of the (last) link e-mailed to `email`: the one place a token exists. */
+  async function tokenMailedTo(email: string): Promise<string> {
+    return (await tokensMailedTo(email)).at(-1)!;
+  }
+
   async function invitations(workspace: string): Promise<InvitationView[]> {
     return stack.registerAdminCall(RegisterAdminPatterns.invitationList, { workspace });
   }
@@ -179,13 +196,17 @@ describe('members and invitations (e2e)', () => {
       const [listed] = (await invitations(tenant.workspace.id)).filter(
         (i) => i.email === 'grace@example.com',
       );
+      // Listed without its token: only a hash of it is stored.
       expect(listed).toEqual({
         id: matching(/^inv_/),
         email: 'grace@example.com',
         role: 'member',
-        token: new URL(link).searchParams.get('token'),
         expires_at: matching(TIMESTAMP),
       });
+      const token = new URL(link).searchParams.get('token')!;
+      const { rows: stored } = await db.query(`SELECT * FROM register.invitations`);
+      expect(stored.length).toBeGreaterThan(0);
+      expect(JSON.stringify(stored)).not.toContain(token);
       const days = (Date.parse(listed!.expires_at) - Date.now()) / 86_400_000;
       expect(days).toBeGreaterThan(6.9);
       expect(days).toBeLessThanOrEqual(7);
@@ -243,7 +264,8 @@ describe('members and invitations (e2e)', () => {
         `UPDATE register.invitations SET expires_at = now() - interval '1 minute' WHERE id = $1`,
         [listed!.id],
       );
-      const expired = await stack.request<ErrorBody>(`/invitations/accept?token=${listed!.token}`, {
+      const token = await tokenMailedTo('late@example.com');
+      const expired = await stack.request<ErrorBody>(`/invitations/accept?token=${token}`, {
         method: 'POST',
       });
       expect(expired.status).toBe(409);
@@ -255,10 +277,12 @@ describe('members and invitations (e2e)', () => {
       const [fresh] = (await invitations(tenant.workspace.id)).filter(
         (i) => i.email === 'late@example.com',
       );
-      expect(fresh!.token).not.toBe(listed!.token);
+      expect(fresh!.id).not.toBe(listed!.id);
+      const [, second] = await tokensMailedTo('late@example.com', 2);
+      expect(second).not.toBe(token);
     });
 
-    it('keeps the invitation when the e-mail cannot be sent', async () => {
+    it('keeps the invitation when the e-mail cannot be sent; a new link reaches the invitee', async () => {
       const member = await invite({ email: 'nobody@refused.example' });
       expect(member.status).toBe('invited');
       const listed = await eventually(async () => {
@@ -268,8 +292,14 @@ describe('members and invitations (e2e)', () => {
         expect(found).toBeDefined();
         return found!;
       });
+      // The token was only in the lost e-mail: the operator renews the link and passes it on.
+      const renewed = await stack.registerAdminCall<RenewedInvitationView>(
+        RegisterAdminPatterns.invitationRenew,
+        { id: listed.id },
+      );
+      expect(renewed).toMatchObject({ id: listed.id, email: 'nobody@refused.example' });
       const accepted = await stack.request<MemberView>(
-        `/invitations/accept?token=${listed.token}`,
+        `/invitations/accept?token=${renewed.token}`,
         { method: 'POST' },
       );
       expect(accepted.status).toBe(200);
@@ -422,7 +452,8 @@ describe('members and invitations (e2e)', () => {
       const [listed] = await invitations(own.workspace.id);
       expect(listed?.email).toBe('seatless@example.com');
 
-      const refused = await stack.request<ErrorBody>(`/invitations/accept?token=${listed!.token}`, {
+      const token = await tokenMailedTo('seatless@example.com');
+      const refused = await stack.request<ErrorBody>(`/invitations/accept?token=${token}`, {
         method: 'POST',
       });
       expect(refused.status).toBe(403);
@@ -438,10 +469,9 @@ describe('members and invitations (e2e)', () => {
         workspace: own.workspace.id,
         seats: '2',
       });
-      const accepted = await stack.request<MemberView>(
-        `/invitations/accept?token=${listed!.token}`,
-        { method: 'POST' },
-      );
+      const accepted = await stack.request<MemberView>(`/invitations/accept?token=${token}`, {
+        method: 'POST',
+      });
       expect(accepted.status).toBe(200);
       expect(accepted.body.status).toBe('active');
       expect(await outbox(own.workspace.id, 'plan.limit_reached')).toEqual([
@@ -451,10 +481,9 @@ describe('members and invitations (e2e)', () => {
 
     it('gives the last seat to exactly one of concurrent acceptances', async () => {
       const { tenant: own } = await seatedTenant('2');
-      for (const email of ['one@example.com', 'two@example.com', 'three@example.com']) {
-        await invite({ email }, own);
-      }
-      const tokens = (await invitations(own.workspace.id)).map((i) => i.token);
+      const emails = ['one@example.com', 'two@example.com', 'three@example.com'];
+      for (const email of emails) await invite({ email }, own);
+      const tokens = await Promise.all(emails.map((email) => tokenMailedTo(email)));
       const results = await Promise.all(
         tokens.map((token) =>
           stack.request(`/invitations/accept?token=${token}`, { method: 'POST' }),
@@ -514,12 +543,24 @@ describe('members and invitations (e2e)', () => {
           id: matching(/^inv_/),
           email: 'cli@example.com',
           role: 'manager',
-          token: matching(/^[A-Za-z0-9_-]{43}$/),
           expires_at: matching(TIMESTAMP),
         },
       ]);
+      // A new link, printed this once; the e-mailed one stops working.
+      const renewedRun = await admin('invitation', 'renew', '--id', open[0]!.id);
+      expect(renewedRun.code).toBe(0);
+      const renewed = JSON.parse(renewedRun.stdout) as RenewedInvitationView;
+      expect(renewed).toEqual({
+        ...open[0],
+        token: matching(/^[A-Za-z0-9_-]{43}$/),
+        expires_at: matching(TIMESTAMP),
+      });
+      const [mailed] = await tokensMailedTo('cli@example.com');
+      expect(renewed.token).not.toBe(mailed);
+      const stale = await admin('invitation', 'accept', '--token', mailed!);
+      expect(stale.code).not.toBe(0);
 
-      const accepted = await admin('invitation', 'accept', '--token', open[0]!.token);
+      const accepted = await admin('invitation', 'accept', '--token', renewed.token);
       expect(accepted.code).toBe(0);
       expect(JSON.parse(accepted.stdout)).toEqual({
         ...member,

@@ -4,7 +4,9 @@ import {
   type DeliveryLogEntry,
   type WebhookTestView,
 } from '@custodian/contracts';
+import { SecretCipher } from '@custodian/secret-cipher';
 import { eventually, WebhookReceiver } from '@custodian/testing';
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { TestStack, type Tenant } from './support/stack';
 
@@ -14,8 +16,11 @@ import { TestStack, type Tenant } from './support/stack';
  * only server is a local receiver that must get nothing.
  */
 describe('webhook SSRF guard, production mode (e2e)', () => {
+  // The rows below are written here, so their secrets are encrypted with the worker's key.
+  const secretKeys = `e2e:${randomBytes(32).toString('base64')}`;
   const stack = new TestStack({
     env: {
+      WEBHOOK_SECRET_KEYS: secretKeys,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
       DELIVERY_TIMEOUT_MS: '500',
       DELIVERY_LEASE_MS: '5000',
@@ -81,7 +86,13 @@ describe('webhook SSRF guard, production mode (e2e)', () => {
         `INSERT INTO delivery.endpoints (id, workspace_id, url, events, description, secret)
          VALUES ($1, $2, $3, $4, NULL, $5)`,
         // Subscribed to one event nothing here emits, so only the Test ping is delivered.
-        [id, tenant.workspace.id, url, ['asset.deleted'], 'whsec_ssrf-test-secret'],
+        [
+          id,
+          tenant.workspace.id,
+          url,
+          ['asset.deleted'],
+          SecretCipher.fromSetting(secretKeys, 'WEBHOOK_SECRET_KEYS').encrypt('whsec_ssrf-test'),
+        ],
       );
       const test = await stack.workerAdminCall<WebhookTestView>(WorkerAdminPatterns.webhookTest, {
         id,

@@ -20,6 +20,7 @@ import {
 import { openConnection } from '@custodian/messaging';
 import { envelopeErrors, eventually, schemaErrors, WebhookReceiver } from '@custodian/testing';
 import { verify } from '@custodian/webhook-signature';
+import { Client } from 'pg';
 import { Tenant, TestStack } from './support/stack';
 
 /** `expect.stringMatching`, typed as the string it stands for. */
@@ -110,6 +111,20 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     const listed = list.find((endpoint) => endpoint.id === created.id)!;
     expect(listed).toMatchObject({ url: created.url, events: created.events, enabled: true });
     expect(JSON.stringify(list)).not.toContain('whsec_');
+
+    // Stored encrypted: the table does not give the secret away.
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ secret: string }>(
+        `SELECT secret FROM delivery.endpoints WHERE id = $1`,
+        [created.id],
+      );
+      expect(rows[0]?.secret).toMatch(/^v1:dev:/);
+      expect(rows[0]?.secret).not.toContain(created.secret.slice('whsec_'.length));
+    } finally {
+      await db.end();
+    }
   });
 
   it('refuses an unknown event key with a 400 naming it', async () => {

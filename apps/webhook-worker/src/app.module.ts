@@ -16,6 +16,7 @@ import { GatewayClient } from './gateway-client/gateway-client';
 import { HealthController } from './health/health.controller';
 import { EndpointsAdminController } from './webhooks/endpoints.admin-controller';
 import { EndpointsService } from './webhooks/endpoints.service';
+import { SigningSecretRekeyer } from './webhooks/signing-secrets';
 
 @Module({})
 export class WorkerAppModule {
@@ -46,6 +47,7 @@ export class WorkerAppModule {
         EndpointsService,
         DeliveryScheduler,
         DeliveryPruner,
+        SigningSecretRekeyer,
       ],
       exports: [WorkerConfig],
     };

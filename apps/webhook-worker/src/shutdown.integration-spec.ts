@@ -13,6 +13,7 @@ import { Client } from 'pg';
 import { startWorker } from './bootstrap';
 import { loadWorkerConfig, type WorkerConfig } from './config/worker-config';
 import { migrateWorker } from './migrate';
+import { signingSecretCipher } from './webhooks/signing-secrets';
 
 /**
  * The whole worker (Nest app, Postgres, RabbitMQ) stopped with app.close(), as on SIGTERM: the
@@ -45,8 +46,8 @@ describe('webhook worker graceful shutdown (integration)', () => {
     const { port } = server.address() as AddressInfo;
     await pg.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
-       VALUES ('whe_shutdown', 'wsp_test', $1, '{*}', 'whsec_test')`,
-      [`http://127.0.0.1:${port}/hook`],
+       VALUES ('whe_shutdown', 'wsp_test', $1, '{*}', $2)`,
+      [`http://127.0.0.1:${port}/hook`, signingSecretCipher().encrypt('whsec_test')],
     );
     config = loadWorkerConfig({
       DATABASE_URL: database.url,

@@ -1,6 +1,6 @@
 import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { EmailField, EnumField, TextField } from './fields/field.decorators';
-import type { Invitation, Member } from './models/members';
+import type { Invitation, Member, RenewedInvitation } from './models/members';
 
 /** Workspace roles, highest first (DECISIONS.md, Members). */
 export const MEMBER_ROLES = ['owner', 'admin', 'manager', 'member'] as const;
@@ -31,6 +31,11 @@ export class InvitationListInput {
   @IsString() @Length(1, 64) workspace!: string;
 }
 
+/** Admin queue: `invitation renew --id I`, a new link for an open invitation (a lost e-mail). */
+export class InvitationRenewInput {
+  @IsString() @Length(1, 64) id!: string;
+}
+
 /** Admin queue and the public accept link: `invitation accept --token T`. */
 export class InvitationAcceptInput {
   @IsString()
@@ -53,5 +58,8 @@ export class OwnerCreateInput {
 /** A workspace member: a login, not a person record (spec 2.3). */
 export type MemberView = Member;
 
-/** An open invitation, as `invitation list` prints it. */
+/** An open invitation, as `invitation list` prints it (no token: it is not stored). */
 export type InvitationView = Invitation;
+
+/** An invitation with its new link, as `invitation renew` prints it. */
+export type RenewedInvitationView = RenewedInvitation;

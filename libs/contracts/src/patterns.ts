@@ -30,11 +30,13 @@ import { CreateCustomFieldInput, type CustomFieldView } from './custom-fields';
 import {
   InvitationAcceptInput,
   InvitationListInput,
+  InvitationRenewInput,
   InviteMemberInput,
   OwnerCreateInput,
   UpdateMemberInput,
   type InvitationView,
   type MemberView,
+  type RenewedInvitationView,
 } from './members';
 import { CreatePersonInput, UpdatePersonInput, type PersonDetail } from './people';
 import type { AssetSummary, PersonSummary } from './models';
@@ -159,6 +161,11 @@ export const RegisterAdminRpc = {
     reply<CustomFieldView>(),
   ),
   invitationList: rpc('admin.invitation.list', InvitationListInput, reply<InvitationView[]>()),
+  invitationRenew: rpc(
+    'admin.invitation.renew',
+    InvitationRenewInput,
+    reply<RenewedInvitationView>(),
+  ),
   invitationAccept: rpc('admin.invitation.accept', InvitationAcceptInput, reply<MemberView>()),
   ownerCreate: rpc('admin.member.owner', OwnerCreateInput, reply<MemberView>()),
 };

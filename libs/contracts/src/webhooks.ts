@@ -68,9 +68,11 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 /**
  * Error kinds of an attempt that got no HTTP status. `forbidden_address`: the target resolved
  * to an address production webhooks may not reach (private, loopback, ...); final, not retried.
+ * `secret_unreadable`: the endpoint's stored signing secret did not decrypt with the worker's
+ * keys (WEBHOOK_SECRET_KEYS), so nothing was sent; retried.
  */
 export type DeliveryErrorKind =
-  'timeout' | 'connection_refused' | 'dns' | 'network' | 'forbidden_address';
+  'timeout' | 'connection_refused' | 'dns' | 'network' | 'forbidden_address' | 'secret_unreadable';
 
 export interface DeliveryAttemptView {
   attempt: number;

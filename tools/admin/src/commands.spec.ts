@@ -107,6 +107,13 @@ describe('parseCommand', () => {
     expect(parsed.payload).toEqual({ workspace: 'wsp_1' });
   });
 
+  it('parses invitation renew, sent to the register', () => {
+    const parsed = parseCommand(['invitation', 'renew', '--id', 'inv_1']);
+    expect(parsed.command.pattern).toBe(RegisterAdminPatterns.invitationRenew);
+    expect(parsed.command.owner).toBe('register');
+    expect(parsed.payload).toEqual({ id: 'inv_1' });
+  });
+
   it('parses invitation accept, sent to the register', () => {
     const parsed = parseCommand(['invitation', 'accept', '--token', 'tok']);
     expect(parsed.command.pattern).toBe(RegisterAdminPatterns.invitationAccept);
@@ -137,6 +144,7 @@ describe('parseCommand', () => {
         'deliveries',
         'invitation accept',
         'invitation list',
+        'invitation renew',
         'key create',
         'key list',
         'key revoke',

@@ -68,6 +68,12 @@ export const COMMANDS: Record<string, AdminCommand> = {
     options: ['workspace'],
     required: ['workspace'],
   },
+  'invitation renew': {
+    owner: 'register',
+    pattern: RegisterAdminPatterns.invitationRenew,
+    options: ['id'],
+    required: ['id'],
+  },
   'invitation accept': {
     owner: 'register',
     pattern: RegisterAdminPatterns.invitationAccept,

@@ -14,6 +14,7 @@ import { CreateAssets1763770000000 } from './migrations/1763770000000-CreateAsse
 import { CreatePeopleAndCustomFields1763790000000 } from './migrations/1763790000000-CreatePeopleAndCustomFields';
 import { IndexPublishedOutbox1763810000000 } from './migrations/1763810000000-IndexPublishedOutbox';
 import { CreateMembers1763800000000 } from './migrations/1763800000000-CreateMembers';
+import { HashInvitationTokens1763830000000 } from './migrations/1763830000000-HashInvitationTokens';
 import { CreateAppliedRequests1763840000000 } from './migrations/1763840000000-CreateAppliedRequests';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 
@@ -37,6 +38,7 @@ export function registerDataSource(
       CreatePeopleAndCustomFields1763790000000,
       CreateMembers1763800000000,
       IndexPublishedOutbox1763810000000,
+      HashInvitationTokens1763830000000,
       CreateAppliedRequests1763840000000,
     ],
     entities: [

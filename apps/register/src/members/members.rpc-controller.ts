@@ -2,6 +2,7 @@ import {
   CallerMessage,
   InvitationAcceptInput,
   InvitationListInput,
+  InvitationRenewInput,
   InviteMemberMessage,
   OwnerCreateInput,
   RegisterAdminRpc,
@@ -43,6 +44,11 @@ export class MembersAdminRpcController {
   @Handles(RegisterAdminRpc.invitationList, REGISTER_ADMIN_TRANSPORT)
   listInvitations(@Payload() input: InvitationListInput) {
     return this.members.listInvitations(input);
+  }
+
+  @Handles(RegisterAdminRpc.invitationRenew, REGISTER_ADMIN_TRANSPORT)
+  renewInvitation(@Payload() input: InvitationRenewInput) {
+    return this.members.renewInvitation(input);
   }
 
   @Handles(RegisterAdminRpc.invitationAccept, REGISTER_ADMIN_TRANSPORT)

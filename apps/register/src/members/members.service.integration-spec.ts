@@ -10,6 +10,7 @@ import {
 import { PLAN_CATALOG } from '@custodian/plans';
 import {
   createMigratedDatabase,
+  createTestDatabase,
   domainRejection,
   received,
   type ClientBody,
@@ -17,6 +18,7 @@ import {
   type MigratedDatabase,
 } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { loadRegisterConfig } from '../config/register-config';
 import { registerDataSource } from '../database/data-source';
@@ -118,26 +120,34 @@ function workspace(seats: number | null = 25) {
 interface InvitationRow {
   id: string;
   member_id: string;
-  token: string;
+  token_hash: Buffer;
   expires_at: Date;
   accepted_at: Date | null;
 }
 
 function invitationRows(workspaceId: string): Promise<InvitationRow[]> {
   return db.query(
-    `SELECT id, member_id, token, expires_at, accepted_at FROM register.invitations
+    `SELECT id, member_id, token_hash, expires_at, accepted_at FROM register.invitations
      WHERE workspace_id = $1 ORDER BY created_at, id`,
     [workspaceId],
   );
 }
 
+/** The token of the last link e-mailed to `email`: the one place a token exists. */
+function mailedToken(email: string): string {
+  const mail = mails.filter((message) => message.to === email).at(-1);
+  const token = mail && /accept\?token=([A-Za-z0-9_-]{43})$/m.exec(mail.text)?.[1];
+  if (!token) throw new Error(`no invitation link mailed to ${email}`);
+  return token;
+}
+
+/** The token of a member's last invitation, from its e-mail. */
 async function tokenOf(memberId: string): Promise<string> {
-  const rows = await db.query<Array<{ token: string }>>(
-    `SELECT token FROM register.invitations WHERE member_id = $1
-     ORDER BY created_at DESC, id DESC LIMIT 1`,
+  const [member] = await db.query<Array<{ email: string }>>(
+    `SELECT email FROM register.members WHERE id = $1`,
     [memberId],
   );
-  return rows[0]!.token;
+  return mailedToken(member!.email);
 }
 
 function events(workspaceId: string): Promise<Array<{ event: string; data: unknown }>> {
@@ -189,9 +199,33 @@ describe('invite', () => {
     expect(await events(ws.id)).toEqual([{ event: 'member.invited', data: member }]);
     const mail = mails.at(-1)!;
     expect(mail.to).toBe('new@example.com');
-    expect(mail.text).toContain(
-      `http://127.0.0.1:3000/api/v1/invitations/accept?token=${encodeURIComponent(invitation!.token)}`,
+    const token = mailedToken('new@example.com');
+    expect(mail.text).toContain(`http://127.0.0.1:3000/api/v1/invitations/accept?token=${token}`);
+    expect(invitation!.token_hash).toEqual(createHash('sha256').update(token).digest());
+  });
+
+  it('stores only a hash of the token: the e-mailed link is where it exists, and it is accepted', async () => {
+    const ws = workspace();
+    const member = await ws.invite({ email: 'hashed@example.com' });
+    const token = mailedToken('hashed@example.com');
+    const dump = JSON.stringify(
+      await db.query(`SELECT * FROM register.invitations WHERE workspace_id = $1`, [ws.id]),
     );
+    expect(dump).not.toContain(token);
+    const [row] = await db.query<Array<{ token_hash: Buffer }>>(
+      `SELECT token_hash FROM register.invitations WHERE member_id = $1`,
+      [member.id],
+    );
+    expect(row!.token_hash.equals(createHash('sha256').update(token).digest())).toBe(true);
+    expect(await ws.invitations()).toEqual([
+      {
+        id: expect.stringMatching(/^inv_/) as string,
+        email: 'hashed@example.com',
+        role: 'member',
+        expires_at: expect.any(String) as string,
+      },
+    ]);
+    expect(await ws.accept(token)).toMatchObject({ id: member.id, status: 'active' });
   });
 
   it('puts no text of the caller in the e-mail: the name stays out of it', async () => {
@@ -444,6 +478,105 @@ describe('accept', () => {
     const statuses = (await ws.list()).map((view: MemberView) => view.status).sort();
     expect(statuses).toEqual(['active', 'active', 'invited']);
   });
+});
+
+describe('renew', () => {
+  it('gives an open invitation a new link: the old one stops working, the new one is mailed and printed once', async () => {
+    const ws = workspace();
+    const member = await ws.invite({ email: 'lost@example.com', role: 'manager' });
+    const old = mailedToken('lost@example.com');
+    const [listed] = await ws.invitations();
+    const renewed = await service.renewInvitation({ id: listed!.id });
+    expect(renewed).toEqual({
+      id: listed!.id,
+      email: 'lost@example.com',
+      role: 'manager',
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) as string,
+      expires_at: expect.any(String) as string,
+    });
+    expect(renewed.token).not.toBe(old);
+    expect(mailedToken('lost@example.com')).toBe(renewed.token);
+    expect(Date.parse(renewed.expires_at)).toBeGreaterThanOrEqual(Date.parse(listed!.expires_at));
+    expect(JSON.stringify(await invitationRows(ws.id))).not.toContain(renewed.token);
+    expect(await domainRejection(ws.accept(old))).toMatchObject({ code: 'not_found' });
+    expect(await ws.accept(renewed.token)).toMatchObject({ id: member.id, status: 'active' });
+  });
+
+  it('refuses an unknown, an accepted or an expired invitation, changing nothing', async () => {
+    const ws = workspace();
+    expect(await domainRejection(service.renewInvitation({ id: 'inv_nope' }))).toMatchObject({
+      code: 'not_found',
+      message: 'Invitation inv_nope not found',
+    });
+    const accepted = await ws.invite({ email: 'done@example.com' });
+    await ws.accept(mailedToken('done@example.com'));
+    const late = await ws.invite({ email: 'expired@example.com' });
+    await db.query(
+      `UPDATE register.invitations SET expires_at = now() - interval '1 minute'
+       WHERE member_id = $1`,
+      [late.id],
+    );
+    const rows = await invitationRows(ws.id);
+    const before = await snapshot(ws.id);
+    const idOf = (memberId: string) => rows.find((row) => row.member_id === memberId)!.id;
+    expect(await domainRejection(service.renewInvitation({ id: idOf(accepted.id) }))).toMatchObject(
+      { code: 'conflict', message: 'This invitation has already been accepted' },
+    );
+    const expired = rows.find((row) => row.member_id === late.id)!;
+    expect(await domainRejection(service.renewInvitation({ id: expired.id }))).toMatchObject({
+      code: 'conflict',
+      message: `This invitation expired at ${expired.expires_at.toISOString()}; invite the e-mail again`,
+    });
+    expect(await snapshot(ws.id)).toEqual(before);
+  });
+});
+
+describe('the migration that hashes invitation tokens', () => {
+  it('hashes the tokens stored before it, so a link mailed before still works', async () => {
+    const database = await createTestDatabase();
+    const old = registerDataSource(database.url, 2);
+    try {
+      await migrateRegister(database.url);
+      await old.initialize();
+      // Back to before the hashing (and the one migration after it).
+      await old.undoLastMigration({ transaction: 'each' });
+      await old.undoLastMigration({ transaction: 'each' });
+      const ws = testCaller().workspaceId;
+      workspaces.add(ws, 25);
+      const token = randomBytes(32).toString('base64url');
+      await old.query(
+        `INSERT INTO register.members (id, workspace_id, email, role, status, invited_at)
+         VALUES ('usr_legacy', $1, 'legacy@example.com', 'member', 'invited', now())`,
+        [ws],
+      );
+      await old.query(
+        `INSERT INTO register.invitations (id, workspace_id, member_id, token, expires_at)
+         VALUES ('inv_legacy', $1, 'usr_legacy', $2, now() + interval '1 day')`,
+        [ws, token],
+      );
+      expect(await migrateRegister(database.url)).toEqual([
+        'HashInvitationTokens1763830000000',
+        'CreateAppliedRequests1763840000000',
+      ]);
+      const dump = JSON.stringify(await old.query(`SELECT * FROM register.invitations`));
+      expect(dump).not.toContain(token);
+      const legacy = new MembersService(
+        old,
+        new WriteTransactions(old),
+        loadRegisterConfig({ DATABASE_URL: database.url }),
+        mailer,
+        workspaces as unknown as GatewayClient,
+        writer,
+      );
+      expect(await legacy.accept({ token })).toMatchObject({
+        id: 'usr_legacy',
+        status: 'active',
+      });
+    } finally {
+      if (old.isInitialized) await old.destroy();
+      await database.drop();
+    }
+  }, 30_000);
 });
 
 describe('list', () => {

@@ -5,20 +5,22 @@ import {
   type CallerContext,
   type InvitationAcceptInput,
   type InvitationListInput,
+  type InvitationRenewInput,
   type InviteMemberInput,
   type OwnerCreateInput,
   type UpdateMemberInput,
   type InvitationView,
   type MemberRole,
   type MemberView,
+  type RenewedInvitationView,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { isUniqueViolation, newId, queryOne } from '@custodian/persistence';
+import { isUniqueViolation, newId, queryOne, queryRows } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { WriteTransactions } from '../requests/write-transactions';
+import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { WriteTransactions } from '../requests/write-transactions';
 import { RegisterConfig } from '../config/register-config';
 import { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer } from '../mail/mailer';
@@ -37,8 +39,11 @@ type MemberRow = Pick<
 /** An invitation as stored (RETURNING of its insert). */
 type StoredInvitation = Pick<
   InvitationEntity,
-  'id' | 'workspace_id' | 'member_id' | 'token' | 'expires_at' | 'accepted_at'
+  'id' | 'workspace_id' | 'member_id' | 'expires_at' | 'accepted_at'
 >;
+
+/** A stored invitation and its token, which exists only until it is e-mailed. */
+type IssuedInvitation = StoredInvitation & { token: string };
 
 /** An invitation with its member's e-mail and role. */
 type InvitationRow = StoredInvitation & Pick<MemberEntity, 'email' | 'role'>;
@@ -76,7 +81,7 @@ export class MembersService {
     const email = input.email.trim();
     let invited: {
       reply: MemberView;
-      result?: { member: MemberView; invitation: StoredInvitation };
+      result?: { member: MemberView; invitation: IssuedInvitation };
     };
     try {
       invited = await this.writes.apply(
@@ -102,7 +107,8 @@ export class MembersService {
       throw translateEmailConflict(error, alreadyInvited(email));
     }
     // After the commit, and only for the request that committed (a repeat sends no second
-    // mail): a mail that fails leaves the invitation listed, token and all.
+    // mail): a mail that fails leaves the invitation listed (`invitation renew`
+    // gives it a new link).
     if (invited.result) {
       this.mailer.send(this.invitationMail(invited.result.member, invited.result.invitation));
     }
@@ -192,9 +198,9 @@ export class MembersService {
   async listInvitations(input: InvitationListInput): Promise<InvitationView[]> {
     await this.gateway.workspace(input.workspace); // 404 for a workspace that does not exist
     const rows = await this.db.query<
-      Array<Pick<InvitationRow, 'id' | 'email' | 'role' | 'token' | 'expires_at'>>
+      Array<Pick<InvitationRow, 'id' | 'email' | 'role' | 'expires_at'>>
     >(
-      `SELECT i.id, m.email, m.role, i.token, i.expires_at
+      `SELECT i.id, m.email, m.role, i.expires_at
        FROM register.invitations i JOIN register.members m ON m.id = i.member_id
        WHERE i.workspace_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now()
        ORDER BY i.created_at, i.id`,
@@ -204,9 +210,53 @@ export class MembersService {
       id: row.id,
       email: row.email,
       role: row.role,
-      token: row.token,
       expires_at: row.expires_at.toISOString(),
     }));
+  }
+
+  /**
+   * Admin: a new link for an open invitation whose e-mail was lost (the token is not stored,
+   * so it cannot be shown again). The old link stops working, the new one is valid for
+   * INVITATION_TTL_DAYS, e-mailed, and printed this once for the operator to pass on.
+   */
+  async renewInvitation(input: InvitationRenewInput): Promise<RenewedInvitationView> {
+    const token = newToken();
+    const [renewed] = await queryRows<Pick<InvitationRow, 'email' | 'role' | 'expires_at'>>(
+      this.db,
+      `UPDATE register.invitations i SET token_hash = $2,
+         expires_at = now() + make_interval(days => $3)
+       FROM register.members m
+       WHERE i.id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() AND m.id = i.member_id
+       RETURNING m.email, m.role, i.expires_at`,
+      [input.id, hashToken(token), INVITATION_TTL_DAYS],
+    );
+    if (!renewed) throw await this.notRenewable(input.id);
+    const view = {
+      id: input.id,
+      email: renewed.email,
+      role: renewed.role,
+      token,
+      expires_at: renewed.expires_at.toISOString(),
+    };
+    this.mailer.send(this.invitationMail(renewed, { token, expires_at: renewed.expires_at }));
+    return view;
+  }
+
+  /** Why an invitation was not renewed: unknown, accepted, or expired. */
+  private async notRenewable(id: string): Promise<DomainError> {
+    const [row] = await queryRows<Pick<InvitationEntity, 'expires_at' | 'accepted_at'>>(
+      this.db,
+      `SELECT expires_at, accepted_at FROM register.invitations WHERE id = $1`,
+      [id],
+    );
+    if (!row) return new DomainError('not_found', `Invitation ${id} not found`);
+    if (row.accepted_at) {
+      return new DomainError('conflict', 'This invitation has already been accepted');
+    }
+    return new DomainError(
+      'conflict',
+      `This invitation expired at ${row.expires_at.toISOString()}; invite the e-mail again`,
+    );
   }
 
   /**
@@ -274,7 +324,10 @@ export class MembersService {
     }
   }
 
-  private invitationMail(member: MemberView, invitation: StoredInvitation) {
+  private invitationMail(
+    member: Pick<MemberView, 'email' | 'role'>,
+    invitation: Pick<IssuedInvitation, 'token' | 'expires_at'>,
+  ) {
     const base = this.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
     const link = `${base}/api/v1/invitations/accept?token=${encodeURIComponent(invitation.token)}`;
     return {
@@ -318,17 +371,26 @@ async function findMember(
   return row;
 }
 
+/** The token of a new invitation link: 256 random bits, base64url. */
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What is stored of a token, and what a presented token is looked up by. */
+function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
 async function findInvitation(
   manager: EntityManager,
   token: string,
   forUpdate: boolean,
 ): Promise<InvitationRow> {
   const rows = await manager.query<InvitationRow[]>(
-    `SELECT i.id, i.workspace_id, i.member_id, m.email, m.role, i.token, i.expires_at,
-       i.accepted_at
+    `SELECT i.id, i.workspace_id, i.member_id, m.email, m.role, i.expires_at, i.accepted_at
      FROM register.invitations i JOIN register.members m ON m.id = i.member_id
-     WHERE i.token = $1${forUpdate ? ' FOR UPDATE OF i' : ''}`,
-    [token],
+     WHERE i.token_hash = $1${forUpdate ? ' FOR UPDATE OF i' : ''}`,
+    [hashToken(token)],
   );
   const row = rows[0];
   if (!row) throw new DomainError('not_found', 'Invitation not found; the link may be mistyped');
@@ -362,20 +424,16 @@ async function insertInvitation(
   tx: EntityManager,
   workspaceId: string,
   memberId: string,
-): Promise<StoredInvitation> {
-  return queryOne<StoredInvitation>(
+): Promise<IssuedInvitation> {
+  const token = newToken();
+  const stored = await queryOne<StoredInvitation>(
     tx,
-    `INSERT INTO register.invitations (id, workspace_id, member_id, token, expires_at)
+    `INSERT INTO register.invitations (id, workspace_id, member_id, token_hash, expires_at)
      VALUES ($1, $2, $3, $4, now() + make_interval(days => $5))
-     RETURNING id, workspace_id, member_id, token, expires_at, accepted_at`,
-    [
-      newId('inv'),
-      workspaceId,
-      memberId,
-      randomBytes(32).toString('base64url'),
-      INVITATION_TTL_DAYS,
-    ],
+     RETURNING id, workspace_id, member_id, expires_at, accepted_at`,
+    [newId('inv'), workspaceId, memberId, hashToken(token), INVITATION_TTL_DAYS],
   );
+  return { ...stored, token };
 }
 
 /**

@@ -1,6 +1,26 @@
 import { EVENTS_EXCHANGE, GATEWAY_ADMIN_QUEUE, WORKER_ADMIN_QUEUE } from '@custodian/contracts';
 import { loadConfig } from '@custodian/config';
-import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { developmentSecretKeys, parseSecretKeys } from '@custodian/secret-cipher';
+import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
+
+/** The variable that holds the keys of the webhook signing secrets. */
+export const WEBHOOK_SECRET_KEYS = 'WEBHOOK_SECRET_KEYS';
+
+/** Why a WEBHOOK_SECRET_KEYS value is refused, or null. */
+function secretKeysProblem(value: unknown): string | null {
+  if (typeof value !== 'string' || value.trim() === '') {
+    return (
+      `${WEBHOOK_SECRET_KEYS} is required when NODE_ENV=production: a comma list of ` +
+      'id:base64key, the first encrypting (generate a key with openssl rand -base64 32)'
+    );
+  }
+  try {
+    parseSecretKeys(value, WEBHOOK_SECRET_KEYS);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 export class WorkerConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
@@ -93,6 +113,24 @@ export class WorkerConfig {
    */
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_TARGETS: string = process.env.NODE_ENV === 'production' ? 'false' : 'true';
+
+  /**
+   * The keys that encrypt webhook signing secrets at rest (AES-256-GCM, webhooks/
+   * signing-secrets.ts): `id:base64key,...`, 32-byte keys. The first encrypts; each decrypts
+   * what it encrypted, and at start the worker re-encrypts what older keys hold, so a key is
+   * rotated by putting a new one first and dropping the old one once that is done. Required
+   * in production; elsewhere a fixed development key, so that `npm start` and the tests need no
+   * setup (it is in the source: it protects nothing).
+   */
+  @ValidateBy({
+    name: 'isSecretKeyList',
+    validator: {
+      validate: (value: unknown) => secretKeysProblem(value) === null,
+      defaultMessage: (args) => secretKeysProblem(args?.value) ?? '',
+    },
+  })
+  WEBHOOK_SECRET_KEYS: string =
+    process.env.NODE_ENV === 'production' ? '' : developmentSecretKeys(WEBHOOK_SECRET_KEYS);
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 

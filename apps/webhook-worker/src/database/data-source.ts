@@ -7,6 +7,7 @@ import { CreateDeliveries1763770000000 } from './migrations/1763770000000-Create
 import { CreateDeliveryLog1763810000000 } from './migrations/1763810000000-CreateDeliveryLog';
 import { IndexFinishedDeliveries1763820000000 } from './migrations/1763820000000-IndexFinishedDeliveries';
 import { IndexDueDeliveriesByEndpoint1763830000000 } from './migrations/1763830000000-IndexDueDeliveriesByEndpoint';
+import { EncryptEndpointSecrets1763850000000 } from './migrations/1763850000000-EncryptEndpointSecrets';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -19,6 +20,7 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
       CreateDeliveryLog1763810000000,
       IndexFinishedDeliveries1763820000000,
       IndexDueDeliveriesByEndpoint1763830000000,
+      EncryptEndpointSecrets1763850000000,
     ],
     entities: [EndpointEntity, DeliveryEntity, DeliveryAttemptEntity],
     applicationName: 'custodian-webhook-worker',

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
 import { migrateWorker } from '../migrate';
+import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryPruner } from './delivery-pruner';
 
 let database: TestDatabase;
@@ -14,7 +15,8 @@ beforeAll(async () => {
   db = await workerDataSource(database.url, 2).initialize();
   await db.query(
     `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
-     VALUES ('whe_1', 'wsp_1', 'https://example.com/hook', '{*}', 'whsec_test')`,
+     VALUES ('whe_1', 'wsp_1', 'https://example.com/hook', '{*}', $1)`,
+    [signingSecretCipher().encrypt('whsec_test')],
   );
 }, 30_000);
 

@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
 import { migrateWorker } from '../migrate';
+import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryScheduler } from './delivery-scheduler';
 
 /**
@@ -120,8 +121,8 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     const id = newId('whe');
     await db.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
-       VALUES ($1, $3, $2, '{*}', 'whsec_test')`,
-      [id, receiver.url(path), workspace],
+       VALUES ($1, $3, $2, '{*}', $4)`,
+      [id, receiver.url(path), workspace, signingSecretCipher().encrypt('whsec_test')],
     );
     return id;
   }

@@ -9,6 +9,7 @@ import {
 import { DataSource } from 'typeorm';
 import { WorkerConfig, retryDelays } from '../config/worker-config';
 import { boundedResolver } from '../webhooks/dns-resolver';
+import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { AttemptRecorder } from './attempt-recorder';
 import { DeliveryLeases, type ClaimedDelivery, type HeldLease } from './delivery-leases';
 import { WebhookSender } from './sender';
@@ -58,6 +59,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.sender = new WebhookSender(config.DELIVERY_TIMEOUT_MS, {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
       resolve: boundedResolver({ timeoutMs: config.DELIVERY_DNS_TIMEOUT_MS }),
+      cipher: signingSecretCipher(config),
     });
     this.leases = new DeliveryLeases(db);
     this.slots = new SlotAllocator({

@@ -1,7 +1,9 @@
 import type { DeliveryErrorKind } from '@custodian/contracts';
+import type { SecretCipher } from '@custodian/secret-cipher';
 import { sign } from '@custodian/webhook-signature';
 import { Logger } from '@nestjs/common';
 import { Agent, request } from 'undici';
+import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { FORBIDDEN_ADDRESS, guardedConnector, type ResolveAll } from '../webhooks/ssrf-guard';
 
 /** Response bodies kept in the delivery log are cut to this many bytes. */
@@ -9,6 +11,7 @@ export const RESPONSE_BODY_LIMIT = 4096;
 
 export interface OutgoingDelivery {
   url: string;
+  /** The endpoint's signing secret as stored (encrypted); the sender decrypts it to sign. */
   secret: string;
   deliveryId: string;
   event: string;
@@ -28,7 +31,9 @@ export type Outcome = 'delivered' | 'retry' | 'failed';
 
 /**
  * 2xx delivered; network errors, timeouts, 408, 429, 5xx retried; other answers final, and so
- * is a forbidden address (it will not become allowed by waiting).
+ * is a forbidden address (it will not become allowed by waiting). A secret that does not
+ * decrypt is retried: the key that encrypted it may be listed again (a rollout that gave some
+ * workers a new key before others).
  */
 export function classify(result: Pick<AttemptResult, 'statusCode' | 'error'>): Outcome {
   const status = result.statusCode;
@@ -69,6 +74,8 @@ export interface SenderOptions {
   allowPrivate?: boolean;
   /** How names are resolved at connect time when private targets are not allowed. */
   resolve?: ResolveAll;
+  /** Decrypts the stored secrets; by default the cipher of the worker's WEBHOOK_SECRET_KEYS. */
+  cipher?: SecretCipher;
 }
 
 /**
@@ -79,11 +86,13 @@ export interface SenderOptions {
 export class WebhookSender {
   private readonly logger = new Logger('WebhookSender');
   private readonly agent: Agent;
+  private readonly cipher: SecretCipher;
 
   constructor(
     private readonly timeoutMs: number,
     options: SenderOptions = {},
   ) {
+    this.cipher = options.cipher ?? signingSecretCipher();
     this.agent = new Agent({
       connect: options.allowPrivate
         ? { timeout: timeoutMs }
@@ -101,6 +110,22 @@ export class WebhookSender {
   async send(delivery: OutgoingDelivery): Promise<AttemptResult> {
     const startedAt = new Date();
     const started = performance.now();
+    let secret: string;
+    try {
+      secret = this.cipher.decrypt(delivery.secret);
+    } catch (error) {
+      // Never sent unsigned, nor signed with something else.
+      this.logger.error(
+        `delivery ${delivery.deliveryId} to ${delivery.url} not sent: ${(error as Error).message}`,
+      );
+      return {
+        startedAt,
+        durationMs: 0,
+        statusCode: null,
+        error: 'secret_unreadable',
+        responseBody: null,
+      };
+    }
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const controller = new AbortController();
     let timedOut = false;
@@ -124,7 +149,7 @@ export class WebhookSender {
           'x-custodian-event': delivery.event,
           'x-custodian-delivery': delivery.deliveryId,
           'x-custodian-timestamp': String(timestamp),
-          'x-custodian-signature': sign(delivery.secret, timestamp, delivery.body),
+          'x-custodian-signature': sign(secret, timestamp, delivery.body),
         },
         body: delivery.body,
       });

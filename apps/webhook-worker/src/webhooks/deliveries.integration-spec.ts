@@ -7,6 +7,7 @@ import type { FanOut } from '../delivery/fan-out';
 import type { GatewayClient } from '../gateway-client/gateway-client';
 import { migrateWorker } from '../migrate';
 import { EndpointsService } from './endpoints.service';
+import { signingSecretCipher } from './signing-secrets';
 
 /**
  * The `deliveries` admin message against Postgres: `limit` as a number or as digits (what
@@ -30,8 +31,8 @@ describe('EndpointsService.deliveries limit (integration)', () => {
     );
     await db.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
-       VALUES ($1, 'wsp_test', 'http://127.0.0.1:9/hook', '{*}', 'whsec_test')`,
-      [endpoint],
+       VALUES ($1, 'wsp_test', 'http://127.0.0.1:9/hook', '{*}', $2)`,
+      [endpoint, signingSecretCipher().encrypt('whsec_test')],
     );
     await db.query(
       `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)

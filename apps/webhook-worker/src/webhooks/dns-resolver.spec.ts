@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { createSocket, type Socket } from 'node:dgram';
 import { WebhookSender } from '../delivery/sender';
 import { boundedResolver } from './dns-resolver';
+import { signingSecretCipher } from './signing-secrets';
 
 /**
  * A name server on a loopback UDP port: `ok.test` has one A record and no AAAA, `nx.test` does
@@ -108,7 +109,7 @@ describe('boundedResolver (c-ares against a name server on loopback)', () => {
     try {
       const result = await sender.send({
         url: 'https://silent.test/hook',
-        secret: 'whsec_test',
+        secret: signingSecretCipher().encrypt('whsec_test'),
         deliveryId: 'whd_test',
         event: 'ping',
         body: '{}',

@@ -1,8 +1,9 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** delivery.endpoints: a workspace's webhook endpoints and the events each subscribes to. */
 @Entity({ schema: 'delivery', name: 'endpoints' })
 @Index('endpoints_workspace', ['workspace_id'])
+@Check('endpoints_secret_encrypted', `secret LIKE 'v1:%'`)
 export class EndpointEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'endpoints_pkey' })
   id!: string;
@@ -20,7 +21,11 @@ export class EndpointEntity {
   @Column({ type: 'text', nullable: true })
   description!: string | null;
 
-  /** The signing secret (`whsec_...`), shown once at creation. */
+  /**
+   * The signing secret (`whsec_...`, shown once at creation), encrypted:
+   * `v1:<key id>:<iv>:<tag>:<ciphertext>` (webhooks/signing-secrets.ts). The check keeps a
+   * plain secret out even of a write that forgets to encrypt.
+   */
   @Column({ type: 'text' })
   secret!: string;
 

@@ -14,6 +14,7 @@ import {
   type WebhookTestView,
 } from '@custodian/contracts';
 import { newId, queryOne } from '@custodian/persistence';
+import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -22,6 +23,7 @@ import type { DeliveryEntity } from '../delivery/delivery.entity';
 import { FanOut } from '../delivery/fan-out';
 import { GatewayClient } from '../gateway-client/gateway-client';
 import type { EndpointEntity } from './endpoint.entity';
+import { signingSecretCipher } from './signing-secrets';
 import { vetTargetUrl } from './target-url';
 
 /** An endpoint without its secret, which is shown once, at creation. */
@@ -58,13 +60,16 @@ export function parseEvents(raw: string): string[] {
 @Injectable()
 export class EndpointsService {
   private readonly logger = new Logger('EndpointsService');
+  private readonly secrets: SecretCipher;
 
   constructor(
     private readonly db: DataSource,
     private readonly gateway: GatewayClient,
     private readonly fanOut: FanOut,
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
-  ) {}
+  ) {
+    this.secrets = signingSecretCipher(config);
+  }
 
   async create(input: CreateWebhookInput): Promise<CreatedWebhookView> {
     const events = parseEvents(input.events);
@@ -78,10 +83,11 @@ export class EndpointsService {
     }
     const id = newId('whe');
     const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+    // Stored encrypted; the caller gets it in plain text, this once.
     await this.db.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, description, secret)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, workspace.id, url, events, input.description ?? null, secret],
+      [id, workspace.id, url, events, input.description ?? null, this.secrets.encrypt(secret)],
     );
     return { id, url, events, secret };
   }

@@ -2,6 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookSender, classify, errorKind, type OutgoingDelivery } from '../delivery/sender';
+import { signingSecretCipher } from './signing-secrets';
 import { ForbiddenAddressError, guardedLookup, type ResolveAll } from './ssrf-guard';
 
 describe('SSRF guard at connect time (only loopback traffic; names resolved by a fake)', () => {
@@ -9,6 +10,7 @@ describe('SSRF guard at connect time (only loopback traffic; names resolved by a
   let port: number;
   let received = 0;
   const senders: WebhookSender[] = [];
+  const cipher = signingSecretCipher({ WEBHOOK_SECRET_KEYS: `k1:${'A'.repeat(43)}=` });
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -38,13 +40,13 @@ describe('SSRF guard at connect time (only loopback traffic; names resolved by a
     );
   };
   function sender(allowPrivate: boolean): WebhookSender {
-    const created = new WebhookSender(2_000, { allowPrivate, resolve: fakeDns });
+    const created = new WebhookSender(2_000, { allowPrivate, resolve: fakeDns, cipher });
     senders.push(created);
     return created;
   }
   const delivery = (url: string): OutgoingDelivery => ({
     url,
-    secret: 'whsec_test',
+    secret: cipher.encrypt('whsec_test'),
     deliveryId: 'whd_test',
     event: 'ping',
     body: '{}',

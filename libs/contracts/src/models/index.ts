@@ -10,7 +10,7 @@ export * from './event-catalog';
 export * from './event-data';
 export * from './event-envelope';
 export { Health, HealthCheck, HealthDetails } from './health';
-export { Invitation, MEMBER_EXAMPLE, Member } from './members';
+export { Invitation, MEMBER_EXAMPLE, Member, RenewedInvitation } from './members';
 export { pageOf } from './page';
 export { PERSON_EXAMPLE, Holding, Person, PersonPage, PersonSummary } from './people';
 export { CategoryRef, DepartmentRef, LocationRef, PersonRef, type NamedRef } from './refs';

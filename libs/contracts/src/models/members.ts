@@ -57,25 +57,42 @@ export class Member {
   joined_at!: string | null;
 }
 
-/** An open invitation, as the admin CLI's `invitation list` prints it (no REST route). */
+const INVITATION_EXAMPLE = {
+  id: 'inv_01jd8x9a8b7c6d5e4f3g2h1j0k',
+  email: 'grace@example.com',
+  role: 'member',
+  expires_at: '2026-11-29T10:15:00.000Z',
+} as const;
+
+/**
+ * An open invitation, as the admin CLI's `invitation list` prints it (no REST route). Without
+ * its token: only a hash of it is stored, the e-mailed link is the one place it exists.
+ */
 @ContractSchema({
   name: 'Invitation',
   description: 'An open invitation, as `invitation list` of the admin CLI prints it.',
-  examples: [
-    {
-      id: 'inv_01jd8x9a8b7c6d5e4f3g2h1j0k',
-      email: 'grace@example.com',
-      role: 'member',
-      token: 'q3JmZ0u8S3m2Vb7YkqK1cW1kqQ4rR5hT6nP0aXyZbCd',
-      expires_at: '2026-11-29T10:15:00.000Z',
-    },
-  ],
+  examples: [INVITATION_EXAMPLE],
 })
 export class Invitation {
   @IdField('inv', 'Id of the invitation.') id!: string;
   @TextField() email!: string;
   @EnumField(MEMBER_ROLES, ROLE) role!: MemberRole;
-  @TextField({ description: 'The credential of the accept link (base64url).' }) token!: string;
   @TimestampField({ description: 'When the link stops working (7 days after the invitation).' })
+  expires_at!: string;
+}
+
+/** An invitation given a new link by `invitation renew`: the one time its token is printed. */
+@ContractSchema({
+  name: 'RenewedInvitation',
+  description: 'An invitation with its new link, as `invitation renew` of the admin CLI prints it.',
+  examples: [{ ...INVITATION_EXAMPLE, token: 'q3JmZ0u8S3m2Vb7YkqK1cW1kqQ4rR5hT6nP0aXyZbCd' }],
+})
+export class RenewedInvitation {
+  @IdField('inv', 'Id of the invitation.') id!: string;
+  @TextField() email!: string;
+  @EnumField(MEMBER_ROLES, ROLE) role!: MemberRole;
+  @TextField({ description: 'The credential of the new accept link (base64url); not stored.' })
+  token!: string;
+  @TimestampField({ description: 'When the new link stops working (7 days after the renewal).' })
   expires_at!: string;
 }

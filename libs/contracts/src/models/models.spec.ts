@@ -10,6 +10,7 @@ import {
   Health,
   Invitation,
   Ping,
+  RenewedInvitation,
   PublishedEvent,
   eventDataExamples,
   eventDataModels,
@@ -17,7 +18,7 @@ import {
 } from './index';
 
 /** Response classes that are not components of the document (health, the CLI's invitations). */
-const OTHER_MODELS: Record<string, ContractClass> = { Health, Invitation };
+const OTHER_MODELS: Record<string, ContractClass> = { Health, Invitation, RenewedInvitation };
 const MODELS = Object.entries({ ...API_MODELS, ...OTHER_MODELS }) as Array<[string, ContractClass]>;
 
 const [PING_EXAMPLE] = examplesOf(Ping) as [Record<string, unknown>];
