@@ -1,5 +1,5 @@
 import { DomainError, type ReplyOf, type RequestOf, type RpcContract } from '@custodian/contracts';
-import type { ConsumeMessage } from 'amqplib';
+import type { Channel, ConsumeMessage } from 'amqplib';
 import { randomUUID } from 'node:crypto';
 import { AmqpConnection, type ChannelHandle } from './amqp-connection';
 import { DIRECT_REPLY_TO, type RpcReplyMessage, type RpcRequestMessage } from './rpc-wire';
@@ -11,6 +11,13 @@ export interface RpcTarget {
   timeoutMs: number;
   /** Name of the service behind the queue, for error messages. */
   serviceName: string;
+  /**
+   * Whether a request pending when the connection drops is sent again (same id) once it is
+   * back, within its timeout, instead of failing with 503. Only for a server that applies a
+   * request once however often it comes (the register's API queue: its writes store their
+   * request id): the first copy may have been applied and its reply lost with the connection.
+   */
+  resendAfterReconnect?: boolean;
 }
 
 /** What identifies a request beyond its message (rpc-wire.ts). */
@@ -25,13 +32,19 @@ interface Pending {
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
   target: RpcTarget;
+  /** The request as sent, for a resend after a reconnect. */
+  body: Buffer;
+  /** When its caller stops waiting (Date.now()). */
+  deadline: number;
 }
 
 /**
  * Request/response over RabbitMQ with direct reply-to, one per app connection and shared by
  * every queue the app calls. A request carries a TTL equal to its timeout, so a request that
  * timed out is never executed later by a server that was slow. While the connection is down
- * requests fail at once with `unavailable` (503), and those pending when it drops too.
+ * requests fail at once with `unavailable` (503); those pending when it drops fail too, unless
+ * their target applies each request once (`resendAfterReconnect`): they are sent again, same id,
+ * when the connection is back, and time out (504) if it is not back in time.
  */
 export class RpcClient {
   private handle: ChannelHandle | null = null;
@@ -40,7 +53,7 @@ export class RpcClient {
   private sequence = 0;
 
   constructor(private readonly connection: AmqpConnection) {
-    connection.onDown(() => this.failAll());
+    connection.onDown(() => this.failAll((pending) => !pending.target.resendAfterReconnect));
   }
 
   /** Adds the reply channel to the connection (before or after it opens). */
@@ -54,6 +67,11 @@ export class RpcClient {
         await channel.consume(DIRECT_REPLY_TO, (message) => this.onReply(message), {
           noAck: true,
         });
+        // Requests kept across the drop go out again on the new channel (replies come here).
+        for (const [correlationId, pending] of this.pending) {
+          const left = pending.deadline - Date.now();
+          if (left > 0) this.publish(channel, pending.target, correlationId, pending.body, left);
+        }
       },
     });
   }
@@ -66,7 +84,7 @@ export class RpcClient {
   }
 
   async stop(): Promise<void> {
-    this.failAll();
+    this.failAll(() => true);
     if (this.handle) await this.connection.removeChannel(this.handle);
     this.handle = null;
   }
@@ -85,13 +103,14 @@ export class RpcClient {
     const channel = this.handle?.current;
     if (!channel) return Promise.reject(unavailable(target));
     const correlationId = (++this.sequence).toString(36);
-    const body: RpcRequestMessage = {
+    const message: RpcRequestMessage = {
       id: identity.id ?? randomUUID(),
       ...(identity.fingerprint === undefined ? {} : { fingerprint: identity.fingerprint }),
       pattern,
       data,
       deadline: Date.now() + timeoutMs,
     };
+    const body = Buffer.from(JSON.stringify(message));
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
@@ -104,19 +123,31 @@ export class RpcClient {
         reject,
         timer,
         target,
+        body,
+        deadline: Date.now() + timeoutMs,
       });
       try {
-        channel.sendToQueue(target.queue, Buffer.from(JSON.stringify(body)), {
-          correlationId,
-          replyTo: DIRECT_REPLY_TO,
-          expiration: String(timeoutMs),
-          contentType: 'application/json',
-        });
+        this.publish(channel, target, correlationId, body, timeoutMs);
       } catch {
         clearTimeout(timer);
         this.pending.delete(correlationId);
         reject(unavailable(target));
       }
+    });
+  }
+
+  private publish(
+    channel: Channel,
+    target: RpcTarget,
+    correlationId: string,
+    body: Buffer,
+    timeoutMs: number,
+  ): void {
+    channel.sendToQueue(target.queue, body, {
+      correlationId,
+      replyTo: DIRECT_REPLY_TO,
+      expiration: String(Math.max(1, Math.ceil(timeoutMs))),
+      contentType: 'application/json',
     });
   }
 
@@ -138,8 +169,10 @@ export class RpcClient {
     else pending.reject(new DomainError(reply.err.code, reply.err.message));
   }
 
-  private failAll(): void {
+  /** Fails the pending requests `which` picks with 503; the others wait for the reconnect. */
+  private failAll(which: (pending: Pending) => boolean): void {
     for (const [id, pending] of this.pending) {
+      if (!which(pending)) continue;
       clearTimeout(pending.timer);
       pending.reject(unavailable(pending.target));
       this.pending.delete(id);
@@ -218,6 +251,7 @@ export class RmqRpcClient extends RpcPeer {
       queue: options.queue,
       timeoutMs: options.timeoutMs,
       serviceName: options.serviceName,
+      resendAfterReconnect: options.resendAfterReconnect,
     });
     this.connection = connection;
   }

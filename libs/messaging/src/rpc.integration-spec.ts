@@ -3,6 +3,7 @@ import { eventually, uniqueSuffix } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
 import { connect, type ChannelModel } from 'amqplib';
 import { RmqRpcClient } from './rpc-client';
+import { currentRpcRequest } from './rpc-request-context';
 import { RmqRpcServer } from './rpc-server';
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -269,6 +270,38 @@ describe('RmqRpcClient and RmqRpcServer over RabbitMQ', () => {
 
     await waitFor(() => expect(client.isConnected()).toBe(true), 3_000);
     await expect(client.request('ping', {})).resolves.toBe('pong');
+  });
+
+  it('sends a pending request again, same id, after a reconnect when its target applies requests once', async () => {
+    const queue = newQueue();
+    const seen: string[] = [];
+    await startServer(queue, {
+      slow: async () => {
+        seen.push(currentRpcRequest()?.id ?? 'none');
+        await sleep(300);
+        return 'done';
+      },
+    });
+    const client = new RmqRpcClient({
+      url: RABBITMQ_URL,
+      queue,
+      timeoutMs: 5_000,
+      connectionName: `rpc-test-client-${suffix}`,
+      serviceName: 'test',
+      resendAfterReconnect: true,
+    });
+    clients.push(client);
+    await client.connect();
+
+    const pending = client.request('slow', {});
+    await waitFor(() => expect(seen).toHaveLength(1));
+    // The reply of this first run is lost with the connection.
+    const managed = (client as unknown as { connection: { model: ChannelModel } }).connection;
+    await managed.model.close();
+
+    await expect(pending).resolves.toBe('done');
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toBe(seen[0]);
   });
 
   it('never executes a request that expired in the queue before a server started', async () => {

@@ -18,6 +18,9 @@ export class RegisterClient extends RpcPeer {
       queue: config.REGISTER_QUEUE,
       timeoutMs: config.REGISTER_TIMEOUT_MS,
       serviceName: 'register',
+      // The register applies each request once (its writes store the request id): a request
+      // whose reply was lost with the connection is asked again, not failed as ambiguous.
+      resendAfterReconnect: true,
     });
   }
 

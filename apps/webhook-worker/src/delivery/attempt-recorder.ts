@@ -5,20 +5,24 @@ import { classify, type AttemptResult } from './sender';
 interface Answered {
   delivery: ClaimedDelivery;
   result: AttemptResult;
-  /** Failed recordings so far; given up after RECORD_TRIES (the lease then runs out). */
-  failures: number;
 }
 
-/** Recording an attempt is tried this many times before its lease is left to run out. */
-const RECORD_TRIES = 6;
+/** The longest wait between two tries while Postgres is away. */
+const MOST_BACKOFF_MS = 1_000;
 
 /**
  * Records answered attempts in batches: all that wait, in one statement. With Postgres away, a
- * failed batch waits (backing off 200 ms, doubling, at most 5 s) and is tried again as a
- * batch, so a round costs one statement whatever waits; each attempt is given up after
- * RECORD_TRIES (its lease then runs out and the delivery is attempted again: at-least-once).
+ * failed batch waits (backing off 200 ms, doubling, at most 1 s) and is tried again as a
+ * batch, so a round costs one statement whatever waits.
+ *
+ * An attempt whose outcome this worker knows is never given up for Postgres being away, however
+ * long: the worker keeps holding it (its own claims never take it again) and records it as
+ * soon as Postgres answers, within a second. Giving up would leave it to its lease, and the
+ * delivery would be sent a second time though its answer was in (seen after a 12 s outage).
+ * Only an outage longer than the lease lets another worker claim it meanwhile (at-least-once),
+ * and a worker stopped during an outage abandons what it could not record (`abandon`).
  * A batch Postgres refuses for its data is recorded row by row, so the row it refuses holds up
- * no other; that row is given up at once.
+ * no other; that row is given up at once (trying it again cannot help).
  */
 export class AttemptRecorder {
   private answered: Answered[] = [];
@@ -47,13 +51,27 @@ export class AttemptRecorder {
   }
 
   add(delivery: ClaimedDelivery, result: AttemptResult): void {
-    this.answered.push({ delivery, result, failures: 0 });
+    this.answered.push({ delivery, result });
+  }
+
+  /**
+   * Stops trying (shutting down with Postgres away): returns the deliveries let go, whose
+   * leases will run out and which will be attempted again.
+   */
+  abandon(): string[] {
+    const entries = this.answered;
+    this.answered = [];
+    const letGo: string[] = [];
+    if (entries.length > 0) {
+      this.giveUp(entries, new Error('the worker stopped while Postgres was away'), letGo);
+    }
+    return letGo;
   }
 
   /**
    * Records every answered attempt in one statement, unless the last rounds failed and their
    * backoff has not ended. Returns the deliveries this worker no longer holds: recorded, or
-   * given up (their leases run out).
+   * refused for their data (their leases run out).
    */
   async record(): Promise<string[]> {
     if (this.answered.length === 0 || Date.now() < this.nextTryAt) return [];
@@ -70,7 +88,7 @@ export class AttemptRecorder {
       this.recorded(batch, letGo);
       return;
     } catch (error) {
-      if (!refusedForData(error)) return this.failed(batch, error, letGo);
+      if (!refusedForData(error)) return this.failed(batch);
       if (batch.length === 1) return this.giveUp(batch, error, letGo);
     }
     for (const [i, entry] of batch.entries()) {
@@ -78,7 +96,7 @@ export class AttemptRecorder {
         await this.leases.record([this.toRecord(entry)]);
         this.recorded([entry], letGo);
       } catch (error) {
-        if (!refusedForData(error)) return this.failed(batch.slice(i), error, letGo);
+        if (!refusedForData(error)) return this.failed(batch.slice(i));
         this.giveUp([entry], error, letGo);
       }
     }
@@ -107,16 +125,10 @@ export class AttemptRecorder {
   }
 
   /** Postgres could not be asked: the entries wait for the next try, all together. */
-  private failed(entries: Answered[], error: unknown, letGo: string[]): void {
+  private failed(entries: Answered[]): void {
     this.failuresInRow++;
-    this.nextTryAt = Date.now() + Math.min(200 * 2 ** (this.failuresInRow - 1), 5_000);
-    const givenUp: Answered[] = [];
-    for (const entry of entries) {
-      entry.failures++;
-      if (entry.failures >= RECORD_TRIES) givenUp.push(entry);
-      else this.answered.push(entry);
-    }
-    if (givenUp.length > 0) this.giveUp(givenUp, error, letGo);
+    this.nextTryAt = Date.now() + Math.min(200 * 2 ** (this.failuresInRow - 1), MOST_BACKOFF_MS);
+    this.answered.push(...entries);
   }
 
   /** Leaves the attempts unrecorded: their leases run out and they are attempted again. */

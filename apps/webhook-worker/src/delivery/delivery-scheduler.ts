@@ -32,6 +32,9 @@ import { SlotAllocator, startWindow } from './slot-allocator';
  * soon as its answer is in (the lease keeps the delivery from being claimed again until it is
  * recorded).
  */
+/** How long a stopping worker keeps trying to record the attempts it has answers for. */
+const SHUTDOWN_RECORDING_MS = 10_000;
+
 @Injectable()
 export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DeliveryScheduler');
@@ -94,10 +97,14 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     await this.tick();
     await Promise.allSettled([...this.sending]);
     await this.tick();
-    while (this.recorder.waiting > 0) {
-      await delay(Math.max(0, this.recorder.retryAt - Date.now()));
+    // Recording goes on while Postgres is away, for a while: past it, what is left is let go
+    // (leases run out; those deliveries are attempted again).
+    const giveUpAt = Date.now() + SHUTDOWN_RECORDING_MS;
+    while (this.recorder.waiting > 0 && Date.now() < giveUpAt) {
+      await delay(Math.max(0, Math.min(this.recorder.retryAt, giveUpAt) - Date.now()));
       await this.tick();
     }
+    for (const id of this.recorder.abandon()) this.held.delete(id);
     await this.sender.close();
   }
 

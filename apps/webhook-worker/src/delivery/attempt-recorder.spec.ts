@@ -1,0 +1,82 @@
+import { AttemptRecorder } from './attempt-recorder';
+import type { AttemptRecord, ClaimedDelivery, DeliveryLeases } from './delivery-leases';
+import type { AttemptResult } from './sender';
+
+/** The lease statements as the recorder sees them: down (rejecting) until told otherwise. */
+class Leases {
+  down = true;
+  readonly recorded: AttemptRecord[] = [];
+  tries = 0;
+
+  record(attempts: AttemptRecord[]): Promise<void> {
+    this.tries++;
+    if (this.down) return Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+    this.recorded.push(...attempts);
+    return Promise.resolve();
+  }
+}
+
+const delivery = (id: string): ClaimedDelivery => ({
+  id,
+  endpointId: 'whe_1',
+  workspaceId: 'wsp_1',
+  event: 'asset.created',
+  payload: {},
+  attempts: 0,
+  url: 'https://example.com/hook',
+  secret: 'v1:k:x:y:z',
+  lease: '2026-11-23 12:00:00+00',
+});
+
+const answered: AttemptResult = {
+  startedAt: new Date(),
+  durationMs: 12,
+  statusCode: 200,
+  error: null,
+  responseBody: 'ok',
+};
+
+describe('AttemptRecorder while Postgres is away', () => {
+  let now = 1_000_000;
+  beforeEach(() => jest.spyOn(Date, 'now').mockImplementation(() => now));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('never gives up an answered attempt for Postgres being away, and records it once back', async () => {
+    const leases = new Leases();
+    const warnings: string[] = [];
+    const recorder = new AttemptRecorder(leases as unknown as DeliveryLeases, [300, 900], (m) =>
+      warnings.push(m),
+    );
+    recorder.add(delivery('dlv_1'), answered);
+    // A minute of failed rounds, each as soon as its backoff allows.
+    for (let round = 0; round < 60; round++) {
+      expect(await recorder.record()).toEqual([]);
+      now = Math.max(now + 1, recorder.retryAt);
+    }
+    expect(leases.tries).toBeGreaterThan(50);
+    expect(recorder.waiting).toBe(1);
+    expect(warnings).toEqual([]);
+    // Never more than a second between tries: recorded within a second of Postgres's return.
+    expect(recorder.retryAt - now).toBeLessThanOrEqual(1_000);
+    leases.down = false;
+    now = recorder.retryAt;
+    expect(await recorder.record()).toEqual(['dlv_1']);
+    expect(leases.recorded).toMatchObject([
+      { deliveryId: 'dlv_1', attempt: 1, status: 'delivered' },
+    ]);
+  });
+
+  it('abandons what is left when told to (a worker stopping during an outage), with a warning', async () => {
+    const leases = new Leases();
+    const warnings: string[] = [];
+    const recorder = new AttemptRecorder(leases as unknown as DeliveryLeases, [300], (m) =>
+      warnings.push(m),
+    );
+    recorder.add(delivery('dlv_1'), answered);
+    recorder.add(delivery('dlv_2'), answered);
+    await recorder.record();
+    expect(recorder.abandon()).toEqual(['dlv_1', 'dlv_2']);
+    expect(recorder.waiting).toBe(0);
+    expect(warnings).toEqual([expect.stringContaining('attempt of dlv_1 and 1 more not recorded')]);
+  });
+});
