@@ -72,6 +72,18 @@ describe('boundedResolver (c-ares against a name server on loopback)', () => {
     expect(server.queries).toBe(before);
   });
 
+  it('answers localhost and its subdomains as loopback without a query (RFC 6761)', async () => {
+    const before = server.queries;
+    const resolve = boundedResolver({ timeoutMs: 1_000, servers: [address] });
+    for (const name of ['localhost', 'LOCALHOST.', 'api.localhost']) {
+      await expect(resolve(name)).resolves.toEqual([
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ]);
+    }
+    expect(server.queries).toBe(before);
+  });
+
   it('fails a name that does not exist with ENOTFOUND', async () => {
     const resolve = boundedResolver({ timeoutMs: 1_000, servers: [address] });
     await expect(resolve('nx.test')).rejects.toMatchObject({ code: 'ENOTFOUND' });

@@ -25,8 +25,9 @@ function dnsError(host: string, code: string): NodeJS.ErrnoException {
  * timeout. Here each resolution has a deadline and at most `concurrency` are in flight. A and
  * AAAA are asked for together; the name resolves if either answers.
  *
- * It reads no hosts file: it serves public webhook targets (private ones, `localhost`
- * included, are refused anyway when this guard is on).
+ * It reads no hosts file: it serves public webhook targets, and a name only the hosts file
+ * knows fails to resolve (so is not reached). `localhost` and its subdomains are loopback by
+ * definition (RFC 6761), answered here without a query, so the guard refuses them as such.
  */
 export function boundedResolver(options: BoundedResolverOptions): ResolveAll {
   // One try per server: the deadline below is the overall bound, c-ares's own retries (with
@@ -44,6 +45,12 @@ export function boundedResolver(options: BoundedResolverOptions): ResolveAll {
   return async (host) => {
     const family = isIP(host);
     if (family !== 0) return [{ address: host, family }];
+    if (/(^|\.)localhost\.?$/i.test(host)) {
+      return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ];
+    }
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     const deadline = new Promise<never>((_, reject) => {
