@@ -114,6 +114,14 @@ describe('parseAssetListQuery', () => {
       expect(parseAssetListQuery({ search: 'x'.repeat(200) }).search).toBe('x'.repeat(200));
       expect(rejection({ search: 'x'.repeat(201) })).toBe('search must be at most 200 characters');
     });
+
+    it('counts characters as code points, as the body fields do', () => {
+      const emoji = '\u{1F600}'.repeat(200);
+      expect(parseAssetListQuery({ search: emoji }).search).toBe(emoji);
+      expect(rejection({ search: 'e\u0301'.repeat(101) })).toBe(
+        'search must be at most 200 characters',
+      );
+    });
   });
 
   it('parses every parameter together', () => {

@@ -2,6 +2,7 @@ import {
   ASSET_PAGE_SIZE_DEFAULT,
   ASSET_PAGE_SIZE_MAX,
   DomainError,
+  codePointLength,
   type RawQuery,
 } from '@custodian/contracts';
 import { findUnstorableText } from '@custodian/validation';
@@ -39,7 +40,7 @@ export function parseListQuery<S extends string>(
   if (status !== undefined && !(statuses as readonly string[]).includes(status)) {
     throw invalid(`status must be one of ${statuses.join(', ')}`);
   }
-  if (search !== undefined && search.length > MAX_SEARCH) {
+  if (search !== undefined && codePointLength(search) > MAX_SEARCH) {
     throw invalid(`search must be at most ${MAX_SEARCH} characters`);
   }
   return {
