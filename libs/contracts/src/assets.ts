@@ -67,6 +67,8 @@ export interface AssetListQuery {
   pageSize: number;
   status: AssetStatus | null;
   search: string | null;
+  /** Only the assets checked out to this person (`assigned_to_id`; beyond the spec). */
+  assignedToId: string | null;
 }
 
 /** An asset as the single fetch shows it; also the body of create and update responses. */

@@ -36,6 +36,10 @@ export async function listPage<Row, Out>(
     params.push(likePattern(query.search));
     where.push(`${alias}.search_text LIKE lower($${params.length})`);
   }
+  if (query.assignedToId) {
+    params.push(query.assignedToId);
+    where.push(`${alias}.assigned_to_id = $${params.length}`);
+  }
   const filter = where.join(' AND ');
   const ordered = `${spec.select} WHERE ${filter} ORDER BY ${alias}.created_at, ${alias}.id`;
   if (query.page === null) {
