@@ -2004,7 +2004,7 @@ export interface operations {
             query?: {
                 /** @description Only the assets checked out to this person (beyond the spec): the full list of what a person's `holdings` show at most 50 of. An id of no person of the workspace matches nothing. */
                 assigned_to_id?: string;
-                /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (at most 10,000 items, kept for older callers). New clients always send `page`. */
+                /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (kept for older callers) of the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients always send `page`. */
                 page?: number;
                 /** @description Items per page. */
                 pageSize?: number;
@@ -2167,7 +2167,7 @@ export interface operations {
     listPeople: {
         parameters: {
             query?: {
-                /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (at most 10,000 items, kept for older callers). New clients always send `page`. */
+                /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (kept for older callers) of the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients always send `page`. */
                 page?: number;
                 /** @description Items per page. */
                 pageSize?: number;
