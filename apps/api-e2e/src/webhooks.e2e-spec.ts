@@ -365,7 +365,7 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     expect(all.status).toBe(200);
     expect(all.body.total).toBe(PERSON_HOLDINGS_MAX + 2);
     expect(all.body.data.map((asset) => asset.id)).toEqual(held);
-  });
+  }, 30_000);
 
   it('delivers every kind the service emits in the envelope its schema describes', async () => {
     const own = await stack.tenant('pro', 'write');
