@@ -64,6 +64,20 @@ export default tseslint.config(
           ],
         },
       ],
+      // validator.js's isLength (behind these) skips variation selectors, so its "characters"
+      // bound no size; text limits count code points (docs/decisions.md, Sizes).
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['Length', 'MinLength', 'MaxLength', 'isLength'],
+              message: 'Use TextLength or TextField (libs/contracts/src/fields/text-length.ts).',
+            },
+          ],
+        },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/consistent-type-imports': [

@@ -4,6 +4,7 @@ import {
   type AssetSummary,
   type ErrorBody,
   type Page,
+  UNPAGED_MAX_BYTES,
 } from '@custodian/contracts';
 import { TestStack, type Tenant } from './support/stack';
 
@@ -140,6 +141,29 @@ describe('assets list (e2e)', () => {
     expect(sized.status).toBe(200);
     expect(Array.isArray(sized.body)).toBe(true);
   });
+
+  it('cuts the bare array where its JSON would pass 15 MiB, keeping the order', async () => {
+    const own = await stack.tenant('pro', 'write');
+    // Rows at the limits: five text fields of 200 × U+0001, 6 bytes each in JSON; 3,000 such
+    // rows are about 18 MiB, which the register, RabbitMQ and the gateway would all carry.
+    await stack.query(
+      `INSERT INTO register.assets (id, workspace_id, name, sku, brand, model, serial_number,
+         asset_tag, created_at)
+       SELECT 'ast_big_' || lpad(g::text, 5, '0'), $1, repeat(chr(1), 200), repeat(chr(1), 200),
+              repeat(chr(1), 200), repeat(chr(1), 200), repeat(chr(1), 200), 'BIG-' || g,
+              '2025-01-01T00:00:00Z'
+       FROM generate_series(1, 3000) g`,
+      [own.workspace.id],
+    );
+    const response = await own.get<AssetSummary[]>('/assets');
+    expect(response.status).toBe(200);
+    expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(UNPAGED_MAX_BYTES);
+    expect(response.body.length).toBeGreaterThan(1_000);
+    expect(response.body.length).toBeLessThan(3_000);
+    expect(response.body.map((asset) => asset.id)).toEqual(
+      Array.from(response.body, (_, i) => `ast_big_${String(i + 1).padStart(5, '0')}`),
+    );
+  }, 30_000);
 
   it('uses a page size of 50 by default', async () => {
     expect(created.length).toBeGreaterThan(50);

@@ -54,6 +54,27 @@ describe('asset writes (e2e)', () => {
       ['name missing', { sku: 'X-1' }, /\bname\b/],
       ['name empty', { name: '' }, /^name must be between 1 and 200 characters$/],
       ['name too long', { name: 'n'.repeat(201) }, /^name must be between 1 and 200 characters$/],
+      // 200 emoji with a variation selector: 400 code points, 1,400 bytes.
+      [
+        'name over 200 code points in 200 glyphs',
+        { name: '\u{1F600}\uFE0F'.repeat(200) },
+        /^name must be between 1 and 200 characters$/,
+      ],
+      [
+        'name one grapheme of 201 code points',
+        { name: 'e' + '\u0301'.repeat(200) },
+        /^name must be between 1 and 200 characters$/,
+      ],
+      [
+        'sku of stacked variation selectors',
+        { name: 'Desk', sku: 'a\uFE0F'.repeat(101) },
+        /^sku must be at most 200 characters$/,
+      ],
+      [
+        'asset_tag over 64 code points',
+        { name: 'Desk', asset_tag: 'T\uFE0E'.repeat(33) },
+        /^asset_tag must be between 1 and 64 characters$/,
+      ],
       ['name a number', { name: 5 }, /^name must be a string$/],
       ['name null', { name: null }, /\bname\b/],
       ['name blank', { name: '   ' }, /^name must not be blank$/],
@@ -89,6 +110,24 @@ describe('asset writes (e2e)', () => {
       const name = 'n'.repeat(200);
       const asset = await create({ name });
       expect(asset.name).toBe(name);
+    });
+
+    it('accepts 200 four-byte characters: 800 bytes, the most a 200-character field holds', async () => {
+      const name = '\u{10FFFF}'.repeat(200);
+      const asset = await create({ name });
+      expect(asset.name).toBe(name);
+      expect(Buffer.byteLength(asset.name)).toBe(800);
+    });
+
+    it('refuses an over-long value on PATCH too, naming it, and leaves the asset as it was', async () => {
+      const asset = await create({ name: 'Patched', brand: 'Acme' });
+      const response = await tenant.patch<ErrorBody>(`/assets/${asset.id}`, {
+        brand: '\u{1F600}\uFE0F'.repeat(101),
+        model: 'M-1',
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toBe('brand must be at most 200 characters');
+      expect((await tenant.get<AssetDetail>(`/assets/${asset.id}`)).body).toEqual(asset);
     });
   });
 

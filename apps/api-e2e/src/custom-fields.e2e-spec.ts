@@ -94,6 +94,41 @@ describe('custom fields on assets (e2e)', () => {
     expect(refused.body.message).toBe('custom_fields.cost_centre is required');
   });
 
+  it('counts a text value in code points and bounds the whole custom_fields in bytes', async () => {
+    const own = await stack.tenant('pro', 'write');
+    for (let i = 0; i < 9; i++) {
+      await admin.request<CustomFieldView>(RegisterAdminPatterns.customFieldCreate, {
+        workspace: own.workspace.id,
+        key: `note_${i}`,
+        label: `Note ${i}`,
+        type: 'text',
+      });
+    }
+    // 2,000 characters of four bytes each: 4,000 UTF-16 units, 8,000 bytes; at the limit.
+    const full = '\u{10FFFF}'.repeat(2_000);
+    const tooLong = await own.post<ErrorBody>('/assets', {
+      name: 'Noted',
+      custom_fields: { note_0: 'a\uFE0F'.repeat(1_001) },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.message).toBe(
+      'custom_fields.note_0 must be a string of at most 2000 characters',
+    );
+    const eight = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`note_${i}`, full]));
+    const asset = await own.post<AssetDetail>('/assets', { name: 'Noted', custom_fields: eight });
+    expect(asset.status).toBe(201);
+    // A ninth value would take the stored object past 64 KiB of JSON.
+    const refused = await own.patch<ErrorBody>(`/assets/${asset.body.id}`, {
+      custom_fields: { note_8: full },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('custom_fields must be at most 65536 bytes as JSON');
+    const fetched = await own.get<AssetDetail>(`/assets/${asset.body.id}`);
+    expect(fetched.body.custom_fields).toEqual(eight);
+    const page = await own.get<{ total: number }>('/assets?page=1');
+    expect(page.body.total).toBe(1);
+  });
+
   it('keeps definitions per workspace and refuses a duplicate key', async () => {
     const other = await stack.tenant('pro', 'write');
     const plain = await other.post<AssetDetail>('/assets', { name: 'No fields needed' });

@@ -64,6 +64,18 @@ describe('people API (e2e)', () => {
       [{ full_name: 'X', email: 'not-an-email' }, 'email must be an e-mail address'],
       [{ full_name: 'X', shoe_size: 42 }, 'unknown field shoe_size'],
       [{ full_name: '   ' }, 'full_name must not be blank'],
+      [
+        { full_name: '\u{1F600}\uFE0F'.repeat(101) },
+        'full_name must be between 1 and 200 characters',
+      ],
+      [
+        { full_name: 'X', employee_number: 'E\uFE0F'.repeat(33) },
+        'employee_number must be at most 64 characters',
+      ],
+      [
+        { full_name: 'X', department: 'd\u0301'.repeat(101) },
+        'department must be between 1 and 200 characters',
+      ],
     ];
     for (const [body, message] of cases) {
       const response = await tenant.post<ErrorBody>('/people', body);

@@ -6,12 +6,14 @@ import {
   Person,
   Asset,
   GatewayAdminPatterns,
+  PERSON_HOLDINGS_MAX,
   WorkerAdminPatterns,
   type AssetDetail,
   type CreatedWebhookView,
   type DeliveryLogEntry,
   type EventEnvelope,
   type MemberView,
+  type Page,
   type PersonDetail,
   type PublishedEvent,
   type WebhookEndpointView,
@@ -321,6 +323,49 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
       ).ok,
     ).toBe(true);
   });
+
+  it('carries at most 50 holdings in employee.offboarded, with holdings_count, as the fetch does', async () => {
+    const own = await stack.tenant('pro', 'write');
+    await createEndpoint('/holdings', 'employee.offboarded', own.workspace.id);
+    const person = (await own.post<PersonDetail>('/people', { full_name: 'Holds Plenty' })).body;
+    const held: string[] = [];
+    for (let i = 0; i < PERSON_HOLDINGS_MAX + 2; i++) {
+      const asset = await own.post<AssetDetail>('/assets', {
+        name: `Thing ${i}`,
+        assigned_to_id: person.id,
+      });
+      expect(asset.status).toBe(201);
+      held.push(asset.body.id);
+    }
+    // The two oldest check-outs are left out; the 50 most recent stay, oldest first.
+    const recent = held.slice(2);
+    const fetched = await own.get<PersonDetail>(`/people/${person.id}`);
+    expect(fetched.body.holdings_count).toBe(PERSON_HOLDINGS_MAX + 2);
+    expect(fetched.body.holdings.map((holding) => holding.id)).toEqual(recent);
+
+    const offboarded = await own.patch<PersonDetail>(`/people/${person.id}`, {
+      status: 'inactive',
+    });
+    expect(offboarded.status).toBe(200);
+    expect(offboarded.body).toMatchObject({ holdings_count: 52, holdings: fetched.body.holdings });
+    const [request] = await eventually(() => {
+      const got = receiver.on('/holdings');
+      if (got.length === 0) throw new Error('no delivery yet');
+      return Promise.resolve(got);
+    });
+    const envelope = JSON.parse(request!.rawBody) as EventEnvelope<PersonDetail>;
+    expect(envelope.event).toBe('employee.offboarded');
+    expect(envelopeErrors(envelope)).toEqual([]);
+    expect(envelope.data).toEqual(offboarded.body);
+
+    // The whole list, as the event's description says.
+    const all = await own.get<Page<AssetSummary>>(
+      `/assets?assigned_to_id=${person.id}&page=1&pageSize=200`,
+    );
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBe(PERSON_HOLDINGS_MAX + 2);
+    expect(all.body.data.map((asset) => asset.id)).toEqual(held);
+  }, 30_000);
 
   it('delivers every kind the service emits in the envelope its schema describes', async () => {
     const own = await stack.tenant('pro', 'write');

@@ -1334,7 +1334,7 @@ export interface components {
             assigned_to_id?: string | null;
         };
         /**
-         * @description A person (someone equipment is issued to, not a login) as `GET /people` lists it. The single fetch (`Person`) adds department, location, holdings and created_at.
+         * @description A person (someone equipment is issued to, not a login) as `GET /people` lists it. The single fetch (`Person`) adds department, location, holdings, holdings_count and created_at.
          * @example {
          *       "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
          *       "full_name": "Margaret Hamilton",
@@ -1445,6 +1445,7 @@ export interface components {
          *           "since": "2026-11-22T10:15:00.000Z"
          *         }
          *       ],
+         *       "holdings_count": 1,
          *       "created_at": "2026-01-05T09:00:00.000Z"
          *     }
          */
@@ -1471,8 +1472,10 @@ export interface components {
             department: components["schemas"]["DepartmentRef"] | null;
             /** @description The location (`{id, name}`), or null. Created on first use. */
             location: components["schemas"]["LocationRef"] | null;
-            /** @description The assets checked out to the person now, oldest check-out first. */
+            /** @description The assets checked out to the person now, oldest check-out first: all of them, or the 50 most recent check-outs when there are more (`holdings_count` says how many; `GET /assets?assigned_to_id=<id>` lists them all). */
             holdings: components["schemas"]["Holding"][];
+            /** @description How many assets the person holds now; more than the length of `holdings` when that list is cut at 50. */
+            holdings_count: number;
             /**
              * Format: date-time
              * @description When the person was created.
@@ -1999,7 +2002,9 @@ export interface operations {
     listAssets: {
         parameters: {
             query?: {
-                /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (at most 10,000 items, kept for older callers). New clients always send `page`. */
+                /** @description Only the assets checked out to this person (beyond the spec): the full list of what a person's `holdings` show at most 50 of. An id of no person of the workspace matches nothing. */
+                assigned_to_id?: string;
+                /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (kept for older callers) of the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients always send `page`. */
                 page?: number;
                 /** @description Items per page. */
                 pageSize?: number;
@@ -2162,7 +2167,7 @@ export interface operations {
     listPeople: {
         parameters: {
             query?: {
-                /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (at most 10,000 items, kept for older callers). New clients always send `page`. */
+                /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (kept for older callers) of the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients always send `page`. */
                 page?: number;
                 /** @description Items per page. */
                 pageSize?: number;
@@ -4081,6 +4086,7 @@ export interface operations {
                      *           "since": "2026-11-22T10:15:00.000Z"
                      *         }
                      *       ],
+                     *       "holdings_count": 1,
                      *       "created_at": "2026-01-05T09:00:00.000Z"
                      *     }
                      */
@@ -4152,7 +4158,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * employee.offboarded data
-                     * @description A person moved from `active` to `inactive` (once per move). The person as `GET /people/{id}` returns it; assets are not checked in by it.
+                     * @description A person moved from `active` to `inactive` (once per move). The person as `GET /people/{id}` returns it; assets are not checked in by it. `holdings` shows at most the 50 most recent check-outs: when `holdings_count` is larger, `GET /assets?assigned_to_id=<id>` lists what the person still holds.
                      * @example {
                      *       "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *       "full_name": "Margaret Hamilton",
@@ -4176,6 +4182,7 @@ export interface operations {
                      *           "since": "2026-11-22T10:15:00.000Z"
                      *         }
                      *       ],
+                     *       "holdings_count": 1,
                      *       "created_at": "2026-01-05T09:00:00.000Z"
                      *     }
                      */

@@ -1,13 +1,5 @@
-import {
-  IsEmail,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { TextLength } from './fields/text-length';
 import type { KeyScope } from './caller-context';
 import type { Ping } from './models/workspace';
 import { PLAN_NAMES, type EffectiveLimits, type PlanName } from './plans';
@@ -16,18 +8,18 @@ const PLAN_MESSAGE = `plan must be one of ${PLAN_NAMES.join(', ')}`;
 const LIMIT_PATTERN = /^(unlimited|\d{1,12})$/;
 
 export class CreateWorkspaceInput {
-  @IsString() @Length(1, 200) name!: string;
+  @IsString() @TextLength(1, 200) name!: string;
   @IsIn(PLAN_NAMES, { message: PLAN_MESSAGE }) plan!: PlanName;
 
   /** The workspace's first member, an active owner (created in the register). */
   @IsOptional()
   @IsEmail({}, { message: 'owner_email must be an e-mail address' })
-  @MaxLength(320)
+  @TextLength(undefined, 320)
   owner_email?: string;
 }
 
 export class WorkspaceRefInput {
-  @IsString() @Length(1, 64) workspace!: string;
+  @IsString() @TextLength(1, 64) workspace!: string;
 }
 
 export class ChangePlanInput extends WorkspaceRefInput {
@@ -63,11 +55,11 @@ export class ChangeLimitsInput extends WorkspaceRefInput {
 
 export class CreateKeyInput extends WorkspaceRefInput {
   @IsIn(['read', 'write'], { message: 'scope must be one of read, write' }) scope!: KeyScope;
-  @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @IsOptional() @IsString() @TextLength(1, 200) name?: string;
 }
 
 export class RevokeKeyInput {
-  @IsString() @Length(1, 64) id!: string;
+  @IsString() @TextLength(1, 64) id!: string;
 }
 
 export interface RevokedKeyView {

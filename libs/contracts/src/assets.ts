@@ -14,6 +14,11 @@ export type AssetStatus = (typeof ASSET_STATUSES)[number];
 export const ASSET_PAGE_SIZE_DEFAULT = 50;
 export const ASSET_PAGE_SIZE_MAX = 200;
 export const ASSET_UNPAGED_MAX = 10_000;
+/**
+ * The unpaged lists (assets, people) as JSON: at most 15 MiB, so the RPC reply that carries
+ * one stays under 16 MiB (RabbitMQ 4's default max_message_size) whatever the rows hold.
+ */
+export const UNPAGED_MAX_BYTES = 15 * 1024 * 1024;
 
 const TEXT_MAX = 200;
 /** What may be left out, or sent as `null` to leave (or make) a field empty. */
@@ -67,6 +72,8 @@ export interface AssetListQuery {
   pageSize: number;
   status: AssetStatus | null;
   search: string | null;
+  /** Only the assets checked out to this person (`assigned_to_id`; beyond the spec). */
+  assignedToId: string | null;
 }
 
 /** An asset as the single fetch shows it; also the body of create and update responses. */

@@ -7,16 +7,27 @@ import {
   IsIn,
   IsOptional,
   IsString,
-  Length,
   Matches,
 } from 'class-validator';
+import { TextLength } from './fields/text-length';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'boolean', 'select'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
+/** Characters of a `text` custom-field value. */
+export const CUSTOM_FIELD_TEXT_MAX = 2_000;
+/** Characters of a `select` option (a stored value, so as long as a name). */
+export const CUSTOM_FIELD_OPTION_MAX = 200;
+/**
+ * Bytes of an asset's `custom_fields` as JSON (UTF-8), all values together. Each value is
+ * bounded, but a workspace may define any number of fields; 64 KiB holds eight text values of
+ * 2,000 four-byte characters.
+ */
+export const CUSTOM_FIELDS_MAX_BYTES = 65_536;
+
 /** What the admin CLI sends to define a custom field for a workspace's assets. */
 export class CreateCustomFieldInput {
-  @IsString() @Length(1, 64) workspace!: string;
+  @IsString() @TextLength(1, 64) workspace!: string;
 
   @Matches(/^(?!(constructor|prototype|__proto__)$)[a-z][a-z0-9_]{0,62}$/, {
     message:
@@ -24,7 +35,7 @@ export class CreateCustomFieldInput {
   })
   key!: string;
 
-  @IsString() @Length(1, 200) label!: string;
+  @IsString() @TextLength(1, 200) label!: string;
 
   @IsIn(CUSTOM_FIELD_TYPES, { message: `type must be one of ${CUSTOM_FIELD_TYPES.join(', ')}` })
   type!: CustomFieldType;
@@ -43,6 +54,7 @@ export class CreateCustomFieldInput {
   @ArrayMinSize(1)
   @ArrayMaxSize(200)
   @IsString({ each: true })
+  @TextLength(1, CUSTOM_FIELD_OPTION_MAX, { each: true })
   options?: string[];
 
   /** A bare `--required` flag on the CLI; `true` / `false` as text too. */

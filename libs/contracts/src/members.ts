@@ -1,4 +1,5 @@
-import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsEmail, IsOptional, IsString } from 'class-validator';
+import { TextLength } from './fields/text-length';
 import { EmailField, EnumField, TextField } from './fields/field.decorators';
 import type { Invitation, Member, RenewedInvitation } from './models/members';
 
@@ -28,31 +29,31 @@ export class UpdateMemberInput {
 
 /** Admin queue: `invitation list --workspace W`. */
 export class InvitationListInput {
-  @IsString() @Length(1, 64) workspace!: string;
+  @IsString() @TextLength(1, 64) workspace!: string;
 }
 
 /** Admin queue: `invitation renew --id I`, a new link for an open invitation (a lost e-mail). */
 export class InvitationRenewInput {
-  @IsString() @Length(1, 64) id!: string;
+  @IsString() @TextLength(1, 64) id!: string;
 }
 
 /** Admin queue and the public accept link: `invitation accept --token T`. */
 export class InvitationAcceptInput {
   @IsString()
-  @Length(1, 128, { message: 'token must be between 1 and 128 characters' })
+  @TextLength(1, 128)
   token!: string;
 }
 
 /** Admin queue: the owner of a new workspace (`workspace create --owner-email E`). */
 export class OwnerCreateInput {
-  @IsString() @Length(1, 64) workspace!: string;
+  @IsString() @TextLength(1, 64) workspace!: string;
 
   @IsString()
   @IsEmail({}, { message: 'email must be an e-mail address' })
-  @MaxLength(320, { message: 'email must be at most 320 characters' })
+  @TextLength(undefined, 320)
   email!: string;
 
-  @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @IsOptional() @IsString() @TextLength(1, 200) name?: string;
 }
 
 /** A workspace member: a login, not a person record (spec 2.3). */

@@ -4,6 +4,12 @@ import type { Person } from './models/people';
 export const PERSON_STATUSES = ['active', 'inactive'] as const;
 export type PersonStatus = (typeof PERSON_STATUSES)[number];
 
+/**
+ * Holdings embedded in a person (the single fetch, employee.* events): the most recent
+ * check-outs; `holdings_count` says how many there are, `GET /assets?assigned_to_id=` lists all.
+ */
+export const PERSON_HOLDINGS_MAX = 50;
+
 const TEXT_MAX = 200;
 const EMAIL_MAX = 320;
 /** What may be left out, or sent as `null` to leave (or make) a field empty. */

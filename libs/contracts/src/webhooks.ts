@@ -1,24 +1,25 @@
-import { IsOptional, IsString, Length, MaxLength, ValidateBy } from 'class-validator';
+import { IsOptional, IsString, ValidateBy } from 'class-validator';
+import { TextLength } from './fields/text-length';
 import type { DeliverableEvent } from './events';
 
 /** `webhook create`: events is `*` or a comma list of event keys (checked by the worker). */
 export class CreateWebhookInput {
-  @IsString() @Length(1, 64) workspace!: string;
-  @IsString() @Length(1, 2048) url!: string;
-  @IsString() @Length(1, 4000) events!: string;
-  @IsOptional() @IsString() @MaxLength(500) description?: string;
+  @IsString() @TextLength(1, 64) workspace!: string;
+  @IsString() @TextLength(1, 2048) url!: string;
+  @IsString() @TextLength(1, 4000) events!: string;
+  @IsOptional() @IsString() @TextLength(undefined, 500) description?: string;
 }
 
 export class WebhookListInput {
-  @IsString() @Length(1, 64) workspace!: string;
+  @IsString() @TextLength(1, 64) workspace!: string;
 }
 
 export class WebhookTestInput {
-  @IsString() @Length(1, 64) id!: string;
+  @IsString() @TextLength(1, 64) id!: string;
 }
 
 export class DeliveriesInput {
-  @IsString() @Length(1, 64) endpoint!: string;
+  @IsString() @TextLength(1, 64) endpoint!: string;
   /** How many deliveries, newest first: 1 to 100 (default 20), as a number or a string of digits. */
   @IsOptional()
   @ValidateBy({

@@ -5,6 +5,7 @@ import {
   AssetSummary,
   RegisterRpc,
   CreateAssetInput,
+  PERSON_HOLDINGS_MAX,
   UpdateAssetInput,
   type AssetDetail,
   type Page,
@@ -16,7 +17,13 @@ import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import type { RequestIdentity } from '@custodian/messaging';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   ApiErrors,
   ApiIdParam,
@@ -33,6 +40,15 @@ export class AssetsController {
   @Get()
   @RequiresScope('read')
   @ApiListQuery(ASSET_STATUSES, 'name, asset tag, SKU, serial number, brand and model')
+  @ApiQuery({
+    name: 'assigned_to_id',
+    required: false,
+    description:
+      'Only the assets checked out to this person (beyond the spec): the full list of what a ' +
+      "person's `holdings` show at most " +
+      `${PERSON_HOLDINGS_MAX} of. An id of no person of the workspace matches nothing.`,
+    schema: { type: 'string', minLength: 1, maxLength: 64 },
+  })
   @ApiOperation({
     operationId: 'listAssets',
     summary: 'List assets',

@@ -51,8 +51,9 @@ export function ApiListQuery(statuses: readonly string[], searchWhat: string): M
       required: false,
       description:
         '1-based page number. When present the response is the paginated envelope ' +
-        '`{data, page, pageSize, total}`; without it a bare array (at most 10,000 items, kept ' +
-        'for older callers). New clients always send `page`.',
+        '`{data, page, pageSize, total}`; without it a bare array (kept for older callers) of ' +
+        'the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients ' +
+        'always send `page`.',
       schema: { type: 'integer', minimum: 1, maximum: 1_000_000_000 },
     }),
     ApiQuery({

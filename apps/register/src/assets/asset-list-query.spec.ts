@@ -3,8 +3,10 @@ import {
   ASSET_PAGE_SIZE_MAX,
   ASSET_STATUSES,
   DomainError,
+  PERSON_STATUSES,
   type RawQuery,
 } from '@custodian/contracts';
+import { parseListQuery } from '../listing/list-query';
 import { likePattern, parseAssetListQuery } from './asset-list-query';
 
 function rejection(raw: RawQuery): string {
@@ -25,6 +27,7 @@ describe('parseAssetListQuery', () => {
       pageSize: ASSET_PAGE_SIZE_DEFAULT,
       status: null,
       search: null,
+      assignedToId: null,
     });
     expect(ASSET_PAGE_SIZE_DEFAULT).toBe(50);
   });
@@ -72,8 +75,32 @@ describe('parseAssetListQuery', () => {
       expect(rejection({ page: '1', sort: 'name' })).toBe('unknown query parameter sort');
     });
 
-    it.each(['page', 'pageSize', 'status', 'search'])('refuses %s given twice', (name) => {
-      expect(rejection({ [name]: ['1', '2'] })).toBe(`${name} must be given once`);
+    it.each(['page', 'pageSize', 'status', 'search', 'assigned_to_id'])(
+      'refuses %s given twice',
+      (name) => {
+        expect(rejection({ [name]: ['1', '2'] })).toBe(`${name} must be given once`);
+      },
+    );
+  });
+
+  describe('assigned_to_id', () => {
+    it('filters by the person an asset is checked out to', () => {
+      expect(parseAssetListQuery({ assigned_to_id: 'per_01' }).assignedToId).toBe('per_01');
+    });
+
+    it.each([
+      ['empty', ''],
+      ['over 64 characters', 'p'.repeat(65)],
+    ])('refuses an id that is %s', (_label, id) => {
+      expect(rejection({ assigned_to_id: id })).toBe(
+        'assigned_to_id must be between 1 and 64 characters',
+      );
+    });
+
+    it('is not a filter of the people list', () => {
+      expect(() => parseListQuery({ assigned_to_id: 'per_01' }, PERSON_STATUSES)).toThrow(
+        'unknown query parameter assigned_to_id',
+      );
     });
   });
 
@@ -114,12 +141,20 @@ describe('parseAssetListQuery', () => {
       expect(parseAssetListQuery({ search: 'x'.repeat(200) }).search).toBe('x'.repeat(200));
       expect(rejection({ search: 'x'.repeat(201) })).toBe('search must be at most 200 characters');
     });
+
+    it('counts characters as code points, as the body fields do', () => {
+      const emoji = '\u{1F600}'.repeat(200);
+      expect(parseAssetListQuery({ search: emoji }).search).toBe(emoji);
+      expect(rejection({ search: 'e\u0301'.repeat(101) })).toBe(
+        'search must be at most 200 characters',
+      );
+    });
   });
 
   it('parses every parameter together', () => {
     expect(
       parseAssetListQuery({ page: '2', pageSize: '10', status: 'lost', search: ' mac ' }),
-    ).toEqual({ page: 2, pageSize: 10, status: 'lost', search: 'mac' });
+    ).toEqual({ page: 2, pageSize: 10, status: 'lost', search: 'mac', assignedToId: null });
   });
 });
 

@@ -3,7 +3,7 @@ import { parseListQuery } from '../listing/list-query';
 
 export { likePattern } from '@custodian/register-sql';
 
-/** GET /assets: the shared list query with the six asset statuses. */
+/** GET /assets: the shared list query with the six asset statuses, and `assigned_to_id`. */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
-  return parseListQuery(raw, ASSET_STATUSES);
+  return parseListQuery(raw, ASSET_STATUSES, { assignedTo: true });
 }

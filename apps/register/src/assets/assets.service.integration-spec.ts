@@ -6,6 +6,7 @@ import {
   type EffectiveLimits,
   type Page,
   type RawQuery,
+  UNPAGED_MAX_BYTES,
   UpdateAssetInput,
 } from '@custodian/contracts';
 import {
@@ -317,6 +318,35 @@ describe('list', () => {
     expect(ids[0]).toBe('ast_cap_00001');
     expect(ids[9_999]).toBe('ast_cap_10000');
     expect(ids).toEqual([...ids].sort());
+  });
+
+  it('cuts the unpaged list before it passes UNPAGED_MAX_BYTES of JSON, keeping the order', async () => {
+    const ws = workspace();
+    // Rows as large as validation lets them be: every text field 200 characters of U+0001,
+    // which JSON writes as \u0001 (6 bytes each); about 6 KiB a row, 3,000 rows about 18 MiB.
+    await db.query(
+      `INSERT INTO register.assets (id, workspace_id, name, sku, brand, model, serial_number,
+         asset_tag, created_at)
+       SELECT 'ast_big_' || lpad(g::text, 5, '0'), $1, repeat(chr(1), 200), repeat(chr(1), 200),
+              repeat(chr(1), 200), repeat(chr(1), 200), repeat(chr(1), 200), 'BIG-' || g,
+              '2025-01-01T00:00:00Z'
+       FROM generate_series(1, 3000) g`,
+      [ws.id],
+    );
+    const all = await ws.all();
+    const bytes = Buffer.byteLength(JSON.stringify(all));
+    expect(bytes).toBeLessThanOrEqual(UNPAGED_MAX_BYTES);
+    // Cut at the row that would not fit: one more would pass the bound.
+    const row = Buffer.byteLength(JSON.stringify(all[0]));
+    expect(bytes + 1 + row).toBeGreaterThan(UNPAGED_MAX_BYTES);
+    expect(all.length).toBeLessThan(3000);
+    expect(all.map((asset) => asset.id)).toEqual(
+      Array.from({ length: all.length }, (_, i) => `ast_big_${String(i + 1).padStart(5, '0')}`),
+    );
+    // The pages still reach every row.
+    expect((await ws.page({ page: '15', pageSize: '200' })).data).toHaveLength(200);
+    // (Counted rather than read from the workspace counter, which these inserts skip.)
+    expect((await ws.page({ page: '1', pageSize: '1', status: 'active' })).total).toBe(3000);
   });
 
   it("never lists or finds another workspace's asset", async () => {

@@ -1,7 +1,12 @@
 import { OutboxWriter } from '@custodian/messaging';
 import {
+  type AssetSummary,
   type CallerContext,
   CreateAssetInput,
+  type Page,
+  PERSON_HOLDINGS_MAX,
+  type PersonDetail,
+  type RawQuery,
   CreatePersonInput,
   UpdateAssetInput,
   UpdatePersonInput,
@@ -19,6 +24,7 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
 import { AssetsService } from './assets.service';
+import { parseAssetListQuery } from './asset-list-query';
 import { WriteTransactions } from '../requests/write-transactions';
 
 /** Check-out and check-in (an asset's assigned_to_id) on a fresh, migrated database. */
@@ -55,6 +61,8 @@ function workspace() {
     updatePerson: async (id: string, body: ClientBody<UpdatePersonInput>) =>
       people.update(caller, id, await received(UpdatePersonInput, body)),
     getPerson: (id: string) => people.get(caller, id),
+    listAssets: async (query: RawQuery) =>
+      (await assets.list(caller, parseAssetListQuery(query))) as Page<AssetSummary>,
   };
 }
 
@@ -191,6 +199,39 @@ describe('custody', () => {
     ]);
     await ws.updateAsset(first.id, { assigned_to_id: null });
     expect((await ws.getPerson(cat.id)).holdings.map((holding) => holding.id)).toEqual([second.id]);
+    expect((await ws.getPerson(cat.id)).holdings_count).toBe(1);
+  });
+
+  it('embeds at most the 50 most recent holdings, with the count, and lists them all by filter', async () => {
+    const ws = workspace();
+    const dan = await ws.createPerson({ full_name: 'Dan' });
+    const other = await ws.createPerson({ full_name: 'Other' });
+    await ws.createAsset({ name: 'Not his', assigned_to_id: other.id });
+    const held: string[] = [];
+    for (let i = 0; i < PERSON_HOLDINGS_MAX + 2; i++) {
+      held.push((await ws.createAsset({ name: `Item ${i}`, assigned_to_id: dan.id })).id);
+    }
+    // The first two check-outs are the oldest: they are the ones left out.
+    const recent = held.slice(2);
+    const fetched = await ws.getPerson(dan.id);
+    expect(fetched.holdings_count).toBe(PERSON_HOLDINGS_MAX + 2);
+    expect(fetched.holdings.map((holding) => holding.id)).toEqual(recent);
+
+    const offboarded = await ws.updatePerson(dan.id, { status: 'inactive' });
+    expect(offboarded).toMatchObject({ holdings_count: 52, holdings: fetched.holdings });
+    const [event] = await db.query<Array<{ data: PersonDetail }>>(
+      `SELECT data FROM register.outbox WHERE workspace_id = $1 AND event = 'employee.offboarded'`,
+      [ws.id],
+    );
+    expect(event!.data.holdings_count).toBe(PERSON_HOLDINGS_MAX + 2);
+    expect(event!.data.holdings.map((holding) => holding.id)).toEqual(recent);
+
+    // The whole list: GET /assets?assigned_to_id=, paged like any list.
+    const listed = await ws.listAssets({ assigned_to_id: dan.id, page: '1', pageSize: '200' });
+    expect(listed.total).toBe(PERSON_HOLDINGS_MAX + 2);
+    expect(listed.data.map((asset) => asset.id)).toEqual(held);
+    const nobody = await ws.listAssets({ assigned_to_id: 'per_unknown', page: '1' });
+    expect(nobody).toMatchObject({ total: 0, data: [] });
   });
 
   it('serialises concurrent check-outs of one asset: every change has its event', async () => {

@@ -1,4 +1,10 @@
-import { DomainError } from '@custodian/contracts';
+import {
+  CUSTOM_FIELDS_MAX_BYTES,
+  CUSTOM_FIELD_TEXT_MAX,
+  DomainError,
+  codePointLength,
+  utf8ByteLength,
+} from '@custodian/contracts';
 import type { EntityManager } from 'typeorm';
 import type { CustomFieldEntity } from '../custom-fields/custom-field.entity';
 
@@ -23,7 +29,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * The custom-field values an asset ends up with after a write: `given` merged over `current`
  * (null removes a key; `given` null clears them all), checked against the workspace's
- * definitions by type, options and required-ness. Errors name `custom_fields.<key>`.
+ * definitions by type, options and required-ness, and bounded in bytes as a whole. Errors
+ * name `custom_fields.<key>` (or `custom_fields` for the whole).
  */
 export function applyCustomFields(
   definitions: CustomFieldDefinition[],
@@ -49,15 +56,19 @@ export function applyCustomFields(
       throw invalid(`custom_fields.${definition.key} is required`);
     }
   }
-  return { ...next };
+  const values = { ...next };
+  if (utf8ByteLength(JSON.stringify(values)) > CUSTOM_FIELDS_MAX_BYTES) {
+    throw invalid(`custom_fields must be at most ${CUSTOM_FIELDS_MAX_BYTES} bytes as JSON`);
+  }
+  return values;
 }
 
 function checkValue(definition: CustomFieldDefinition, value: unknown): unknown {
   const field = `custom_fields.${definition.key}`;
   switch (definition.type) {
     case 'text':
-      if (typeof value !== 'string' || value.length > 2_000) {
-        throw invalid(`${field} must be a string of at most 2000 characters`);
+      if (typeof value !== 'string' || codePointLength(value) > CUSTOM_FIELD_TEXT_MAX) {
+        throw invalid(`${field} must be a string of at most ${CUSTOM_FIELD_TEXT_MAX} characters`);
       }
       return value;
     case 'number':

@@ -1,7 +1,8 @@
-import { ASSET_UNPAGED_MAX, type Page } from '@custodian/contracts';
+import { ASSET_UNPAGED_MAX, UNPAGED_MAX_BYTES, type Page } from '@custodian/contracts';
 import { likePattern } from '@custodian/register-sql';
 import type { DataSource } from 'typeorm';
 import type { ListQuery } from './list-query';
+import { withinBytes } from './within-bytes';
 
 export interface ListSpec<Row, Out> {
   /** `SELECT ... FROM ... ` without WHERE. */
@@ -19,7 +20,10 @@ export interface ListSpec<Row, Out> {
 /**
  * One list route's rows: ordered by created_at then id, a bare array of at most 10,000 without
  * `page`, else the page and an exact total (the workspace counter when unfiltered, kept with
- * every insert, instead of counting every row on each page 1).
+ * every insert, instead of counting every row on each page 1). The bare array is cut, as at
+ * 10,000 rows, where its JSON would pass UNPAGED_MAX_BYTES: rows at their size limits would
+ * otherwise make it some 86 MB, serialised in the register, carried over RabbitMQ and parsed and
+ * serialised again in the gateway.
  */
 export async function listPage<Row, Out>(
   db: DataSource,
@@ -36,11 +40,15 @@ export async function listPage<Row, Out>(
     params.push(likePattern(query.search));
     where.push(`${alias}.search_text LIKE lower($${params.length})`);
   }
+  if (query.assignedToId) {
+    params.push(query.assignedToId);
+    where.push(`${alias}.assigned_to_id = $${params.length}`);
+  }
   const filter = where.join(' AND ');
   const ordered = `${spec.select} WHERE ${filter} ORDER BY ${alias}.created_at, ${alias}.id`;
   if (query.page === null) {
     const rows = await db.query<Row[]>(`${ordered} LIMIT ${ASSET_UNPAGED_MAX}`, params);
-    return rows.map(spec.map);
+    return withinBytes(rows.map(spec.map), UNPAGED_MAX_BYTES);
   }
   const offset = (query.page - 1) * query.pageSize;
   const [rows, counted] = await Promise.all([

@@ -2,12 +2,15 @@ import {
   ASSET_PAGE_SIZE_DEFAULT,
   ASSET_PAGE_SIZE_MAX,
   DomainError,
+  codePointLength,
   type RawQuery,
 } from '@custodian/contracts';
 import { findUnstorableText } from '@custodian/validation';
 
 const KNOWN = new Set(['page', 'pageSize', 'status', 'search']);
 const MAX_SEARCH = 200;
+/** The most characters of an id, as the bodies take them. */
+const MAX_ID = 64;
 
 /** A parsed list query: `page` null means the bare array of the older callers. */
 export interface ListQuery<S extends string> {
@@ -15,6 +18,13 @@ export interface ListQuery<S extends string> {
   pageSize: number;
   status: S | null;
   search: string | null;
+  /** Only rows checked out to this person: a filter of the assets list alone. */
+  assignedToId: string | null;
+}
+
+export interface ListFilters {
+  /** Takes `assigned_to_id` (the assets list). */
+  assignedTo?: boolean;
 }
 
 /**
@@ -25,9 +35,11 @@ export interface ListQuery<S extends string> {
 export function parseListQuery<S extends string>(
   raw: RawQuery,
   statuses: readonly S[],
+  filters: ListFilters = {},
 ): ListQuery<S> {
   for (const name of Object.keys(raw)) {
-    if (!KNOWN.has(name)) throw invalid(`unknown query parameter ${name}`);
+    const known = KNOWN.has(name) || (filters.assignedTo === true && name === 'assigned_to_id');
+    if (!known) throw invalid(`unknown query parameter ${name}`);
   }
   const problem = findUnstorableText(raw, '');
   if (problem !== null) throw invalid(`${problem.path} ${problem.reason}`);
@@ -35,12 +47,19 @@ export function parseListQuery<S extends string>(
   const pageSize = single(raw, 'pageSize');
   const status = single(raw, 'status');
   const search = single(raw, 'search');
+  const assignedToId = single(raw, 'assigned_to_id');
 
   if (status !== undefined && !(statuses as readonly string[]).includes(status)) {
     throw invalid(`status must be one of ${statuses.join(', ')}`);
   }
-  if (search !== undefined && search.length > MAX_SEARCH) {
+  if (search !== undefined && codePointLength(search) > MAX_SEARCH) {
     throw invalid(`search must be at most ${MAX_SEARCH} characters`);
+  }
+  if (assignedToId !== undefined) {
+    const length = codePointLength(assignedToId);
+    if (length < 1 || length > MAX_ID) {
+      throw invalid(`assigned_to_id must be between 1 and ${MAX_ID} characters`);
+    }
   }
   return {
     page: page === undefined ? null : integerIn('page', page, 1, 1_000_000_000),
@@ -50,6 +69,7 @@ export function parseListQuery<S extends string>(
         : integerIn('pageSize', pageSize, 1, ASSET_PAGE_SIZE_MAX),
     status: (status as S | undefined) ?? null,
     search: search === undefined || search.trim() === '' ? null : search.trim(),
+    assignedToId: assignedToId ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
+  PERSON_HOLDINGS_MAX,
   type CallerContext,
   type CreatePersonInput,
   type Page,
@@ -144,12 +145,15 @@ export class PeopleService {
     id: string,
   ): Promise<PersonDetail> {
     const row = await this.findRow(manager, workspaceId, id);
-    const holdings = await manager.query<HoldingRow[]>(
-      `SELECT id, name, asset_tag, assigned_at FROM register.assets
-       WHERE workspace_id = $1 AND assigned_to_id = $2 ORDER BY assigned_at, id`,
+    // The most recent check-outs, so a reply or an event stays small whatever a person holds;
+    // the window count is taken before the LIMIT, over every holding.
+    const recent = await manager.query<Array<HoldingRow & { total: number }>>(
+      `SELECT id, name, asset_tag, assigned_at, count(*) OVER ()::int AS total
+       FROM register.assets WHERE workspace_id = $1 AND assigned_to_id = $2
+       ORDER BY assigned_at DESC, id DESC LIMIT ${PERSON_HOLDINGS_MAX}`,
       [workspaceId, row.id],
     );
-    return toPersonDetail(row, holdings);
+    return toPersonDetail(row, recent.reverse(), recent[0]?.total ?? 0);
   }
 
   /** Within the caller's workspace only; the same 404 for unknown and foreign ids. */

@@ -45,7 +45,12 @@ export function toPersonSummary(row: PersonSummaryRow): PersonSummary {
   };
 }
 
-export function toPersonDetail(row: PersonDetailRow, holdings: HoldingRow[]): PersonDetail {
+/** `holdings` is at most PERSON_HOLDINGS_MAX of them; `holdingsCount` counts them all. */
+export function toPersonDetail(
+  row: PersonDetailRow,
+  holdings: HoldingRow[],
+  holdingsCount: number,
+): PersonDetail {
   return {
     ...toPersonSummary(row),
     department:
@@ -60,6 +65,7 @@ export function toPersonDetail(row: PersonDetailRow, holdings: HoldingRow[]): Pe
       asset_tag: holding.asset_tag,
       since: holding.assigned_at.toISOString(),
     })),
+    holdings_count: holdingsCount,
     created_at: row.created_at.toISOString(),
   };
 }

@@ -15,15 +15,13 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Length,
   Matches,
   Max,
-  MaxLength,
   Min,
-  MinLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { TextLength, textLengthMessage } from './text-length';
 
 /**
  * Field decorators of the contract classes: each states a field once and applies both the
@@ -94,7 +92,9 @@ function defined(schema: JsonSchema): JsonSchema {
 }
 
 export interface TextOptions extends FieldOptions {
+  /** At least this many characters (Unicode code points: see text-length.ts). */
   min?: number;
+  /** At most this many characters, so at most 4 × max bytes of UTF-8. */
   max?: number;
   /** Must hold a non-space character (the field is stored trimmed). */
   notBlank?: boolean;
@@ -106,10 +106,9 @@ export function TextField(options: TextOptions = {}): PropertyDecorator {
   const { min, max, notBlank = false, pattern } = options;
   return named((name) => {
     const checks = [IsString()];
-    const length = lengthMessage(name, min, max);
-    if (min !== undefined && max !== undefined) checks.push(Length(min, max, { message: length }));
-    else if (max !== undefined) checks.push(MaxLength(max, { message: length }));
-    else if (min !== undefined) checks.push(MinLength(min, { message: length }));
+    if (min !== undefined || max !== undefined) {
+      checks.push(TextLength(min, max, { message: textLengthMessage(name, min, max) }));
+    }
     if (notBlank) checks.push(Matches(/\S/, { message: `${name} must not be blank` }));
     if (pattern !== undefined) {
       checks.push(Matches(new RegExp(pattern), { message: `${name} must match ${pattern}` }));
@@ -117,15 +116,6 @@ export function TextField(options: TextOptions = {}): PropertyDecorator {
     const schema = { type: 'string', pattern: notBlank ? '\\S' : pattern, minLength: min };
     return Field(defined({ ...schema, maxLength: max }), checks, options);
   });
-}
-
-function lengthMessage(name: string, min?: number, max?: number): string {
-  if (min !== undefined && max !== undefined) {
-    return `${name} must be between ${min} and ${max} characters`;
-  }
-  return max !== undefined
-    ? `${name} must be at most ${max} characters`
-    : `${name} must be at least ${min ?? 0} characters`;
 }
 
 /** An id with its type prefix (`ast_` + a ULID for ids the service makes). */
@@ -140,7 +130,9 @@ export function EmailField(options: FieldOptions & { max: number }): PropertyDec
       [
         IsString(),
         IsEmail({}, { message: `${name} must be an e-mail address` }),
-        MaxLength(options.max, { message: `${name} must be at most ${options.max} characters` }),
+        TextLength(undefined, options.max, {
+          message: textLengthMessage(name, undefined, options.max),
+        }),
       ],
       options,
     ),

@@ -1,4 +1,5 @@
 import type { DeliverableEvent } from '../events';
+import { PERSON_HOLDINGS_MAX } from '../people';
 import { examplesOf } from '../fields/contract-schema.decorator';
 import type { ContractClass } from '../fields/field.decorators';
 import { ASSET_EXAMPLE, Asset } from './assets';
@@ -196,7 +197,9 @@ export const EVENT_CATALOG = {
     data: Person,
     description:
       'A person moved from `active` to `inactive` (once per move). The person as ' +
-      '`GET /people/{id}` returns it; assets are not checked in by it.',
+      '`GET /people/{id}` returns it; assets are not checked in by it. `holdings` shows at ' +
+      `most the ${PERSON_HOLDINGS_MAX} most recent check-outs: when \`holdings_count\` is ` +
+      'larger, `GET /assets?assigned_to_id=<id>` lists what the person still holds.',
     examples: [{ ...PERSON_EXAMPLE, status: 'inactive' }],
   },
   'member.invited': {

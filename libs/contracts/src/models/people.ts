@@ -2,13 +2,14 @@ import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
   EnumField,
   IdField,
+  IntField,
   ListField,
   NestedField,
   TextField,
   TimestampField,
 } from '../fields/field.decorators';
 import type { Page } from '../assets';
-import { PERSON_STATUSES, type PersonStatus } from '../people';
+import { PERSON_HOLDINGS_MAX, PERSON_STATUSES, type PersonStatus } from '../people';
 import { pageOf } from './page';
 import { DepartmentRef, LocationRef, type NamedRef } from './refs';
 
@@ -33,6 +34,7 @@ export const PERSON_EXAMPLE = {
       since: '2026-11-22T10:15:00.000Z',
     },
   ],
+  holdings_count: 1,
   created_at: '2026-01-05T09:00:00.000Z',
 } as const satisfies Person;
 
@@ -41,7 +43,7 @@ export const PERSON_EXAMPLE = {
   name: 'PersonSummary',
   description:
     'A person (someone equipment is issued to, not a login) as `GET /people` lists it. The ' +
-    'single fetch (`Person`) adds department, location, holdings and created_at.',
+    'single fetch (`Person`) adds department, location, holdings, holdings_count and created_at.',
   examples: [PERSON_SUMMARY_EXAMPLE],
 })
 export class PersonSummary {
@@ -101,9 +103,21 @@ export class Person extends PersonSummary {
   location!: NamedRef | null;
 
   @ListField(Holding, {
-    description: 'The assets checked out to the person now, oldest check-out first.',
+    maxItems: PERSON_HOLDINGS_MAX,
+    description:
+      `The assets checked out to the person now, oldest check-out first: all of them, or the ` +
+      `${PERSON_HOLDINGS_MAX} most recent check-outs when there are more (\`holdings_count\` ` +
+      'says how many; `GET /assets?assigned_to_id=<id>` lists them all).',
   })
   holdings!: Holding[];
+
+  @IntField({
+    min: 0,
+    description:
+      'How many assets the person holds now; more than the length of `holdings` when that ' +
+      `list is cut at ${PERSON_HOLDINGS_MAX}.`,
+  })
+  holdings_count!: number;
 
   @TimestampField({ description: 'When the person was created.' })
   created_at!: string;
