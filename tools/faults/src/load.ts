@@ -1,0 +1,206 @@
+import { Agent, request } from 'undici';
+import { sleep } from './commands';
+
+/** One HTTP attempt of a write: its answer, or the network error it met instead. */
+export interface Attempt {
+  startedAt: number;
+  endedAt: number;
+  gateway: string;
+  /** null: no HTTP answer (refused, reset, timed out). */
+  status: number | null;
+  error?: string;
+  /** X-Quota-Used of the answer, when it carried one. */
+  quotaUsed?: number;
+}
+
+/**
+ * One asset write with its Idempotency-Key, and what became of it: acknowledged (2xx), given
+ * up (still failing with a retryable answer when the retry budget ran out) or refused (an
+ * answer that is not retried).
+ */
+export interface WriteRecord {
+  key: string;
+  window: string;
+  startedAt: number;
+  attempts: Attempt[];
+  outcome: 'pending' | 'acked' | 'gave_up' | 'refused';
+  assetId?: string;
+}
+
+export interface WriteClientOptions {
+  /** The gateways' API base URLs: attempts go round them (a replica may be down). */
+  gateways: () => string[];
+  apiKey: string;
+  /** How long a write keeps retrying network errors, 503 and 504. */
+  retryBudgetMs: number;
+  /** Prefix of every key: the run's. */
+  run: string;
+}
+
+/** Answers a client should retry with the same key (the contract's 503/504, and no answer). */
+export function retryable(status: number | null): boolean {
+  return status === null || status === 503 || status === 504;
+}
+
+/**
+ * The writer: POST /assets through the gateway, every write carrying an Idempotency-Key and
+ * retried with it on network errors, 503 and 504 with a growing backoff, up to the retry
+ * budget. Each asset's serial_number is its key, so Postgres says how often a key was applied.
+ */
+export class WriteClient {
+  readonly writes: WriteRecord[] = [];
+  private readonly agent = new Agent({
+    keepAliveTimeout: 4_000,
+    connect: { timeout: 5_000 },
+    headersTimeout: 15_000,
+    bodyTimeout: 15_000,
+  });
+  private sequence = 0;
+
+  constructor(private readonly options: WriteClientOptions) {}
+
+  async write(window: string): Promise<WriteRecord> {
+    const n = this.sequence++;
+    const key = `${this.options.run}-${window}-${n}`;
+    const record: WriteRecord = {
+      key,
+      window,
+      startedAt: Date.now(),
+      attempts: [],
+      outcome: 'pending',
+    };
+    this.writes.push(record);
+    const body = JSON.stringify({ name: `Fault ledger ${key}`, serial_number: key });
+    for (let attempt = 0; ; attempt++) {
+      const gateways = this.options.gateways();
+      const gateway = gateways[(n + attempt) % gateways.length] ?? '';
+      const result = await this.attempt(gateway, key, body);
+      record.attempts.push(result.attempt);
+      if (
+        result.attempt.status !== null &&
+        result.attempt.status >= 200 &&
+        result.attempt.status < 300
+      ) {
+        record.outcome = 'acked';
+        record.assetId = result.assetId;
+        return record;
+      }
+      if (!retryable(result.attempt.status)) {
+        record.outcome = 'refused';
+        return record;
+      }
+      const elapsed = Date.now() - record.startedAt;
+      if (elapsed >= this.options.retryBudgetMs) {
+        record.outcome = 'gave_up';
+        return record;
+      }
+      // 100 ms doubling to 2 s, with jitter so that retries do not arrive in waves.
+      const backoff = Math.min(2_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      await sleep(Math.min(backoff, this.options.retryBudgetMs - elapsed));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+
+  private async attempt(
+    gateway: string,
+    key: string,
+    body: string,
+  ): Promise<{ attempt: Attempt; assetId?: string }> {
+    const startedAt = Date.now();
+    try {
+      const response = await request(`${gateway}/assets`, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: {
+          authorization: `Bearer ${this.options.apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body,
+      });
+      const text = await response.body.text();
+      const quota = response.headers['x-quota-used'];
+      const attempt: Attempt = {
+        startedAt,
+        endedAt: Date.now(),
+        gateway,
+        status: response.statusCode,
+        ...(typeof quota === 'string' && /^\d+$/.test(quota) ? { quotaUsed: Number(quota) } : {}),
+      };
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        const asset = JSON.parse(text) as { id?: string };
+        return { attempt, assetId: asset.id };
+      }
+      if (!retryable(response.statusCode)) attempt.error = text.slice(0, 300);
+      return { attempt };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return {
+        attempt: {
+          startedAt,
+          endedAt: Date.now(),
+          gateway,
+          status: null,
+          error: code ?? (error as Error).message,
+        },
+      };
+    }
+  }
+}
+
+/**
+ * A steady stream of writes, `rate` a second, each started on time whatever the others are
+ * doing (a write that waits on retries does not hold back the next one), as clients do.
+ */
+export class SteadyLoad {
+  private timer: NodeJS.Timeout | null = null;
+  private readonly inFlight = new Set<Promise<WriteRecord>>();
+
+  constructor(private readonly client: WriteClient) {}
+
+  start(window: string, rate: number): void {
+    const startedAt = Date.now();
+    let started = 0;
+    this.timer = setInterval(() => {
+      const due = Math.floor(((Date.now() - startedAt) / 1000) * rate);
+      for (; started < due; started++) {
+        const write = this.client.write(window);
+        this.inFlight.add(write);
+        void write.finally(() => this.inFlight.delete(write));
+      }
+    }, 10);
+  }
+
+  /** Starts no more writes and waits until every started one has its outcome. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.all([...this.inFlight]);
+  }
+}
+
+/**
+ * `count` writes as fast as `concurrency` lanes allow; `onAcked` hears each acknowledgement
+ * (the backlog fault restarts the broker half-way through).
+ */
+export async function burst(
+  client: WriteClient,
+  window: string,
+  count: number,
+  concurrency: number,
+  onAcked: (acked: number) => void,
+): Promise<void> {
+  let started = 0;
+  let acked = 0;
+  const lane = async () => {
+    while (started < count) {
+      started++;
+      const record = await client.write(window);
+      if (record.outcome === 'acked') onAcked(++acked);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+}

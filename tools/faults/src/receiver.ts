@@ -1,0 +1,110 @@
+import { verify } from '@custodian/webhook-signature';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One event as the receiver saw it: accepted (2xx) receipts per delivery id. */
+export interface ReceivedEvent {
+  event: string;
+  /** `data.id` of the envelope: the asset of an `asset.created`. */
+  subjectId: string | null;
+  /** Delivery id → how many times it was accepted. */
+  deliveries: Map<string, number>;
+}
+
+/**
+ * The webhook endpoint the run subscribes to `*`: records every delivery it accepts by event
+ * id (the envelope's `id`) and delivery id (`X-Custodian-Delivery`), checks each signature,
+ * and can be told to fail (503) for a while, as a receiver that is down.
+ */
+export class WebhookReceiver {
+  readonly events = new Map<string, ReceivedEvent>();
+  /** Requests answered 503 while failing (the worker retries them). */
+  refused = 0;
+  /** Requests whose signature did not verify with the endpoint's secret. */
+  badSignatures = 0;
+  secret = '';
+  private failing = false;
+  private server: Server | null = null;
+  port = 0;
+
+  async start(): Promise<void> {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (this.failing) {
+          this.refused++;
+          res.writeHead(503, { 'content-type': 'text/plain' }).end('down for the fault run');
+          return;
+        }
+        const raw = Buffer.concat(chunks);
+        const header = (name: string) => {
+          const value = req.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        };
+        if (
+          this.secret &&
+          !verify(
+            this.secret,
+            raw,
+            header('x-custodian-timestamp'),
+            header('x-custodian-signature'),
+          ).ok
+        ) {
+          this.badSignatures++;
+        }
+        this.record(raw, header('x-custodian-delivery') ?? '(no delivery id)');
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      });
+    });
+    server.keepAliveTimeout = 10_000;
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/hook`;
+  }
+
+  /** While true, every delivery is answered 503 and not recorded as received. */
+  setFailing(failing: boolean): void {
+    this.failing = failing;
+  }
+
+  /** Asset id → the event id of its `asset.created`, for every one received. */
+  createdBySubject(): Map<string, ReceivedEvent & { id: string }> {
+    const found = new Map<string, ReceivedEvent & { id: string }>();
+    for (const [id, event] of this.events) {
+      if (event.event === 'asset.created' && event.subjectId) {
+        found.set(event.subjectId, { ...event, id });
+      }
+    }
+    return found;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private record(raw: Buffer, deliveryId: string): void {
+    let envelope: { id?: unknown; event?: unknown; data?: { id?: unknown } };
+    try {
+      envelope = JSON.parse(raw.toString('utf8')) as typeof envelope;
+    } catch {
+      return;
+    }
+    if (typeof envelope.id !== 'string') return;
+    const entry = this.events.get(envelope.id) ?? {
+      event: typeof envelope.event === 'string' ? envelope.event : '?',
+      subjectId: typeof envelope.data?.id === 'string' ? envelope.data.id : null,
+      deliveries: new Map<string, number>(),
+    };
+    entry.deliveries.set(deliveryId, (entry.deliveries.get(deliveryId) ?? 0) + 1);
+    this.events.set(envelope.id, entry);
+  }
+}
