@@ -124,6 +124,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const candidate = error as { code?: string; message?: string; driverError?: { code?: string } };
   const code = candidate?.driverError?.code ?? candidate?.code;
   if (code && UNAVAILABLE_CODES.has(code)) return true;
+  // TypeORM's answer to a query in a transaction whose connection Postgres has dropped.
+  if ((error as { name?: string } | null)?.name === 'QueryRunnerProviderAlreadyReleasedError') {
+    return true;
+  }
   const message = candidate?.message ?? '';
   return (
     message.includes('timeout exceeded when trying to connect') ||
