@@ -1,20 +1,19 @@
-import { createTestDatabase, type TestDatabase } from '@custodian/testing';
 import { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from './database';
 
+// The server's own database: these tests create nothing (and libs/testing depends on this lib).
+const URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
 /** What a transaction whose connection Postgres drops mid-way fails with, on a real server. */
 describe('isDatabaseUnavailable on a real Postgres', () => {
-  let database: TestDatabase;
   let db: DataSource;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = await new DataSource({ type: 'postgres', url: database.url, poolSize: 3 }).initialize();
+    db = await new DataSource({ type: 'postgres', url: URL, poolSize: 3 }).initialize();
   }, 30_000);
 
   afterAll(async () => {
     await db?.destroy();
-    await database?.drop();
   });
 
   it('takes a transaction whose connection was terminated mid-way for Postgres being away', async () => {
