@@ -23,6 +23,14 @@ export class RpcDomainErrorFilter implements RpcExceptionFilter<unknown> {
       const payload: RpcErrorPayload = { code: exception.code, message: exception.message };
       return throwError(() => payload);
     }
+    if (isQueryCancelled(exception)) {
+      this.logger.warn(`query cancelled: ${(exception as Error).message}`);
+      const payload: RpcErrorPayload = {
+        code: 'timeout',
+        message: `The ${this.service} service did not finish in time; try again shortly`,
+      };
+      return throwError(() => payload);
+    }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`database unavailable: ${(exception as Error).message}`);
       const payload: RpcErrorPayload = {
@@ -36,4 +44,14 @@ export class RpcDomainErrorFilter implements RpcExceptionFilter<unknown> {
     const payload: RpcErrorPayload = { code: 'internal', message: `Internal error ${errorId}` };
     return throwError(() => payload);
   }
+}
+
+/**
+ * Postgres cancelled a statement for statement_timeout (57014) or gave up a lock wait for
+ * lock_timeout (55P03): the caller's time ran out, not a bug (504, not 500).
+ */
+function isQueryCancelled(exception: unknown): boolean {
+  const error = exception as { code?: string; driverError?: { code?: string } } | null;
+  const code = error?.driverError?.code ?? error?.code;
+  return code === '57014' || code === '55P03';
 }

@@ -34,9 +34,10 @@ async function recorded(id: string): Promise<boolean> {
   return rows.length === 1;
 }
 
-/** Runs `work` as the write of a request with `deadlineInMs` left. */
+const { workspaceId } = testCaller();
+
+/** Runs `work` as the write of a request with `deadlineInMs` left, in one workspace. */
 function write(id: string, deadlineInMs: number, work: Parameters<WriteTransactions['run']>[1]) {
-  const { workspaceId } = testCaller();
   return runInRpcRequest({ id, deadline: Date.now() + deadlineInMs }, () =>
     writes.run(workspaceId, work),
   );
@@ -114,4 +115,44 @@ it('applies a write in time once, and answers its repeat with the stored reply',
   expect(second).toEqual(first);
   expect(runs).toBe(1);
   expect(await marked(id)).toBe(true);
+});
+
+it('tells a copy that waited past its deadline for a twin still running to retry with the key', async () => {
+  const id = randomUUID();
+  const { workspaceId } = testCaller();
+  // A twin of the request, mid-way: its row inserted, its transaction open.
+  const twin = db.createQueryRunner();
+  await twin.connect();
+  await twin.startTransaction();
+  await twin.query(
+    `INSERT INTO register.applied_requests (id, workspace_id, expires_at)
+     VALUES ($1, $2, now() + interval '1 minute')`,
+    [id, workspaceId],
+  );
+  try {
+    const outcome = await runInRpcRequest({ id, deadline: Date.now() + 400 }, () =>
+      writes.run(workspaceId, async (tx) => {
+        await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
+      }),
+    ).catch((error: unknown) => error);
+    expect(isTimeout(outcome)).toBe(true);
+    expect((outcome as DomainError).message).toMatch(/still being processed; retry with the same/);
+  } finally {
+    await twin.rollbackTransaction();
+    await twin.release();
+  }
+  expect(await marked(id)).toBe(false);
+});
+
+it('does not answer a request of one workspace with the stored reply of another', async () => {
+  const id = randomUUID();
+  const first = testCaller().workspaceId;
+  const second = testCaller().workspaceId;
+  await runInRpcRequest({ id, deadline: Date.now() + 2_000 }, () =>
+    writes.run(first, () => Promise.resolve({ secret: 'of the first workspace' })),
+  );
+  const outcome = await runInRpcRequest({ id, deadline: Date.now() + 2_000 }, () =>
+    writes.run(second, () => Promise.resolve({ mine: true })),
+  ).catch((error: unknown) => error);
+  expect(JSON.stringify(outcome)).not.toContain('of the first workspace');
 });

@@ -20,13 +20,18 @@ export const COMMIT_MARGIN_MS = 100;
 /** Postgres cancelled a statement for statement_timeout, or a lock wait for lock_timeout. */
 const TIMED_OUT = new Set(['57014', '55P03']);
 
+/** Thrown out of the transaction when the request's own row stayed locked past the deadline. */
+class TwinStillRunning extends Error {}
+
 interface Applied {
   fingerprint: string | null;
   reply: unknown;
 }
 
 /**
- * Every write of the register runs here: one transaction, applied at most once per request.
+ * Every write of the register's API queue (and invitation accepts) runs here: one
+ * transaction, applied at most once per request. (The admin queue's writes do not: the admin
+ * CLI does not retry.)
  *
  * The RPC request's id (rpc-request-context.ts) is inserted into register.applied_requests as
  * the transaction's first statement and its reply stored as its last, so the record of a
@@ -37,8 +42,10 @@ interface Applied {
  * replays. A request that was refused (rolled back) left no row: its retry runs afresh.
  *
  * Its SQL is bound to the caller's deadline: statement_timeout and lock_timeout are what is
- * left of it, and a write that ends too late to answer in time is rolled back, so a caller's
- * 504 never hides a committed write.
+ * left of it (less a margin for the commit and the reply), and a write that ends later is
+ * rolled back rather than committed after the caller gave up. A 504 can still follow a commit
+ * (a reply lost with the broker, a commit slower than the margin, clocks apart): a client that
+ * must know retries with its Idempotency-Key.
  */
 @Injectable()
 export class WriteTransactions {
@@ -65,7 +72,7 @@ export class WriteTransactions {
       const result = await retryTransaction(() => this.db.transaction(work));
       return { reply: reply(result), result };
     }
-    const earlier = await this.applied(this.db.manager, request.id);
+    const earlier = await this.applied(this.db.manager, request.id, workspaceId);
     if (earlier) return { reply: replay<R>(earlier, request) };
     try {
       return await retryTransaction(() =>
@@ -73,7 +80,7 @@ export class WriteTransactions {
           await boundByDeadline(tx, request.deadline);
           if (!(await this.claim(tx, workspaceId, request))) {
             // A twin committed while this one waited for the row: answer as it did.
-            const twin = await this.applied(tx, request.id);
+            const twin = await this.applied(tx, request.id, workspaceId);
             if (!twin) throw new Error(`applied request ${request.id} vanished`);
             return { reply: replay<R>(twin, request) };
           }
@@ -90,6 +97,13 @@ export class WriteTransactions {
         }),
       );
     } catch (error) {
+      if (error instanceof TwinStillRunning) {
+        throw new DomainError(
+          'timeout',
+          'This request (or one with the same Idempotency-Key) is still being processed; ' +
+            'retry with the same Idempotency-Key to get its answer',
+        );
+      }
       const code = (error as { driverError?: { code?: string } }).driverError?.code;
       if (code !== undefined && TIMED_OUT.has(code)) throw tooLate();
       throw error;
@@ -106,7 +120,7 @@ export class WriteTransactions {
     request: RpcRequestContext,
   ): Promise<boolean> {
     const window = request.fingerprint === undefined ? REDELIVERY_WINDOW_MS : IDEMPOTENCY_WINDOW_MS;
-    const rows = await queryRows(
+    const rows = await this.insertRow(
       tx,
       `INSERT INTO register.applied_requests (id, workspace_id, fingerprint, expires_at)
        VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
@@ -120,12 +134,28 @@ export class WriteTransactions {
     return rows.length === 1;
   }
 
-  private async applied(db: EntityManager, id: string): Promise<Applied | null> {
+  /** The claim's insert: its lock wait running out means a twin holds the row (still running). */
+  private async insertRow(tx: EntityManager, sql: string, parameters: unknown[]) {
+    try {
+      return await queryRows(tx, sql, parameters);
+    } catch (error) {
+      const code = (error as { driverError?: { code?: string } }).driverError?.code;
+      if (code === '55P03' || code === '57014') throw new TwinStillRunning();
+      throw error;
+    }
+  }
+
+  /** The live record of the request; of this workspace only (ids include it, but still). */
+  private async applied(
+    db: EntityManager,
+    id: string,
+    workspaceId: string,
+  ): Promise<Applied | null> {
     const [row] = await queryRows<Applied>(
       db,
       `SELECT fingerprint, reply FROM register.applied_requests
-       WHERE id = $1 AND expires_at > now()`,
-      [id],
+       WHERE id = $1 AND workspace_id = $2 AND expires_at > now()`,
+      [id, workspaceId],
     );
     return row ?? null;
   }

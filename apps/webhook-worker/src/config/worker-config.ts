@@ -73,8 +73,8 @@ export class WorkerConfig {
   /**
    * Due deliveries leased ahead per endpoint beyond its free slots, so a slot that frees
    * starts the next attempt without waiting for a round trip to Postgres (which, on a busy
-   * machine, takes longer than the request); 0 claims only what can start. In all, what waits
-   * for a slot is bounded by DELIVERY_CONCURRENCY.
+   * machine, takes longer than the request); 0 claims only what can start. In all, a worker
+   * holds (in flight and waiting) at most twice DELIVERY_CONCURRENCY.
    */
   @IsInt() @Min(0) @Max(100) DELIVERY_PREFETCH: number = 20;
   /** How long resolving a webhook target's name may take before the attempt fails (dns). */

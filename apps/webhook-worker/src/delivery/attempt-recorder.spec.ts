@@ -5,12 +5,15 @@ import type { AttemptResult } from './sender';
 /** The lease statements as the recorder sees them: down (rejecting) until told otherwise. */
 class Leases {
   down = true;
+  failure: Error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    code: 'ECONNREFUSED',
+  });
   readonly recorded: AttemptRecord[] = [];
   tries = 0;
 
   record(attempts: AttemptRecord[]): Promise<void> {
     this.tries++;
-    if (this.down) return Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+    if (this.down) return Promise.reject(this.failure);
     this.recorded.push(...attempts);
     return Promise.resolve();
   }
@@ -64,6 +67,26 @@ describe('AttemptRecorder while Postgres is away', () => {
     expect(leases.recorded).toMatchObject([
       { deliveryId: 'dlv_1', attempt: 1, status: 'delivered' },
     ]);
+  });
+
+  it('gives up after a few tries a failure that is not Postgres being away (a broken statement)', async () => {
+    const leases = new Leases();
+    leases.failure = Object.assign(new Error('permission denied for table deliveries'), {
+      code: '42501',
+    });
+    const warnings: string[] = [];
+    const recorder = new AttemptRecorder(leases as unknown as DeliveryLeases, [300], (m) =>
+      warnings.push(m),
+    );
+    recorder.add(delivery('dlv_1'), answered);
+    const letGo: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      letGo.push(...(await recorder.record()));
+      now = Math.max(now + 1, recorder.retryAt);
+    }
+    expect(leases.tries).toBe(6);
+    expect(letGo).toEqual(['dlv_1']);
+    expect(warnings).toEqual([expect.stringContaining('attempt of dlv_1 not recorded')]);
   });
 
   it('abandons what is left when told to (a worker stopping during an outage), with a warning', async () => {

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@custodian/persistence';
 import type { AttemptRecord, ClaimedDelivery, DeliveryLeases } from './delivery-leases';
 import { classify, type AttemptResult } from './sender';
 
@@ -5,7 +6,12 @@ import { classify, type AttemptResult } from './sender';
 interface Answered {
   delivery: ClaimedDelivery;
   result: AttemptResult;
+  /** Failed recordings for another reason than Postgres being away. */
+  failures: number;
 }
+
+/** Recording that fails for another reason than Postgres being away is given up after this. */
+const RECORD_TRIES = 6;
 
 /** The longest wait between two tries while Postgres is away. */
 const MOST_BACKOFF_MS = 1_000;
@@ -15,8 +21,8 @@ const MOST_BACKOFF_MS = 1_000;
  * failed batch waits (backing off 200 ms, doubling, at most 1 s) and is tried again as a
  * batch, so a round costs one statement whatever waits.
  *
- * An attempt whose outcome this worker knows is never given up for Postgres being away, however
- * long: the worker keeps holding it (its own claims never take it again) and records it as
+ * An attempt whose outcome this worker knows is never given up for Postgres being away
+ * (isDatabaseUnavailable), however long: the worker keeps holding it (its own claims never take it again) and records it as
  * soon as Postgres answers, within a second. Giving up would leave it to its lease, and the
  * delivery would be sent a second time though its answer was in (seen after a 12 s outage).
  * Only an outage longer than the lease lets another worker claim it meanwhile (at-least-once),
@@ -51,7 +57,7 @@ export class AttemptRecorder {
   }
 
   add(delivery: ClaimedDelivery, result: AttemptResult): void {
-    this.answered.push({ delivery, result });
+    this.answered.push({ delivery, result, failures: 0 });
   }
 
   /**
@@ -88,7 +94,7 @@ export class AttemptRecorder {
       this.recorded(batch, letGo);
       return;
     } catch (error) {
-      if (!refusedForData(error)) return this.failed(batch);
+      if (!refusedForData(error)) return this.failed(batch, error, letGo);
       if (batch.length === 1) return this.giveUp(batch, error, letGo);
     }
     for (const [i, entry] of batch.entries()) {
@@ -96,7 +102,7 @@ export class AttemptRecorder {
         await this.leases.record([this.toRecord(entry)]);
         this.recorded([entry], letGo);
       } catch (error) {
-        if (!refusedForData(error)) return this.failed(batch.slice(i));
+        if (!refusedForData(error)) return this.failed(batch.slice(i), error, letGo);
         this.giveUp([entry], error, letGo);
       }
     }
@@ -111,6 +117,7 @@ export class AttemptRecorder {
     if (outcome === 'retry' && wait === undefined) outcome = 'failed';
     return {
       deliveryId: delivery.id,
+      lease: delivery.lease,
       attempt,
       status: outcome === 'retry' ? 'pending' : outcome,
       waitMs: outcome === 'retry' ? (wait ?? 0) : 0,
@@ -124,11 +131,23 @@ export class AttemptRecorder {
     this.nextTryAt = 0;
   }
 
-  /** Postgres could not be asked: the entries wait for the next try, all together. */
-  private failed(entries: Answered[]): void {
+  /**
+   * The batch failed as a whole: it waits for the next try, all together. Postgres being away
+   * is waited out however long; any other failure (a deploy that broke the statement, a
+   * permission) is given up after RECORD_TRIES, or the worker would hold every slot's
+   * delivery forever and claim nothing.
+   */
+  private failed(entries: Answered[], error: unknown, letGo: string[]): void {
     this.failuresInRow++;
     this.nextTryAt = Date.now() + Math.min(200 * 2 ** (this.failuresInRow - 1), MOST_BACKOFF_MS);
-    this.answered.push(...entries);
+    const away = isDatabaseUnavailable(error);
+    const givenUp: Answered[] = [];
+    for (const entry of entries) {
+      if (!away) entry.failures++;
+      if (entry.failures >= RECORD_TRIES) givenUp.push(entry);
+      else this.answered.push(entry);
+    }
+    if (givenUp.length > 0) this.giveUp(givenUp, error, letGo);
   }
 
   /** Leaves the attempts unrecorded: their leases run out and they are attempted again. */

@@ -45,6 +45,8 @@ export interface ClaimRequest {
 /** An answered attempt, as it is recorded. */
 export interface AttemptRecord {
   deliveryId: string;
+  /** The lease it was sent under: the attempt is not recorded over another worker's lease. */
+  lease: string;
   /** Its number: the delivery's attempts so far + 1. */
   attempt: number;
   /** What the delivery becomes: pending again (a retry), delivered or failed. */
@@ -166,22 +168,25 @@ export class DeliveryLeases {
 
   /**
    * One statement for any number of attempts: each delivery moves on, its lease ends and its
-   * attempt is logged together. Only the holder of an attempt number records it: a lease that
-   * ran out and was claimed again by another worker writes nothing twice.
+   * attempt is logged together. Only while no other worker holds a live lease on the row: an
+   * attempt whose lease ran out and was taken by another worker (which may be sending it now)
+   * writes nothing, so it neither clears that worker's lease nor makes the delivery due under
+   * it. A lease of ours that merely ran out, untaken, is still ours to end.
    */
   async record(attempts: AttemptRecord[]): Promise<void> {
     await this.db.query(
       `WITH attempt AS (
          SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[],
-           $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[])
+           $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[], $10::timestamptz[])
            AS a (delivery_id, attempt, status, wait_ms, started_at, duration_ms, status_code,
-             error, response_body)),
+             error, response_body, lease)),
        moved AS (
          UPDATE delivery.deliveries d
          SET attempts = a.attempt, status = a.status, lease_until = NULL,
              next_attempt_at = now() + a.wait_ms * interval '1 millisecond'
          FROM attempt a
          WHERE d.id = a.delivery_id AND d.attempts = a.attempt - 1
+           AND (d.lease_until = a.lease OR d.lease_until IS NULL OR d.lease_until <= now())
          RETURNING a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code,
            a.error, a.response_body)
        INSERT INTO delivery.delivery_attempts
@@ -198,6 +203,7 @@ export class DeliveryLeases {
         attempts.map((each) => each.result.statusCode),
         attempts.map((each) => each.result.error),
         attempts.map((each) => each.result.responseBody),
+        attempts.map((each) => each.lease),
       ],
     );
   }

@@ -8,6 +8,7 @@ import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
 import { migrateWorker } from '../migrate';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
+import { DeliveryLeases } from './delivery-leases';
 import { DeliveryScheduler } from './delivery-scheduler';
 
 /**
@@ -511,6 +512,65 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     expect(rows.every((row) => row.leased && row.attempts === 0)).toBe(true);
   }, 15_000);
 
+  it('records an attempt only under its own lease: one taken over by another worker is left alone', async () => {
+    const id = await endpoint('/taken-over');
+    const [delivery = ''] = await deliveries(id, 1);
+    const leases = new DeliveryLeases(db);
+    const [claimed] = await leases.claim({
+      limit: 1,
+      leaseMs: 1_000,
+      perEndpoint: 1,
+      perWorkspace: 1,
+      busy: [],
+      full: [],
+      busyWorkspaces: [],
+      fullWorkspaces: [],
+      held: [],
+    });
+    expect(claimed?.id).toBe(delivery);
+    // Our lease ran out (Postgres away longer than it) and another worker claimed the row.
+    await db.query(
+      `UPDATE delivery.deliveries SET lease_until = now() + interval '1 hour' WHERE id = $1`,
+      [delivery],
+    );
+    const result = {
+      startedAt: new Date(),
+      durationMs: 5,
+      statusCode: 500,
+      error: null,
+      responseBody: '',
+    };
+    await leases.record([
+      {
+        deliveryId: delivery,
+        lease: claimed!.lease,
+        attempt: 1,
+        status: 'pending',
+        waitMs: 300,
+        result,
+      },
+    ]);
+    const [row] = await states([delivery]);
+    // Not made due under the other worker, its lease kept, nothing logged twice.
+    expect(row).toMatchObject({ status: 'pending', attempts: 0, leased: true, logged: 0 });
+    // Under our own lease the same record goes in.
+    await db.query(`UPDATE delivery.deliveries SET lease_until = $2 WHERE id = $1`, [
+      delivery,
+      claimed!.lease,
+    ]);
+    await leases.record([
+      {
+        deliveryId: delivery,
+        lease: claimed!.lease,
+        attempt: 1,
+        status: 'pending',
+        waitMs: 300,
+        result,
+      },
+    ]);
+    expect((await states([delivery]))[0]).toMatchObject({ attempts: 1, logged: 1, leased: false });
+  });
+
   it('retries recording a batch as a whole while Postgres is unreachable, not row by row', async () => {
     const id = await endpoint('/record-later');
     const ids = await deliveries(id, 5);
@@ -522,7 +582,9 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
       query: (sql: string, params?: unknown[]) => {
         if (down && sql.includes('INSERT INTO delivery.delivery_attempts')) {
           tried.push((params![0] as string[]).length);
-          return Promise.reject(new Error('timeout expired'));
+          return Promise.reject(
+            Object.assign(new Error('Connection terminated'), { code: '08006' }),
+          );
         }
         return db.query(sql, params);
       },

@@ -75,14 +75,15 @@ interface WorkspaceLine<T> {
  * Decides which leased deliveries take the free slots, with no I/O and no clock of its own
  * (the caller says what time it is, in the clock of the claim times).
  *
- * Slots are bounded in all, per workspace and per endpoint, and shared in turn at both levels:
- * free slots go to the workspaces with work waiting one after another, and inside a workspace
- * to its endpoints one after another; a workspace (or endpoint) that got any goes to the back
- * of its line. So while a cap is full each slot that frees goes to whoever waited longest for
- * one, and a workspace with any number of busy (or dead) endpoints holds at most its own cap:
- * it cannot keep another workspace's deliveries waiting. A delivery that waited past its safe
- * start (startWithin after its claim) is not started but given back: its attempt could outlive
- * its lease.
+ * Slots are bounded in all, per workspace and per endpoint. Workspaces with work waiting are
+ * offered free slots one after another, each up to its own cap (so one pass can fill a
+ * workspace's 20 before the next gets any, but never more), and a workspace that got any goes
+ * to the back of the line; inside a workspace its endpoints take its slots one at a time in
+ * turn. So while the global cap is full each slot that frees goes to the workspace that waited
+ * longest for one, and a workspace with any number of busy (or dead) endpoints holds at most
+ * its own cap: it cannot keep another workspace's deliveries waiting. A delivery that waited
+ * past its safe start (startWithin after its claim) is not started but given back: its attempt
+ * could outlive its lease.
  *
  * It also sizes claims: per endpoint and per workspace, the room its cap leaves plus the
  * prefetch; in all, at most twice the global cap held (once without prefetch).

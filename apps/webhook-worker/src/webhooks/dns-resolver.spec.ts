@@ -6,7 +6,8 @@ import { signingSecretCipher } from './signing-secrets';
 
 /**
  * A name server on a loopback UDP port: `ok.test` has one A record and no AAAA, `nx.test` does
- * not exist, `silent.test` (and anything else) is never answered.
+ * not exist, `a-only.test` has an A record and its AAAA query is never answered, `silent.test`
+ * (and anything else) is never answered.
  */
 class NameServer {
   private socket!: Socket;
@@ -37,7 +38,11 @@ class NameServer {
     }
     const question = query.subarray(12, at + 5);
     const type = query.readUInt16BE(at + 1);
-    const name = labels.join('.');
+    let name = labels.join('.');
+    if (name === 'a-only.test') {
+      if (type !== 1) return null;
+      name = 'ok.test';
+    }
     if (name !== 'ok.test' && name !== 'nx.test') return null;
     const header = Buffer.alloc(12);
     query.copy(header, 0, 0, 2);
@@ -63,6 +68,15 @@ describe('boundedResolver (c-ares against a name server on loopback)', () => {
   it('resolves the addresses a name has, A and AAAA asked for together', async () => {
     const resolve = boundedResolver({ timeoutMs: 1_000, servers: [address] });
     await expect(resolve('ok.test')).resolves.toEqual([{ address: '93.184.216.34', family: 4 }]);
+  });
+
+  it('resolves a name whose AAAA query is never answered by its A record, without waiting the deadline', async () => {
+    const resolve = boundedResolver({ timeoutMs: 2_000, servers: [address] });
+    const started = performance.now();
+    await expect(resolve('a-only.test')).resolves.toEqual([
+      { address: '93.184.216.34', family: 4 },
+    ]);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('answers a literal address without a query', async () => {

@@ -37,9 +37,18 @@ export function boundedResolver(options: BoundedResolverOptions): ResolveAll {
   const limit = options.concurrency ?? 64;
   let running = 0;
   const queue: Array<() => void> = [];
+  const acquire = async () => {
+    if (running < limit) {
+      running++;
+      return;
+    }
+    // The slot is handed over by release(), still counted: no caller can slip in between.
+    await new Promise<void>((turn) => queue.push(turn));
+  };
   const release = () => {
-    running--;
-    queue.shift()?.();
+    const next = queue.shift();
+    if (next) next();
+    else running--;
   };
 
   return async (host) => {
@@ -60,14 +69,10 @@ export function boundedResolver(options: BoundedResolverOptions): ResolveAll {
       }, options.timeoutMs);
     });
     const resolve = async () => {
-      if (running >= limit) await new Promise<void>((turn) => queue.push(turn));
-      running++;
+      await acquire();
       try {
         if (timedOut) throw dnsError(host, 'ETIMEOUT');
-        const [v4, v6] = await Promise.allSettled([
-          resolver.resolve4(host),
-          resolver.resolve6(host),
-        ]);
+        const [v4, v6] = await bothFamilies(resolver, host);
         const found = [
           ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
           ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
@@ -87,4 +92,39 @@ export function boundedResolver(options: BoundedResolverOptions): ResolveAll {
       clearTimeout(timer);
     }
   };
+}
+
+/** How long the other family may still take once one has answered with addresses. */
+const OTHER_FAMILY_GRACE_MS = 150;
+
+type Lookup = PromiseSettledResult<string[]>;
+
+/**
+ * A and AAAA together; once one has answered with addresses, the other gets a short grace,
+ * not the whole deadline: a name server that never answers AAAA (there are such) must not
+ * fail a host whose A record came back at once.
+ */
+async function bothFamilies(resolver: Resolver, host: string): Promise<[Lookup, Lookup]> {
+  const pending: Lookup = { status: 'rejected', reason: dnsError(host, 'ETIMEOUT') };
+  const results: [Lookup, Lookup] = [pending, pending];
+  const lookups = [resolver.resolve4(host), resolver.resolve6(host)].map((lookup, i) =>
+    lookup.then(
+      (value) => (results[i] = { status: 'fulfilled', value }),
+      (reason: unknown) => (results[i] = { status: 'rejected', reason }),
+    ),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  // Settles once both have, or OTHER_FAMILY_GRACE_MS after the first with addresses.
+  const graceAfterFirst = new Promise<void>((done) => {
+    for (const lookup of lookups) {
+      void lookup.then((result) => {
+        if (result.status === 'fulfilled' && result.value.length > 0 && timer === undefined) {
+          timer = setTimeout(done, OTHER_FAMILY_GRACE_MS);
+        }
+      });
+    }
+  });
+  await Promise.race([Promise.all(lookups), graceAfterFirst]);
+  clearTimeout(timer);
+  return results;
 }
