@@ -180,3 +180,22 @@ export function delay(ms: number): Promise<void> {
 export function reconnectDelay(attempt: number): number {
   return Math.min(5_000, 100 * 2 ** Math.min(attempt, 6));
 }
+
+/**
+ * Deletes queues and exchanges (the empty names skipped), on a connection of its own: the
+ * cleanup of tools and tests that declared a run's own topology.
+ */
+export async function deleteTopology(
+  url: string,
+  name: string,
+  topology: { queues: Array<string | undefined>; exchanges: Array<string | undefined> },
+): Promise<void> {
+  const connection = await openConnection(url, name);
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of topology.queues) if (queue) await channel.deleteQueue(queue);
+    for (const exchange of topology.exchanges) if (exchange) await channel.deleteExchange(exchange);
+  } finally {
+    await connection.close();
+  }
+}

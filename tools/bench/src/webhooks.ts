@@ -4,7 +4,7 @@ import {
   type CreatedWebhookView,
   type WorkspaceView,
 } from '@custodian/contracts';
-import { RmqRpcClient, openConnection } from '@custodian/messaging';
+import { RmqRpcClient, deleteTopology } from '@custodian/messaging';
 import { sign } from '@custodian/webhook-signature';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -333,7 +333,8 @@ export async function benchWebhooks(): Promise<void> {
   }
 }
 
-async function createTenant(env: BenchEnv, url: string) {
+/** The gateway's and the worker's admin queues, as the admin CLI reaches them. */
+async function adminClients(env: BenchEnv) {
   const client = (queue: string, serviceName: string) =>
     new RmqRpcClient({
       url: RABBITMQ_URL,
@@ -346,6 +347,11 @@ async function createTenant(env: BenchEnv, url: string) {
   const worker = client(env.WORKER_ADMIN_QUEUE, 'webhook-worker');
   await gateway.connect();
   await worker.connect();
+  return { gateway, worker };
+}
+
+async function createTenant(env: BenchEnv, url: string) {
+  const { gateway, worker } = await adminClients(env);
   try {
     const workspace = await gateway.request<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
       name: 'Bench',
@@ -385,18 +391,7 @@ async function createTenants(
   dead: number,
   deadEndpoints: number,
 ): Promise<Tenant[]> {
-  const client = (queue: string, serviceName: string) =>
-    new RmqRpcClient({
-      url: RABBITMQ_URL,
-      queue,
-      timeoutMs: 10_000,
-      connectionName: 'custodian-bench',
-      serviceName,
-    });
-  const gateway = client(env.ADMIN_QUEUE, 'gateway');
-  const worker = client(env.WORKER_ADMIN_QUEUE, 'webhook-worker');
-  await gateway.connect();
-  await worker.connect();
+  const { gateway, worker } = await adminClients(env);
   try {
     const tenants: Tenant[] = [];
     for (let i = 0; i < count; i++) {
@@ -614,25 +609,17 @@ async function dropDatabase(database: string): Promise<void> {
 }
 
 async function deleteQueues(env: BenchEnv): Promise<void> {
-  const connection = await openConnection(RABBITMQ_URL, 'custodian-bench-cleanup');
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of [
+  await deleteTopology(RABBITMQ_URL, 'custodian-bench-cleanup', {
+    queues: [
       env.REGISTER_QUEUE,
       env.REGISTER_ADMIN_QUEUE,
       env.ADMIN_QUEUE,
       env.EVENTS_QUEUE,
       env.WORKER_ADMIN_QUEUE,
       env.EVENTS_DEAD_LETTER_QUEUE,
-    ]) {
-      if (queue) await channel.deleteQueue(queue);
-    }
-    for (const exchange of [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE]) {
-      if (exchange) await channel.deleteExchange(exchange);
-    }
-  } finally {
-    await connection.close();
-  }
+    ],
+    exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
+  });
 }
 
 function printTable(rows: Row[], states: Array<{ status: string; n: string }>): void {

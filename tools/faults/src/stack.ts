@@ -5,7 +5,7 @@ import {
   type CreatedWebhookView,
   type WorkspaceView,
 } from '@custodian/contracts';
-import { RmqRpcClient, openConnection } from '@custodian/messaging';
+import { RmqRpcClient, deleteTopology } from '@custodian/messaging';
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -229,25 +229,17 @@ async function createTenant(
 }
 
 async function deleteQueues(env: Record<string, string>): Promise<void> {
-  const connection = await openConnection(env.RABBITMQ_URL ?? '', 'custodian-faults-cleanup');
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of [
+  await deleteTopology(env.RABBITMQ_URL ?? '', 'custodian-faults-cleanup', {
+    queues: [
       env.REGISTER_QUEUE,
       env.REGISTER_ADMIN_QUEUE,
       env.ADMIN_QUEUE,
       env.EVENTS_QUEUE,
       env.WORKER_ADMIN_QUEUE,
       env.EVENTS_DEAD_LETTER_QUEUE,
-    ]) {
-      if (queue) await channel.deleteQueue(queue);
-    }
-    for (const exchange of [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE]) {
-      if (exchange) await channel.deleteExchange(exchange);
-    }
-  } finally {
-    await connection.close();
-  }
+    ],
+    exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
+  });
 }
 
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
