@@ -1,4 +1,4 @@
-import { deleteInBatches } from '@custodian/persistence';
+import { RetentionJob, type RetentionRule } from '@custodian/persistence';
 import {
   Inject,
   Injectable,
@@ -13,49 +13,27 @@ const EVERY_MS = 10 * 60_000;
 
 /**
  * The delivery log's retention: every 10 minutes, finished deliveries (and, by cascade, their
- * attempts) older than DELIVERY_RETENTION_DAYS are deleted in batches (deleteInBatches), so
- * no transaction runs long. Pending deliveries are never touched. Replicas pruning at the same
- * time only find less to do.
+ * attempts) older than DELIVERY_RETENTION_DAYS are deleted in batches. Pending deliveries are
+ * never touched.
  */
 @Injectable()
-export class DeliveryPruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('DeliveryPruner');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-
+export class DeliveryPruner
+  extends RetentionJob
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
   constructor(
-    private readonly db: DataSource,
+    db: DataSource,
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.prune(), EVERY_MS);
-    this.timer.unref();
+  ) {
+    const logger = new Logger('DeliveryPruner');
+    super(db, EVERY_MS, (message) => logger.warn(message));
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  /** Deletes what is past the retention; returns how many deliveries went. */
-  prune(): Promise<number> {
-    this.running ??= this.pruneAll().finally(() => (this.running = null));
-    return this.running;
-  }
-
-  private async pruneAll(): Promise<number> {
-    try {
-      return await deleteInBatches(
-        this.db,
-        'delivery.deliveries',
-        `status <> 'pending' AND created_at < now() - make_interval(days => $1)`,
-        [this.config.DELIVERY_RETENTION_DAYS],
-      );
-    } catch (error) {
-      this.logger.warn(`delivery log pruning deferred: ${(error as Error).message}`);
-      return 0;
-    }
+  protected rule(): RetentionRule {
+    return {
+      table: 'delivery.deliveries',
+      where: `status <> 'pending' AND created_at < now() - make_interval(days => $1)`,
+      parameters: [this.config.DELIVERY_RETENTION_DAYS],
+    };
   }
 }
