@@ -131,12 +131,17 @@ describe('members and invitations (e2e)', () => {
     });
   }
 
+  /** The console's accept screen, the token in the fragment (it reaches no server log). */
   function acceptLink(mail: ReceivedMail): string {
-    const match = /(http:\/\/\S+\/api\/v1\/invitations\/accept\?token=[A-Za-z0-9_-]+)/.exec(
+    const match = /(http:\/\/\S+\/console\/invitations\/accept#token=[A-Za-z0-9_-]+)/.exec(
       mail.text,
     );
     if (!match) throw new Error(`no accept link in:\n${mail.text}`);
     return match[1]!;
+  }
+
+  function tokenOfLink(link: string): string {
+    return new URLSearchParams(new URL(link).hash.slice(1)).get('token')!;
   }
 
   /** The tokens of the links e-mailed to `email`, once `count` have arrived. */
@@ -144,7 +149,7 @@ describe('members and invitations (e2e)', () => {
     return eventually(() => {
       const tokens = mails
         .filter((m) => m.to.includes(email))
-        .map((m) => new URL(acceptLink(m)).searchParams.get('token')!);
+        .map((m) => tokenOfLink(acceptLink(m)));
       if (tokens.length < count) throw new Error(`${tokens.length} e-mails to ${email} yet`);
       return Promise.resolve(tokens);
     });
@@ -192,7 +197,7 @@ describe('members and invitations (e2e)', () => {
       const mail = await mailTo('grace@example.com');
       expect(mail.raw).toMatch(/^From: Custodian <no-reply@custodian\.local>\r?$/im);
       const link = acceptLink(mail);
-      expect(link.startsWith(`${publicBaseUrl}/api/v1/invitations/accept?token=`)).toBe(true);
+      expect(link.startsWith(`${publicBaseUrl}/console/invitations/accept#token=`)).toBe(true);
       const [listed] = (await invitations(tenant.workspace.id)).filter(
         (i) => i.email === 'grace@example.com',
       );
@@ -203,7 +208,7 @@ describe('members and invitations (e2e)', () => {
         role: 'member',
         expires_at: matching(TIMESTAMP),
       });
-      const token = new URL(link).searchParams.get('token')!;
+      const token = tokenOfLink(link);
       const { rows: stored } = await db.query(`SELECT * FROM register.invitations`);
       expect(stored.length).toBeGreaterThan(0);
       expect(JSON.stringify(stored)).not.toContain(token);
@@ -211,16 +216,18 @@ describe('members and invitations (e2e)', () => {
       expect(days).toBeGreaterThan(6.9);
       expect(days).toBeLessThanOrEqual(7);
 
-      // Real HTTP, no API key: the link is all the invitee has. Opening it only shows the page
-      // (a mail scanner fetching it accepts nothing); its button posts to the same URL.
-      const page = await fetch(link);
+      // Real HTTP, no API key: the token is all the invitee has. The mailed link opens the
+      // console, which posts it; the public API's link still works: opening it only shows the
+      // page (a mail scanner fetching it accepts nothing), whose button posts to the same URL.
+      const apiLink = `${publicBaseUrl}/api/v1/invitations/accept?token=${token}`;
+      const page = await fetch(apiLink);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/text\/html/);
       const html = await page.text();
       const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&#38;/g, '&');
-      expect(action).toBe(new URL(link).pathname + new URL(link).search);
+      expect(action).toBe(new URL(apiLink).pathname + new URL(apiLink).search);
       expect((await members()).find((m) => m.id === member.id)?.status).toBe('invited');
-      const response = await fetch(new URL(action!, link), {
+      const response = await fetch(new URL(action!, apiLink), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
@@ -235,7 +242,7 @@ describe('members and invitations (e2e)', () => {
       expect(await members()).toContainEqual(accepted);
       expect(await invitations(tenant.workspace.id)).not.toContainEqual(listed);
 
-      const again = await httpRequest<ErrorBody>(link, { method: 'POST' });
+      const again = await httpRequest<ErrorBody>(apiLink, { method: 'POST' });
       expect(again.status).toBe(409);
       expect(again.body.message).toBe('This invitation has already been accepted');
     });

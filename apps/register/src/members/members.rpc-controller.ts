@@ -4,6 +4,7 @@ import {
   InvitationListInput,
   InvitationRenewInput,
   InviteMemberMessage,
+  MemberRefInput,
   OwnerCreateInput,
   RegisterAdminRpc,
   RegisterRpc,
@@ -36,7 +37,10 @@ export class MembersRpcController {
   }
 }
 
-/** Invitations and owners on the register's admin queue (admin CLI, gateway, accept link). */
+/**
+ * Invitations, owners and one member on the register's admin queue (admin CLI, gateway, accept
+ * link, console sessions).
+ */
 @Controller()
 export class MembersAdminRpcController {
   constructor(private readonly members: MembersService) {}
@@ -59,5 +63,10 @@ export class MembersAdminRpcController {
   @Handles(RegisterAdminRpc.ownerCreate, REGISTER_ADMIN_TRANSPORT)
   createOwner(@Payload() input: OwnerCreateInput) {
     return this.members.createOwner(input);
+  }
+
+  @Handles(RegisterAdminRpc.memberGet, REGISTER_ADMIN_TRANSPORT)
+  get(@Payload() input: MemberRefInput) {
+    return this.members.get(input);
   }
 }

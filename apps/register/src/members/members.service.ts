@@ -7,6 +7,7 @@ import {
   type InvitationListInput,
   type InvitationRenewInput,
   type InviteMemberInput,
+  type MemberRefInput,
   type OwnerCreateInput,
   type UpdateMemberInput,
   type InvitationView,
@@ -18,12 +19,12 @@ import { limitReachedMessage, wouldExceed } from '@custodian/plans';
 import { isUniqueViolation, newId, queryOne, queryRows } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { WriteTransactions } from '../requests/write-transactions';
 import { RegisterConfig } from '../config/register-config';
 import { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer } from '../mail/mailer';
+import { consoleLink, hashToken, newToken } from '../tokens/one-time-token';
 import type { InvitationEntity } from './invitation.entity';
 import type { MemberEntity } from './member.entity';
 import { API_KEY_ROLE, inviteRefusal, roleChangeRefusal } from './member-roles';
@@ -71,6 +72,14 @@ export class MembersService {
       [caller.workspaceId],
     );
     return rows.map(toView);
+  }
+
+  /**
+   * Admin (the gateway, for a console session): one member as it is now, whatever its
+   * status; a member removed, or of another workspace, is not_found.
+   */
+  async get(input: MemberRefInput): Promise<MemberView> {
+    return toView(await findMember(this.db.manager, input.workspace, input.id));
   }
 
   /** POST /members: an invited member, its invitation and `member.invited`; then the e-mail. */
@@ -328,8 +337,9 @@ export class MembersService {
     member: Pick<MemberView, 'email' | 'role'>,
     invitation: Pick<IssuedInvitation, 'token' | 'expires_at'>,
   ) {
-    const base = this.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
-    const link = `${base}/api/v1/invitations/accept?token=${encodeURIComponent(invitation.token)}`;
+    // The console's accept screen signs the new member in; POST /api/v1/invitations/accept
+    // still takes the same token.
+    const link = consoleLink(this.config.PUBLIC_BASE_URL, 'invitations/accept', invitation.token);
     return {
       to: member.email,
       subject: 'You are invited to a Custodian workspace',
@@ -369,16 +379,6 @@ async function findMember(
   const row = rows[0];
   if (!row) throw new DomainError('not_found', `Member ${id} not found`);
   return row;
-}
-
-/** The token of a new invitation link: 256 random bits, base64url. */
-function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** What is stored of a token, and what a presented token is looked up by. */
-function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
 }
 
 async function findInvitation(
