@@ -12,9 +12,11 @@ import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
 import { REGISTER_SCHEMA } from './database/data-source';
 import { HealthController } from './health/health.controller';
+import { MailModule } from './mail/mail.module';
 import { MembersModule } from './members/members.module';
 import { RequestsModule } from './requests/requests.module';
 import { REGISTER_ADMIN_TRANSPORT, REGISTER_RPC_TRANSPORT } from './rpc/transports';
+import { SignInModule } from './sign-in/sign-in.module';
 
 @Module({})
 export class RegisterAppModule {
@@ -49,10 +51,12 @@ export class RegisterAppModule {
           retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
         }),
         RequestsModule,
+        MailModule,
         AssetsModule,
         PeopleModule,
         CustomFieldsModule,
         MembersModule,
+        SignInModule,
       ],
       controllers: [HealthController],
       providers: [

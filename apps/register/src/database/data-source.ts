@@ -16,7 +16,10 @@ import { IndexPublishedOutbox1763810000000 } from './migrations/1763810000000-In
 import { CreateMembers1763800000000 } from './migrations/1763800000000-CreateMembers';
 import { HashInvitationTokens1763830000000 } from './migrations/1763830000000-HashInvitationTokens';
 import { CreateAppliedRequests1763840000000 } from './migrations/1763840000000-CreateAppliedRequests';
+import { CreateSignIn1763910000000 } from './migrations/1763910000000-CreateSignIn';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
+import { LoginEntity } from '../sign-in/login.entity';
+import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
 
 export const REGISTER_SCHEMA = 'register';
 
@@ -40,6 +43,7 @@ export function registerDataSource(
       IndexPublishedOutbox1763810000000,
       HashInvitationTokens1763830000000,
       CreateAppliedRequests1763840000000,
+      CreateSignIn1763910000000,
     ],
     entities: [
       CategoryEntity,
@@ -53,6 +57,8 @@ export function registerDataSource(
       MemberEntity,
       InvitationEntity,
       AppliedRequestEntity,
+      SignInLinkEntity,
+      LoginEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

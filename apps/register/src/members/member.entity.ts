@@ -14,6 +14,8 @@ import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Index('members_workspace_order', ['workspace_id', 'created_at', 'id'])
 // UNIQUE (workspace_id, lower(email)): an expression index, which TypeORM cannot declare.
 @Index('members_workspace_email', { synchronize: false })
+// (lower(email)): an e-mail's memberships across workspaces, for console sign-in.
+@Index('members_email', { synchronize: false })
 export class MemberEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'members_pkey' })
   id!: string;

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { GatewayClient } from '../gateway-client/gateway-client';
-import { Mailer } from '../mail/mailer';
 import { MembersAdminRpcController, MembersRpcController } from './members.rpc-controller';
 import { MembersService } from './members.service';
 
 @Module({
   controllers: [MembersRpcController, MembersAdminRpcController],
-  providers: [MembersService, Mailer, GatewayClient],
+  providers: [MembersService, GatewayClient],
 })
 export class MembersModule {}
