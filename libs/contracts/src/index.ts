@@ -7,6 +7,7 @@ export * from './plans';
 export * from './admin';
 export * from './members';
 export * from './people';
+export * from './sign-in';
 export * from './custom-fields';
 export * from './webhooks';
 export * from './fields';

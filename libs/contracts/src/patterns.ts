@@ -42,6 +42,17 @@ import { CreatePersonInput, UpdatePersonInput, type PersonDetail } from './peopl
 import type { AssetSummary, PersonSummary } from './models';
 import { patternsOf, reply, rpc } from './rpc/contract';
 import {
+  EmailInput,
+  MemberRefInput,
+  PasswordSignInInput,
+  SetPasswordInput,
+  SignInLinkInput,
+  SignInTokenInput,
+  type PasswordSetView,
+  type SignInIdentity,
+  type SignInLinkView,
+} from './sign-in';
+import {
   CreateWebhookInput,
   DeliveriesInput,
   WebhookListInput,
@@ -153,7 +164,10 @@ export const RegisterRpc = {
   membersUpdate: rpc('members.update', UpdateMemberMessage, reply<MemberView>()),
 };
 
-/** Console work the register owns, reached by the admin CLI and the gateway. */
+/**
+ * Console work the register owns, reached by the admin CLI and the gateway (which also signs
+ * console users in through it).
+ */
 export const RegisterAdminRpc = {
   customFieldCreate: rpc(
     'admin.customfield.create',
@@ -168,6 +182,12 @@ export const RegisterAdminRpc = {
   ),
   invitationAccept: rpc('admin.invitation.accept', InvitationAcceptInput, reply<MemberView>()),
   ownerCreate: rpc('admin.member.owner', OwnerCreateInput, reply<MemberView>()),
+  signInLink: rpc('admin.signin.link', SignInLinkInput, reply<SignInLinkView>()),
+  signInRedeem: rpc('admin.signin.redeem', SignInTokenInput, reply<SignInIdentity>()),
+  signInPassword: rpc('admin.signin.password', PasswordSignInInput, reply<SignInIdentity>()),
+  passwordSet: rpc('admin.password.set', SetPasswordInput, reply<PasswordSetView>()),
+  memberships: rpc('admin.member.memberships', EmailInput, reply<SignInIdentity>()),
+  memberGet: rpc('admin.member.get', MemberRefInput, reply<MemberView>()),
 };
 
 /** Console work the gateway owns: workspaces, plans and keys. */
