@@ -2,6 +2,7 @@ import {
   EVENTS_EXCHANGE,
   GATEWAY_ADMIN_QUEUE,
   REGISTER_ADMIN_QUEUE,
+  WORKER_ADMIN_QUEUE,
   REGISTER_RPC_QUEUE,
 } from '@custodian/contracts';
 import { loadConfig } from '@custodian/config';
@@ -38,6 +39,9 @@ export class GatewayConfig {
 
   /** The register's admin queue: invitation acceptance and workspace owners. */
   @IsString() REGISTER_ADMIN_QUEUE: string = REGISTER_ADMIN_QUEUE;
+
+  /** The webhook-worker's admin queue: the console's webhooks and delivery log. */
+  @IsString() WORKER_ADMIN_QUEUE: string = WORKER_ADMIN_QUEUE;
 
   /** Every call to the register gives up after this; the client gets a 504 body. */
   @IsInt() @Min(100) @Max(30_000) REGISTER_TIMEOUT_MS: number = 4_000;

@@ -9,6 +9,10 @@ import { SessionStore } from './session/session-store';
 import { ConsoleSessions } from './sign-in/console-sessions';
 import { SignInController } from './sign-in/sign-in.controller';
 import { SignInLimiter } from './sign-in/sign-in-limiter';
+import { ConsoleDeliveriesController } from './webhooks/console-deliveries.controller';
+import { ConsoleEventsController } from './webhooks/console-events.controller';
+import { ConsoleWebhooksController } from './webhooks/console-webhooks.controller';
+import { WorkerAdminClient } from '../worker-client/worker-admin-client';
 
 /**
  * The console's HTTP API under /console/api: members signed in by session, never API keys.
@@ -16,7 +20,13 @@ import { SignInLimiter } from './sign-in/sign-in-limiter';
  */
 @Module({
   imports: [AdminModule, RateLimitsModule, RedisModule, RegisterClientModule],
-  controllers: [SignInController, ConsoleKeysController],
-  providers: [SessionStore, ConsoleSessions, SignInLimiter, ConsoleAccessGuard],
+  controllers: [
+    SignInController,
+    ConsoleKeysController,
+    ConsoleEventsController,
+    ConsoleWebhooksController,
+    ConsoleDeliveriesController,
+  ],
+  providers: [SessionStore, ConsoleSessions, SignInLimiter, ConsoleAccessGuard, WorkerAdminClient],
 })
 export class ConsoleModule {}
