@@ -10,7 +10,8 @@ const ROUTE_DECORATORS = new Set([
   'Head',
   'Options',
 ]);
-const ACCESS_DECORATORS = new Set(['RequiresScope', 'Public']);
+// Console routes: @ConsoleAccess(permission) for a member's session, @ConsoleOpen for sign-in.
+const ACCESS_DECORATORS = new Set(['RequiresScope', 'Public', 'ConsoleAccess', 'ConsoleOpen']);
 
 function decoratorName(decorator) {
   const expression = decorator.expression;
@@ -23,9 +24,13 @@ function decoratorName(decorator) {
 module.exports = {
   meta: {
     type: 'problem',
-    docs: { description: 'gateway routes must declare @RequiresScope or @Public' },
+    docs: {
+      description:
+        'gateway routes must declare @RequiresScope, @Public, @ConsoleAccess or @ConsoleOpen',
+    },
     messages: {
-      missing: 'Route {{name}} has no @RequiresScope(...) or @Public(): say who may call it.',
+      missing:
+        'Route {{name}} has no @RequiresScope(...), @Public(), @ConsoleAccess(...) or @ConsoleOpen(): say who may call it.',
     },
     schema: [],
   },

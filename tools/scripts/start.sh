@@ -11,8 +11,9 @@ fi
 
 node tools/scripts/check-services.js
 echo "Building..."
-# The three apps and the libs they import, each from the Nx cache when unchanged.
-npx nx run-many -t build --projects=gateway,register,webhook-worker --outputStyle=static-failures-only
+# The three apps, the libs they import and the console's static files, each from the Nx cache
+# when unchanged.
+npx nx run-many -t build --projects=gateway,register,webhook-worker,console --outputStyle=static-failures-only
 
 export NODE_ENV="${NODE_ENV:-development}"
 export LOG_FORMAT="${LOG_FORMAT:-pretty}"
@@ -39,7 +40,11 @@ for app in register webhook-worker gateway; do
   run "dist/apps/$app/src/main.js" &
   pids+=($!)
 done
-echo "Custodian is starting: API at http://127.0.0.1:${PORT:-3000}/api/v1 (Ctrl-C stops)"
+echo "Custodian is starting (Ctrl-C stops):"
+echo "  API      http://127.0.0.1:${PORT:-3000}/api/v1"
+echo "  console  http://127.0.0.1:${PORT:-3000}/console  (sign in as the owner of a workspace:"
+echo "           npm run --silent admin -- workspace create --name Acme --plan pro --owner-email you@example.com;"
+echo "           without SMTP_URL the sign-in e-mail, with its link, is in the register's log)"
 
 # If one app dies, stop the others rather than leave a half-running stack.
 set +e

@@ -8,6 +8,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AccessModule } from './access/access.module';
 import { AdminModule } from './admin/admin.module';
 import { AssetsModule } from './assets/assets.module';
+import { ConsoleModule } from './console/console.module';
 import { GatewayConfigModule } from './config/gateway-config.module';
 import type { GatewayConfig } from './config/gateway-config';
 import { GATEWAY_SCHEMA } from './database/data-source';
@@ -48,6 +49,7 @@ export class GatewayAppModule {
         MembersModule,
         InvitationsModule,
         AdminModule,
+        ConsoleModule,
         HealthModule,
         OpenApiModule,
       ],

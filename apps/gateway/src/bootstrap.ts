@@ -4,7 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
+import fastifyCookie from '@fastify/cookie';
 import { AccessHook } from './access/access-hook';
+import { registerConsoleCsrf } from './console/session/console-csrf';
+import { registerConsoleStatic } from './console/static/console-static';
 import { GatewayAppModule } from './app.module';
 import { errorBody } from '@custodian/contracts';
 import { ApiExceptionFilter, sendError } from './errors/api-exception.filter';
@@ -56,10 +59,23 @@ function installAccessHook(app: NestFastifyApplication): void {
     .addHook('onRequest', (request, reply) => hook.onRequest(request, reply));
 }
 
+/** Cookies, CSRF protection and the built app for the console at /console. */
+async function registerConsoleHttp(
+  app: NestFastifyApplication,
+  config: GatewayConfig,
+): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.register(fastifyCookie);
+  await registerConsoleCsrf(fastify, config);
+  await registerConsoleStatic(fastify, config);
+}
+
 /** /api/v1 for the API; health and the docs page live at the root. */
 export function setGlobalPrefix(app: NestFastifyApplication): void {
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
+      // The console's API lives beside the public API, not under it (console/console.module.ts).
+      { path: 'console/api/*path', method: RequestMethod.ALL },
       { path: 'health', method: RequestMethod.GET },
       { path: 'docs', method: RequestMethod.GET },
       { path: 'docs/:file', method: RequestMethod.GET },
@@ -74,6 +90,7 @@ export async function listenGateway(
 ): Promise<NestFastifyApplication> {
   app.useLogger(app.get(Logger));
   installAccessHook(app);
+  await registerConsoleHttp(app, config);
   // Global (not APP_FILTER) so that errors Fastify raises before a route runs, such as body
   // size and parsing, reach the same mapper through Nest's router error handler.
   app.useGlobalFilters(new ApiExceptionFilter());

@@ -13,3 +13,4 @@ export * from './webhooks';
 export * from './fields';
 export * from './models';
 export * from './rpc/contract';
+export * from './console';

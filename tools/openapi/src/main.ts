@@ -4,29 +4,35 @@ import { clientTypes } from './client-types';
 
 /** From dist/tools/openapi/src/ to the repository root. */
 const ROOT = resolve(__dirname, '../../../..');
-const DOCUMENT_FILE = 'docs/openapi.json';
-const CLIENT_FILE = 'libs/api-client/src/schema.d.ts';
+
+/** Each committed document and the typed client generated from it. */
+const CLIENTS = [
+  { document: 'docs/openapi.json', client: 'libs/api-client/src/schema.d.ts' },
+  { document: 'docs/console-openapi.json', client: 'libs/console-client/src/schema.d.ts' },
+];
 
 /**
- * The typed client's types, from the committed OpenAPI document (which the gateway's own
- * `openapi-cli` writes from its code, and checks): `npm run openapi` writes
- * libs/api-client/src/schema.d.ts, `--check` (CI) fails when the committed file differs.
+ * The typed clients' types, from the committed OpenAPI documents (which the gateway's own
+ * `openapi-cli` writes from its code, and checks): `npm run openapi` writes them, `--check`
+ * (CI) fails when a committed file differs.
  */
 async function main(check: boolean): Promise<number> {
-  const document = JSON.parse(readFileSync(resolve(ROOT, DOCUMENT_FILE), 'utf8')) as object;
-  const text = await clientTypes(document);
-  const path = resolve(ROOT, CLIENT_FILE);
-  if (!check) {
-    writeFileSync(path, text);
-    console.log(`wrote ${CLIENT_FILE}`);
-    return 0;
+  let failed = 0;
+  for (const { document: documentFile, client } of CLIENTS) {
+    const document = JSON.parse(readFileSync(resolve(ROOT, documentFile), 'utf8')) as object;
+    const text = await clientTypes(document);
+    const path = resolve(ROOT, client);
+    if (!check) {
+      writeFileSync(path, text);
+      console.log(`wrote ${client}`);
+    } else if (readOrEmpty(path) !== text) {
+      console.error(`${client} is not what ${documentFile} generates: run "npm run openapi"`);
+      failed = 1;
+    } else {
+      console.log(`${client} matches ${documentFile}`);
+    }
   }
-  if (readOrEmpty(path) !== text) {
-    console.error(`${CLIENT_FILE} is not what ${DOCUMENT_FILE} generates: run "npm run openapi"`);
-    return 1;
-  }
-  console.log(`${CLIENT_FILE} matches ${DOCUMENT_FILE}`);
-  return 0;
+  return failed;
 }
 
 function readOrEmpty(path: string): string {
@@ -40,6 +46,6 @@ function readOrEmpty(path: string): string {
 main(process.argv.includes('--check'))
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
-    console.error(`could not generate ${CLIENT_FILE}: ${(error as Error).stack}`);
+    console.error(`could not generate the client types: ${(error as Error).stack}`);
     process.exit(1);
   });

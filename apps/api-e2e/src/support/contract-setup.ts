@@ -18,6 +18,8 @@ import {
 } from '@custodian/testing';
 
 const DOCUMENT_FILE = join(__dirname, '../../../../docs/openapi.json');
+/** The console's own API (/console/api) has its own document, checked the same way. */
+const CONSOLE_DOCUMENT_FILE = join(__dirname, '../../../../docs/console-openapi.json');
 
 /** API paths that are deliberately not operations of the document: the document itself. */
 const DOCUMENT_PATHS = new Set(['/api/v1/openapi.json']);
@@ -26,6 +28,7 @@ const DOCUMENT_PATHS = new Set(['/api/v1/openapi.json']);
 const RUN_DIR = process.env.CUSTODIAN_CONTRACT_DIR;
 
 let validator: ContractValidator | undefined;
+let consoleValidator: ContractValidator | undefined;
 /** Origins that served a documented path: the gateways. Other origins are not the API. */
 const gatewayOrigins = new Set<string>();
 const counts = { validated: 0, notDescribed: 0, otherServers: 0, violations: 0 };
@@ -55,7 +58,9 @@ function checkPending(): void {
 function check(response: ObservedResponse, duringTest: boolean): void {
   if (!validator) return;
   const url = new URL(response.url);
-  const outcome = validator.check(response);
+  const outcome = (url.pathname.startsWith('/console/api/') ? consoleValidator! : validator).check(
+    response,
+  );
   if (outcome.kind === 'validated') {
     gatewayOrigins.add(url.origin);
     counts.validated++;
@@ -68,7 +73,7 @@ function check(response: ObservedResponse, duringTest: boolean): void {
     // route left out of the document.
     gatewayOrigins.add(url.origin);
     if (
-      url.pathname.startsWith('/api/v1/') &&
+      (url.pathname.startsWith('/api/v1/') || url.pathname.startsWith('/console/api/')) &&
       !DOCUMENT_PATHS.has(url.pathname) &&
       response.status < 400
     ) {
@@ -91,8 +96,8 @@ function check(response: ObservedResponse, duringTest: boolean): void {
 function failWith(violations: string[], when: string): void {
   if (violations.length === 0) return;
   throw new Error(
-    `${violations.length} response(s) ${when} differ from the OpenAPI document ` +
-      `(docs/openapi.json):\n- ${violations.join('\n- ')}`,
+    `${violations.length} response(s) ${when} differ from the OpenAPI documents ` +
+      `(docs/openapi.json, docs/console-openapi.json):\n- ${violations.join('\n- ')}`,
   );
 }
 
@@ -101,6 +106,9 @@ setResponseObserver(observe);
 
 beforeAll(() => {
   validator = new ContractValidator(JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8')) as OpenApiLike);
+  consoleValidator = new ContractValidator(
+    JSON.parse(readFileSync(CONSOLE_DOCUMENT_FILE, 'utf8')) as OpenApiLike,
+  );
 });
 
 beforeEach(() => {

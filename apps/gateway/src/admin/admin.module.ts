@@ -10,5 +10,6 @@ import { WorkspacesService } from './workspaces.service';
   imports: [ApiKeysModule, RegisterClientModule],
   controllers: [AdminRpcController],
   providers: [WorkspacesService, KeysService],
+  exports: [WorkspacesService, KeysService],
 })
 export class AdminModule {}

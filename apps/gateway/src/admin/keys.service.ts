@@ -3,6 +3,7 @@ import {
   DomainError,
   RevokeKeyInput,
   WorkspaceRefInput,
+  type ConsoleKey,
   type CreatedKeyView,
   type KeyView,
   type RevokedKeyView,
@@ -23,13 +24,17 @@ export class KeysService {
     private readonly publisher: AccessPublisher,
   ) {}
 
-  async create(input: CreateKeyInput): Promise<CreatedKeyView> {
+  /**
+   * One way to make a key, for the admin CLI and the console alike; `createdBy` is the
+   * console member's e-mail (null from the CLI).
+   */
+  async create(input: CreateKeyInput, createdBy: string | null = null): Promise<CreatedKeyView> {
     await this.workspaces.get(input.workspace);
     const key = generateApiKey();
     const row = await queryOne<ApiKeyEntity>(
       this.db,
-      `INSERT INTO gateway.api_keys (id, workspace_id, name, scope, prefix, key_hash)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      `INSERT INTO gateway.api_keys (id, workspace_id, name, scope, prefix, key_hash, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
       [
         newId('key'),
         input.workspace,
@@ -37,6 +42,7 @@ export class KeysService {
         input.scope,
         displayPrefix(key),
         hashApiKey(key),
+        createdBy,
       ],
     );
     return {
@@ -50,14 +56,19 @@ export class KeysService {
     };
   }
 
-  /** Revocation commits and reaches the shared key cache before it is reported done. */
-  async revoke(input: RevokeKeyInput): Promise<RevokedKeyView> {
+  /**
+   * Revocation commits and reaches the shared key cache before it is reported done. With
+   * `workspace` (the console), a key of another workspace is not found, like an unknown one.
+   */
+  async revoke(input: RevokeKeyInput, workspace?: string): Promise<RevokedKeyView> {
     const keys = await this.db.query<Array<Pick<ApiKeyEntity, 'workspace_id'>>>(
       `SELECT workspace_id FROM gateway.api_keys WHERE id = $1`,
       [input.id],
     );
     const workspaceId = keys[0]?.workspace_id;
-    if (!workspaceId) throw new DomainError('not_found', `Key ${input.id} not found`);
+    if (!workspaceId || (workspace !== undefined && workspaceId !== workspace)) {
+      throw new DomainError('not_found', `Key ${input.id} not found`);
+    }
     return this.publisher.change(workspaceId, async (tx) => {
       // coalesce: the revocation time, never null here.
       const row = await queryOne<Pick<ApiKeyEntity, 'id'> & { revoked_at: Date }>(
@@ -86,4 +97,35 @@ export class KeysService {
       revoked_at: row.revoked_at?.toISOString() ?? null,
     }));
   }
+
+  /** The console's list: who created each key and when it was last counted. */
+  async listWithUse(workspace: string): Promise<ConsoleKey[]> {
+    const rows = await this.db.query<Array<ApiKeyEntity & { last_used_at: Date | null }>>(
+      `SELECT k.*,
+              (SELECT max(u.updated_at) FROM gateway.key_usage u
+                WHERE u.key_id = k.id AND u.requests > 0) AS last_used_at
+       FROM gateway.api_keys k WHERE k.workspace_id = $1 ORDER BY k.created_at, k.id`,
+      [workspace],
+    );
+    return rows.map(consoleKey);
+  }
+
+  async getWithUse(workspace: string, id: string): Promise<ConsoleKey> {
+    const found = (await this.listWithUse(workspace)).find((key) => key.id === id);
+    if (!found) throw new DomainError('not_found', `Key ${id} not found`);
+    return found;
+  }
+}
+
+function consoleKey(row: ApiKeyEntity & { last_used_at: Date | null }): ConsoleKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scope: row.scope,
+    created_at: row.created_at.toISOString(),
+    created_by: row.created_by,
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+  };
 }

@@ -2,6 +2,7 @@ import {
   EVENTS_EXCHANGE,
   GATEWAY_ADMIN_QUEUE,
   REGISTER_ADMIN_QUEUE,
+  WORKER_ADMIN_QUEUE,
   REGISTER_RPC_QUEUE,
 } from '@custodian/contracts';
 import { loadConfig } from '@custodian/config';
@@ -38,6 +39,9 @@ export class GatewayConfig {
 
   /** The register's admin queue: invitation acceptance and workspace owners. */
   @IsString() REGISTER_ADMIN_QUEUE: string = REGISTER_ADMIN_QUEUE;
+
+  /** The webhook-worker's admin queue: the console's webhooks and delivery log. */
+  @IsString() WORKER_ADMIN_QUEUE: string = WORKER_ADMIN_QUEUE;
 
   /** Every call to the register gives up after this; the client gets a 504 body. */
   @IsInt() @Min(100) @Max(30_000) REGISTER_TIMEOUT_MS: number = 4_000;
@@ -82,6 +86,27 @@ export class GatewayConfig {
 
   /** Hours a published outbox row is kept (to look back at what was sent) before pruning. */
   @IsInt() @Min(1) @Max(8_760) OUTBOX_RETENTION_HOURS: number = 72;
+
+  /** Where the console's built files are (`npm run build` writes dist/apps/console). */
+  @IsString() CONSOLE_DIR: string = 'dist/apps/console';
+
+  /** A console session ends after this long without a request... */
+  @IsInt() @Min(1) @Max(43_200) SESSION_IDLE_MINUTES: number = 720;
+
+  /** ...and this long after sign-in, however active. */
+  @IsInt() @Min(1) @Max(8_760) SESSION_MAX_HOURS: number = 168;
+
+  /**
+   * Whether the session cookie is `Secure` (sent only over HTTPS). `auto`: everywhere but
+   * NODE_ENV development and test, where the console is opened over plain http on a laptop.
+   */
+  @IsIn(['auto', 'true', 'false']) COOKIE_SECURE: 'auto' | 'true' | 'false' = 'auto';
+
+  /** Failed password sign-ins per account per 15 minutes before 429. */
+  @IsInt() @Min(1) @Max(1_000) SIGN_IN_FAILURES_PER_ACCOUNT: number = 10;
+
+  /** Sign-in links mailed per account per 15 minutes before 429. */
+  @IsInt() @Min(1) @Max(1_000) SIGN_IN_LINKS_PER_ACCOUNT: number = 5;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 

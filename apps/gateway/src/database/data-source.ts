@@ -10,6 +10,7 @@ import { CreateWorkspacesAndKeys1763770000000 } from './migrations/1763770000000
 import { CreateUsageAndOutbox1763780000000 } from './migrations/1763780000000-CreateUsageAndOutbox';
 import { IndexPublishedOutbox1763800000000 } from './migrations/1763800000000-IndexPublishedOutbox';
 import { CreateCacheRepairs1763790000000 } from './migrations/1763790000000-CreateCacheRepairs';
+import { KeyCreatedBy1763920000000 } from './migrations/1763920000000-KeyCreatedBy';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
@@ -22,6 +23,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       CreateUsageAndOutbox1763780000000,
       CreateCacheRepairs1763790000000,
       IndexPublishedOutbox1763800000000,
+      KeyCreatedBy1763920000000,
     ],
     entities: [
       PlanEntity,

@@ -34,4 +34,8 @@ export class ApiKeyEntity {
 
   @Column({ type: 'timestamptz', nullable: true })
   revoked_at!: Date | null;
+
+  /** E-mail of the console member who created it; null for the admin CLI. */
+  @Column({ type: 'text', nullable: true })
+  created_by!: string | null;
 }

@@ -12,6 +12,7 @@ import { API_KEY_SCHEME, BEARER_SCHEME, SCOPE_EXTENSION } from '../access/requir
 import type { AccessPolicy } from '../access/access-hook';
 import { ROUTE_ERRORS } from './api-docs.decorators';
 import { DELIVERY_HEADERS, webhooksOf, type Schema } from './webhooks-section';
+import { PUBLIC_API_MODULES } from './public-api-modules';
 
 /** The document as JSON: built once per process and served as is. */
 export type OpenApiDocument = Record<string, unknown> & {
@@ -134,7 +135,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
   const extraModels = [ErrorBody, EventEnvelope, ...DELIVERABLE_EVENTS.flatMap(eventDataModels)];
   const config = builder.build();
   config.info.license = { name: 'Proprietary' };
-  const generated = SwaggerModule.createDocument(app, config, { extraModels });
+  // The console's routes have a document of their own (console-openapi-document.ts).
+  const generated = SwaggerModule.createDocument(app, config, {
+    extraModels,
+    include: PUBLIC_API_MODULES,
+  });
   return finish(generated as unknown as OpenApiDocument);
 }
 
@@ -166,7 +171,7 @@ function finish(document: OpenApiDocument): OpenApiDocument {
  * fields) and its examples. A nested class with a description comes as `allOf: [$ref]`;
  * OpenAPI 3.1 takes the `$ref` beside the description, as Redocly prefers.
  */
-function completeSchemas(schemas: Record<string, Schema>): void {
+export function completeSchemas(schemas: Record<string, Schema>): void {
   const examples = componentExamples();
   for (const [name, schema] of Object.entries(schemas)) {
     if (schema.type === 'object' && !('additionalProperties' in schema)) {

@@ -24,6 +24,14 @@ export const RedisKeys = {
    */
   failedAuthentications: (address: string, window: string) =>
     `unauth:${clientAddressKey(address)}:${window}`,
+  /** A console session, by the SHA-256 of its cookie value (console/session/session-store.ts). */
+  consoleSession: (idDigest: string) => `console:session:${idDigest}`,
+  /** Failed console sign-ins of one account (lower-cased e-mail digest) in one window. */
+  consoleSignInFailures: (accountDigest: string, window: string) =>
+    `console:signin-fail:${accountDigest}:${window}`,
+  /** Sign-in links mailed to one account in one window. */
+  consoleSignInLinks: (accountDigest: string, window: string) =>
+    `console:signin-link:${accountDigest}:${window}`,
 } as const;
 
 // Not `quota:`, where the month counters were plain strings before they had generations.

@@ -1,0 +1,118 @@
+import {
+  DomainError,
+  RegisterAdminRpc,
+  roleMay,
+  type ConsolePermission,
+  type MemberView,
+} from '@custodian/contracts';
+import {
+  Injectable,
+  SetMetadata,
+  UseGuards,
+  applyDecorators,
+  createParamDecorator,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiCookieAuth, ApiExtension } from '@nestjs/swagger';
+import { RegisterAdminClient } from '../../register-client/register-admin-client';
+import { sessionIdOf, type ConsoleCaller, type ConsoleRequest } from './console-request';
+import { SessionStore } from './session-store';
+
+const CONSOLE_PERMISSION = 'custodian:console-permission';
+export const CONSOLE_COOKIE_SCHEME = 'consoleSession';
+/** Read by the console document: the permission a route needs. */
+export const PERMISSION_EXTENSION = 'x-console-permission';
+
+/** What each permission lets a member do, in words for a refusal. */
+const DOING: Record<ConsolePermission, string> = {
+  'workspace.view': 'open this workspace',
+  'keys.view': 'see API keys',
+  'keys.manage': 'create or revoke API keys',
+  'webhooks.view': 'see webhooks and the delivery log',
+  'webhooks.manage': 'change webhooks or resend deliveries',
+  'webhooks.secrets': 'see or rotate signing secrets',
+};
+
+/**
+ * A console route that needs a signed-in member of the session's workspace with `permission`.
+ * Only the session cookie counts: an API key on the request opens nothing here.
+ */
+export function ConsoleAccess(permission: ConsolePermission): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    SetMetadata(CONSOLE_PERMISSION, permission),
+    UseGuards(ConsoleAccessGuard),
+    ApiCookieAuth(CONSOLE_COOKIE_SCHEME),
+    ApiExtension(PERMISSION_EXTENSION, permission),
+  );
+}
+
+/** The member the request acts as (set by ConsoleAccessGuard). */
+export const Caller = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): ConsoleCaller => {
+    const caller = context.switchToHttp().getRequest<ConsoleRequest>().consoleCaller;
+    if (!caller) throw new Error('@Caller() on a route without @ConsoleAccess()');
+    return caller;
+  },
+);
+
+/**
+ * The member's role is asked of the register on every request, never cached in the session:
+ * a member removed or demoted loses what they may do on their very next request.
+ */
+@Injectable()
+export class ConsoleAccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionStore,
+    private readonly register: RegisterAdminClient,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const permission = this.reflector.getAllAndOverride<ConsolePermission>(CONSOLE_PERMISSION, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const request = context.switchToHttp().getRequest<ConsoleRequest>();
+    const id = sessionIdOf(request);
+    const record = id ? await this.sessions.read(id) : null;
+    if (!id || !record) {
+      throw new DomainError(
+        'unauthenticated',
+        'You are not signed in (or your session ended); sign in again',
+      );
+    }
+    if (!record.workspaceId || !record.memberId) {
+      throw new DomainError('forbidden', 'Pick a workspace first');
+    }
+    const member = await this.currentMember(record.workspaceId, record.memberId);
+    if (!member || member.status !== 'active') {
+      await this.sessions.update(id, { ...record, workspaceId: null, memberId: null });
+      throw new DomainError('forbidden', 'You are no longer a member of this workspace');
+    }
+    if (!roleMay(member.role, permission)) {
+      throw new DomainError(
+        'forbidden',
+        `Your role (${member.role}) cannot ${DOING[permission]}; ask an owner or admin`,
+      );
+    }
+    request.consoleCaller = {
+      sessionId: id,
+      email: record.email,
+      workspaceId: record.workspaceId,
+      memberId: record.memberId,
+      role: member.role,
+    };
+    return true;
+  }
+
+  private async currentMember(workspace: string, id: string): Promise<MemberView | null> {
+    try {
+      return await this.register.call(RegisterAdminRpc.memberGet, { workspace, id });
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'not_found') return null;
+      throw error;
+    }
+  }
+}

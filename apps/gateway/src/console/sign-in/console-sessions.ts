@@ -1,0 +1,173 @@
+import {
+  DomainError,
+  RegisterAdminRpc,
+  permissionsOf,
+  type ConsoleMembership,
+  type ConsoleSession,
+  type PlanName,
+  type SignInIdentity,
+} from '@custodian/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+import { GatewayConfig } from '../../config/gateway-config';
+import { RegisterAdminClient } from '../../register-client/register-admin-client';
+import { sessionIdOf } from '../session/console-request';
+import { SESSION_COOKIE, sessionCookieOptions } from '../session/session-cookie';
+import { SessionStore, type SessionRecord } from '../session/session-store';
+
+/** Opens, reads and ends console sessions, and describes them to the console (ConsoleSession). */
+@Injectable()
+export class ConsoleSessions {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly register: RegisterAdminClient,
+    private readonly db: DataSource,
+    @Inject(GatewayConfig) private readonly config: GatewayConfig,
+  ) {}
+
+  /**
+   * A new session for a proven identity (link, password, accepted invitation). Always a new
+   * id, and the old session (if any) ends: a session id planted before sign-in is worthless.
+   */
+  async open(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    identity: SignInIdentity,
+    preferredWorkspace?: string,
+  ): Promise<ConsoleSession> {
+    if (identity.memberships.length === 0) {
+      throw new DomainError(
+        'unauthenticated',
+        'This e-mail is not an active member of any workspace',
+      );
+    }
+    const previous = sessionIdOf(request);
+    if (previous) await this.store.destroy(previous);
+    const chosen =
+      identity.memberships.find((m) => m.workspace_id === preferredWorkspace) ??
+      (identity.memberships.length === 1 ? identity.memberships[0] : undefined);
+    const record = {
+      email: identity.email,
+      workspaceId: chosen?.workspace_id ?? null,
+      memberId: chosen?.member_id ?? null,
+    };
+    const id = await this.store.create(record);
+    void reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(this.config));
+    return this.describe(reply, { ...record, createdAt: Date.now() }, identity);
+  }
+
+  /** The session of the request as the console sees it; signed out when there is none. */
+  async current(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleSession> {
+    const found = await this.read(request);
+    if (!found) return this.signedOut(reply);
+    const identity = await this.register.call(RegisterAdminRpc.memberships, {
+      email: found.record.email,
+    });
+    if (identity.memberships.length === 0) {
+      await this.end(request, reply);
+      return this.signedOut(reply);
+    }
+    return this.describe(reply, found.record, identity);
+  }
+
+  async pickWorkspace(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    workspaceId: string,
+  ): Promise<ConsoleSession> {
+    const found = await this.read(request);
+    if (!found) throw new DomainError('unauthenticated', 'You are not signed in; sign in again');
+    const identity = await this.register.call(RegisterAdminRpc.memberships, {
+      email: found.record.email,
+    });
+    const membership = identity.memberships.find((m) => m.workspace_id === workspaceId);
+    // A workspace of which the e-mail is not a member looks like one that does not exist.
+    if (!membership)
+      throw new DomainError(
+        'not_found',
+        `workspace_id ${workspaceId} is not one of your workspaces`,
+      );
+    const record = { ...found.record, workspaceId, memberId: membership.member_id };
+    await this.store.update(found.id, record);
+    return this.describe(reply, record, identity);
+  }
+
+  async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const id = sessionIdOf(request);
+    if (id) await this.store.destroy(id);
+    void reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config));
+  }
+
+  /** The signed-in e-mail, for routes about the account rather than a workspace. */
+  async email(request: FastifyRequest): Promise<string> {
+    const found = await this.read(request);
+    if (!found) throw new DomainError('unauthenticated', 'You are not signed in; sign in again');
+    return found.record.email;
+  }
+
+  private async read(
+    request: FastifyRequest,
+  ): Promise<{ id: string; record: SessionRecord } | null> {
+    const id = sessionIdOf(request);
+    const record = id ? await this.store.read(id) : null;
+    return id && record ? { id, record } : null;
+  }
+
+  private signedOut(reply: FastifyReply): ConsoleSession {
+    return {
+      signed_in: false,
+      csrf_token: reply.generateCsrf(),
+      email: null,
+      workspace: null,
+      member: null,
+      permissions: [],
+      memberships: [],
+    };
+  }
+
+  private async describe(
+    reply: FastifyReply,
+    record: SessionRecord,
+    identity: SignInIdentity,
+  ): Promise<ConsoleSession> {
+    const workspaces = await this.workspaces(identity.memberships.map((m) => m.workspace_id));
+    const memberships: ConsoleMembership[] = identity.memberships.flatMap((m) => {
+      const workspace = workspaces.get(m.workspace_id);
+      return workspace
+        ? [
+            {
+              workspace_id: m.workspace_id,
+              workspace_name: workspace.name,
+              plan: workspace.plan,
+              role: m.role,
+            },
+          ]
+        : [];
+    });
+    const current = identity.memberships.find(
+      (m) => m.workspace_id === record.workspaceId && m.member_id === record.memberId,
+    );
+    const workspace = current ? workspaces.get(current.workspace_id) : undefined;
+    return {
+      signed_in: true,
+      csrf_token: reply.generateCsrf(),
+      email: identity.email,
+      workspace: current && workspace ? { id: current.workspace_id, ...workspace } : null,
+      member:
+        current && workspace
+          ? { id: current.member_id, role: current.role, name: current.name }
+          : null,
+      permissions: current && workspace ? permissionsOf(current.role) : [],
+      memberships,
+    };
+  }
+
+  private async workspaces(ids: string[]): Promise<Map<string, { name: string; plan: PlanName }>> {
+    const rows = await this.db.query<Array<{ id: string; name: string; plan: PlanName }>>(
+      `SELECT id, name, plan FROM gateway.workspaces WHERE id = ANY($1)`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, { name: row.name, plan: row.plan }]));
+  }
+}

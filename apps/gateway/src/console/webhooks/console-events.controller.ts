@@ -1,0 +1,34 @@
+import {
+  CatalogModule,
+  EVENT_CATALOG,
+  EVENT_KEYS_BY_MODULE,
+  eventDataExamples,
+} from '@custodian/contracts';
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ConsoleAccess } from '../session/console-access';
+
+/** The catalog, by module, as the console's event picker shows it: built once from contracts. */
+const CATALOG: CatalogModule[] = Object.entries(EVENT_KEYS_BY_MODULE).map(([module, keys]) => ({
+  module,
+  events: keys.map((key) => ({
+    key,
+    description: EVENT_CATALOG[key].description,
+    example: (eventDataExamples(key)[0] ?? {}) as Record<string, unknown>,
+  })),
+}));
+
+@ApiTags('Webhooks')
+@Controller('console/api/events')
+export class ConsoleEventsController {
+  @Get()
+  @ConsoleAccess('webhooks.view')
+  @ApiOperation({
+    operationId: 'listEventCatalog',
+    summary: 'The event keys an endpoint can subscribe to, by module',
+  })
+  @ApiOkResponse({ type: [CatalogModule], description: 'OK.' })
+  catalog(): CatalogModule[] {
+    return CATALOG;
+  }
+}

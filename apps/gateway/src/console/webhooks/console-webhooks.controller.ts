@@ -1,0 +1,144 @@
+import {
+  ConsoleEndpoint,
+  CreateEndpointBody,
+  CreatedConsoleEndpoint,
+  RotateSecretBody,
+  SigningSecret,
+  TestPing,
+  UpdateEndpointBody,
+  WorkerConsoleRpc,
+} from '@custodian/contracts';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../../openapi/api-docs.decorators';
+import { WorkerAdminClient } from '../../worker-client/worker-admin-client';
+import { Caller, ConsoleAccess } from '../session/console-access';
+import type { ConsoleCaller } from '../session/console-request';
+
+/**
+ * Webhook endpoints of the session's workspace. The webhook-worker owns them and checks every
+ * id against the workspace the gateway sends, so an id of another workspace is not found.
+ */
+@ApiTags('Webhooks')
+@Controller('console/api/webhooks')
+export class ConsoleWebhooksController {
+  constructor(private readonly worker: WorkerAdminClient) {}
+
+  @Get()
+  @ConsoleAccess('webhooks.view')
+  @ApiOperation({ operationId: 'listEndpoints', summary: 'Webhook endpoints, with their health' })
+  @ApiOkResponse({ type: [ConsoleEndpoint], description: 'OK.' })
+  list(@Caller() caller: ConsoleCaller): Promise<ConsoleEndpoint[]> {
+    return this.worker.call(WorkerConsoleRpc.endpointList, { workspace: caller.workspaceId });
+  }
+
+  @Post()
+  @ConsoleAccess('webhooks.manage')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'createEndpoint',
+    summary: 'Add an endpoint',
+    description: 'Needs the Pro plan or above. The signing secret comes with the answer.',
+  })
+  @ApiCreatedResponse({ type: CreatedConsoleEndpoint, description: 'Created.' })
+  create(
+    @Body() body: CreateEndpointBody,
+    @Caller() caller: ConsoleCaller,
+  ): Promise<CreatedConsoleEndpoint> {
+    return this.worker.call(WorkerConsoleRpc.endpointCreate, {
+      ...body,
+      workspace: caller.workspaceId,
+    });
+  }
+
+  @Get(':id')
+  @ConsoleAccess('webhooks.view')
+  @ApiOperation({ operationId: 'getEndpoint', summary: 'One endpoint' })
+  @ApiOkResponse({ type: ConsoleEndpoint, description: 'OK.' })
+  @ApiErrors(404)
+  get(@Param('id') id: string, @Caller() caller: ConsoleCaller): Promise<ConsoleEndpoint> {
+    return this.worker.call(WorkerConsoleRpc.endpointGet, { workspace: caller.workspaceId, id });
+  }
+
+  @Patch(':id')
+  @ConsoleAccess('webhooks.manage')
+  @ApiOperation({
+    operationId: 'updateEndpoint',
+    summary: 'Edit, enable or disable an endpoint',
+    description: 'What is left out stays as it is.',
+  })
+  @ApiOkResponse({ type: ConsoleEndpoint, description: 'OK.' })
+  @ApiErrors(404)
+  update(
+    @Param('id') id: string,
+    @Body() body: UpdateEndpointBody,
+    @Caller() caller: ConsoleCaller,
+  ): Promise<ConsoleEndpoint> {
+    return this.worker.call(WorkerConsoleRpc.endpointUpdate, {
+      ...body,
+      workspace: caller.workspaceId,
+      id,
+    });
+  }
+
+  @Post(':id/secret/reveal')
+  @ConsoleAccess('webhooks.secrets')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'revealSecret',
+    summary: 'Show the signing secret',
+    description: 'A POST, so that it takes the CSRF token and no cache keeps it.',
+  })
+  @ApiOkResponse({ type: SigningSecret, description: 'OK.' })
+  @ApiErrors(404)
+  reveal(@Param('id') id: string, @Caller() caller: ConsoleCaller): Promise<SigningSecret> {
+    return this.worker.call(WorkerConsoleRpc.secretReveal, { workspace: caller.workspaceId, id });
+  }
+
+  @Post(':id/secret/rotate')
+  @ConsoleAccess('webhooks.secrets')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'rotateSecret',
+    summary: 'Rotate the signing secret',
+    description:
+      'A new secret signs from now on; for `overlap_hours` deliveries also carry a signature ' +
+      'with the previous one, so receivers can switch without losing a delivery.',
+  })
+  @ApiOkResponse({ type: SigningSecret, description: 'Rotated.' })
+  @ApiErrors(404)
+  rotate(
+    @Param('id') id: string,
+    @Body() body: RotateSecretBody,
+    @Caller() caller: ConsoleCaller,
+  ): Promise<SigningSecret> {
+    return this.worker.call(WorkerConsoleRpc.secretRotate, {
+      ...body,
+      workspace: caller.workspaceId,
+      id,
+    });
+  }
+
+  @Post(':id/test')
+  @ConsoleAccess('webhooks.manage')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'testEndpoint',
+    summary: 'Send a test ping',
+    description:
+      'A `ping` event through the live delivery path: signing, retries, timeout and the log. ' +
+      'Sent even to a disabled endpoint; when it is delivered, an automatically disabled ' +
+      'endpoint is enabled again.',
+  })
+  @ApiAcceptedResponse({ type: TestPing, description: 'Queued for delivery.' })
+  @ApiErrors(404)
+  test(@Param('id') id: string, @Caller() caller: ConsoleCaller): Promise<TestPing> {
+    return this.worker.call(WorkerConsoleRpc.endpointTest, { workspace: caller.workspaceId, id });
+  }
+}

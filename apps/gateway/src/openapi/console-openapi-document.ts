@@ -1,0 +1,75 @@
+import { ErrorBody, reasonPhrase } from '@custodian/contracts';
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, getSchemaPath } from '@nestjs/swagger';
+import { ConsoleModule } from '../console/console.module';
+import { CONSOLE_COOKIE_SCHEME, PERMISSION_EXTENSION } from '../console/session/console-access';
+import { ROUTE_ERRORS } from './api-docs.decorators';
+import { completeSchemas, type OpenApiDocument } from './openapi-document';
+import type { Schema } from './webhooks-section';
+
+const ERRORS: Record<number, string> = {
+  400: 'A parameter or body field failed validation; the message names it.',
+  401: 'Not signed in, or the session ended.',
+  403:
+    'The role of the signed-in member does not allow this, no workspace is picked, or the ' +
+    '`x-csrf-token` header is missing or stale.',
+  404: "No such record in the session's workspace.",
+  409: 'The change conflicts with the current state.',
+  413: 'The body is larger than 1 MiB.',
+  415: 'The body is not `application/json`.',
+  429: 'Too many attempts; wait `Retry-After` seconds.',
+  503: 'A service behind the console is unavailable; try again shortly.',
+  504: 'A service behind the console did not answer in time; try again.',
+};
+
+/**
+ * The console's own HTTP API (/console/api), documented apart from the public API: it is not
+ * a contract with customers but with the console app, whose typed client
+ * (libs/console-client) is generated from this document.
+ */
+export function buildConsoleOpenApiDocument(app: INestApplication): OpenApiDocument {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Custodian console API')
+    .setDescription(
+      'The HTTP API of the web console, served on the same origin. Members sign in with a ' +
+        'session cookie; API keys open nothing here. Requests that change state carry the ' +
+        '`x-csrf-token` header from `GET /console/api/session`.',
+    )
+    .setVersion('1.0')
+    .addServer('/', 'This deployment')
+    .addCookieAuth('custodian_session', { type: 'apiKey', in: 'cookie' }, CONSOLE_COOKIE_SCHEME)
+    .build();
+  config.info.license = { name: 'Proprietary' };
+  const document = SwaggerModule.createDocument(app, config, {
+    include: [ConsoleModule],
+    extraModels: [ErrorBody],
+  }) as unknown as OpenApiDocument;
+  const components = document.components as { schemas: Record<string, Schema> };
+  completeSchemas(components.schemas);
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const statuses = new Set((operation[ROUTE_ERRORS] as number[] | undefined) ?? []);
+      delete operation[ROUTE_ERRORS];
+      const permission = operation[PERMISSION_EXTENSION] as string | undefined;
+      delete operation[PERMISSION_EXTENSION];
+      if (permission) {
+        [401, 403, 503, 504].forEach((status) => statuses.add(status));
+        operation.description = [operation.description, `Needs the \`${permission}\` permission.`]
+          .filter(Boolean)
+          .join('\n\n');
+      }
+      if (method !== 'get') [400, 403, 413, 415].forEach((status) => statuses.add(status));
+      if (path.includes('{')) statuses.add(400);
+      for (const status of [...statuses].sort()) {
+        operation.responses[String(status)] = {
+          description: ERRORS[status] ?? reasonPhrase(status),
+          content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorBody) } } },
+        };
+      }
+    }
+  }
+  const { openapi, info, servers, tags, paths } = document;
+  // Sign-in routes need no session: the root says so; the others name the cookie themselves.
+  return { openapi, info, servers, tags, security: [], paths, components: document.components };
+}

@@ -1,0 +1,14 @@
+import { AssetsModule } from '../assets/assets.module';
+import { InvitationsModule } from '../invitations/invitations.module';
+import { MembersModule } from '../members/members.module';
+import { PeopleModule } from '../people/people.module';
+import { PingModule } from '../ping/ping.module';
+
+/** The modules whose routes make up the public API (/api/v1) and its document. */
+export const PUBLIC_API_MODULES = [
+  PingModule,
+  AssetsModule,
+  PeopleModule,
+  MembersModule,
+  InvitationsModule,
+];

@@ -1,0 +1,4 @@
+export * from './keys';
+export * from './permissions';
+export * from './session';
+export * from './webhooks';

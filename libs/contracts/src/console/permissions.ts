@@ -1,0 +1,32 @@
+import type { MemberRole } from '../members';
+
+/** What a member may do in the console; each route names the one it needs. */
+export const CONSOLE_PERMISSIONS = [
+  'workspace.view',
+  'keys.view',
+  'keys.manage',
+  'webhooks.view',
+  'webhooks.manage',
+  'webhooks.secrets',
+] as const;
+export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
+
+/**
+ * The role matrix (docs/decisions.md). Owners and admins manage keys and webhooks, as an API
+ * key acting as admin would; managers see keys and the delivery log but change neither; members
+ * see the workspace only (the register's screens come in part 2).
+ */
+const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
+  owner: CONSOLE_PERMISSIONS,
+  admin: CONSOLE_PERMISSIONS,
+  manager: ['workspace.view', 'keys.view', 'webhooks.view'],
+  member: ['workspace.view'],
+};
+
+export function permissionsOf(role: MemberRole): ConsolePermission[] {
+  return [...GRANTS[role]];
+}
+
+export function roleMay(role: MemberRole, permission: ConsolePermission): boolean {
+  return GRANTS[role].includes(permission);
+}
