@@ -17,7 +17,11 @@ const INVITATION = /\/console\/invitations\/accept#token=([A-Za-z0-9_-]+)/;
 
 describe('console sign-in, sessions, roles and API keys (e2e)', () => {
   const stack = new TestStack({
-    env: { SIGN_IN_FAILURES_PER_ACCOUNT: '3', USAGE_FLUSH_INTERVAL_MS: '50' },
+    env: {
+      SIGN_IN_FAILURES_PER_ACCOUNT: '3',
+      SIGN_IN_LINKS_PER_ACCOUNT: '50',
+      USAGE_FLUSH_INTERVAL_MS: '50',
+    },
   });
   const mail = new MailSink();
   let base: string;

@@ -28,7 +28,8 @@ export class MailSink {
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
           this.mails.push({
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            // Addresses compared without case, as the register compares members' e-mails.
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
             raw,
             text: decodeBody(raw),
           });
@@ -51,7 +52,7 @@ export class MailSink {
   latest(email: string, pattern: RegExp): Promise<RegExpExecArray> {
     return eventually(() => {
       for (const mail of [...this.mails].reverse()) {
-        const match = mail.to.includes(email) ? pattern.exec(mail.text) : null;
+        const match = mail.to.includes(email.toLowerCase()) ? pattern.exec(mail.text) : null;
         if (match) return Promise.resolve(match);
       }
       throw new Error(`no e-mail to ${email} matching ${pattern} yet`);
@@ -60,7 +61,7 @@ export class MailSink {
 
   /** How many e-mails went to `email`. */
   countTo(email: string): number {
-    return this.mails.filter((mail) => mail.to.includes(email)).length;
+    return this.mails.filter((mail) => mail.to.includes(email.toLowerCase())).length;
   }
 }
 

@@ -27,45 +27,42 @@ export async function registerConsoleStatic(
   config: GatewayConfig,
 ): Promise<void> {
   const root = path.resolve(config.CONSOLE_DIR);
-  const index = path.join(root, 'index.html');
-  if (!existsSync(index)) {
+  const built = existsSync(path.join(root, 'index.html'));
+  if (built) {
+    await fastify.register(fastifyStatic, {
+      root,
+      prefix: '/console/',
+      // A route per file, made at start: the build does not change while the gateway runs, and
+      // the catch-all below can then answer every other path with the app.
+      wildcard: false,
+      index: false,
+      setHeaders: (response, filePath) => {
+        for (const [name, value] of Object.entries(PAGE_HEADERS)) response.header(name, value);
+        response.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+  } else {
     new Logger('Console').warn(
       `no console build at ${root} (CONSOLE_DIR); run "npm run build" to serve the console`,
     );
-    const missing = (_request: unknown, reply: FastifyReply) =>
-      reply
-        .code(503)
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(
-          '<!doctype html><title>Custodian</title><p>The console is not built on this server. Run <code>npm run build</code>, then restart the gateway.</p>',
-        );
-    fastify.get('/console', missing);
-    fastify.get('/console/*', missing);
-    return;
   }
-  await fastify.register(fastifyStatic, {
-    root,
-    prefix: '/console/',
-    // A route per file, made at start: the build does not change while the gateway runs, and
-    // the catch-all below can then answer every other path with the app.
-    wildcard: false,
-    index: false,
-    setHeaders: (response, filePath) => {
-      for (const [name, value] of Object.entries(PAGE_HEADERS)) response.header(name, value);
-      response.header(
-        'cache-control',
-        filePath.includes(`${path.sep}assets${path.sep}`)
-          ? 'public, max-age=31536000, immutable'
-          : 'no-cache',
-      );
-    },
-  });
   const page = (request: FastifyRequest, reply: FastifyReply) => {
     // An unknown route of the console's API is a 404 in the API's words, not the app's page.
     if (/^\/console\/api(\/|\?|$)/.test(request.url)) {
       sendError(reply, errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
       return;
+    }
+    if (!built) {
+      return reply
+        .code(503)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(NOT_BUILT);
     }
     return reply
       .headers({ ...PAGE_HEADERS, 'cache-control': 'no-cache' })
@@ -74,3 +71,7 @@ export async function registerConsoleStatic(
   fastify.get('/console', page);
   fastify.get('/console/*', page);
 }
+
+const NOT_BUILT =
+  '<!doctype html><title>Custodian</title><p>The console is not built on this server. Run ' +
+  '<code>npm run build</code>, then restart the gateway.</p>';
