@@ -12,3 +12,4 @@ export * from './webhooks';
 export * from './fields';
 export * from './models';
 export * from './rpc/contract';
+export * from './console-webhooks';

@@ -40,6 +40,22 @@ import {
 } from './members';
 import { CreatePersonInput, UpdatePersonInput, type PersonDetail } from './people';
 import type { AssetSummary, PersonSummary } from './models';
+import {
+  ConsoleEndpointCreateMessage,
+  ConsoleEndpointUpdateMessage,
+  ConsoleRecordMessage,
+  ConsoleSecretRotateMessage,
+  ConsoleWorkspaceMessage,
+  DeliveriesResendMessage,
+  DeliverySearchMessage,
+  type ConsoleEndpointView,
+  type CreatedConsoleEndpointView,
+  type DeliveriesResentView,
+  type DeliveryDetailView,
+  type DeliverySearchView,
+  type DeliverySummaryView,
+  type SigningSecretView,
+} from './console-webhooks';
 import { patternsOf, reply, rpc } from './rpc/contract';
 import {
   CreateWebhookInput,
@@ -193,8 +209,59 @@ export const WorkerAdminRpc = {
   deliveries: rpc('admin.deliveries', DeliveriesInput, reply<DeliveryLogEntry[]>()),
 };
 
+/**
+ * The console's webhooks and delivery log, on the worker's admin queue: the gateway forwards
+ * each console route with the signed-in member's workspace, which scopes every lookup.
+ */
+export const WorkerConsoleRpc = {
+  endpointList: rpc(
+    'console.webhook.list',
+    ConsoleWorkspaceMessage,
+    reply<ConsoleEndpointView[]>(),
+  ),
+  endpointGet: rpc('console.webhook.get', ConsoleRecordMessage, reply<ConsoleEndpointView>()),
+  endpointCreate: rpc(
+    'console.webhook.create',
+    ConsoleEndpointCreateMessage,
+    reply<CreatedConsoleEndpointView>(),
+  ),
+  endpointUpdate: rpc(
+    'console.webhook.update',
+    ConsoleEndpointUpdateMessage,
+    reply<ConsoleEndpointView>(),
+  ),
+  secretReveal: rpc(
+    'console.webhook.secret.reveal',
+    ConsoleRecordMessage,
+    reply<SigningSecretView>(),
+  ),
+  secretRotate: rpc(
+    'console.webhook.secret.rotate',
+    ConsoleSecretRotateMessage,
+    reply<SigningSecretView>(),
+  ),
+  endpointTest: rpc('console.webhook.test', ConsoleRecordMessage, reply<WebhookTestView>()),
+  deliverySearch: rpc(
+    'console.delivery.search',
+    DeliverySearchMessage,
+    reply<DeliverySearchView>(),
+  ),
+  deliveryGet: rpc('console.delivery.get', ConsoleRecordMessage, reply<DeliveryDetailView>()),
+  deliveryResend: rpc(
+    'console.delivery.resend',
+    ConsoleRecordMessage,
+    reply<DeliverySummaryView>(),
+  ),
+  deliveriesResend: rpc(
+    'console.delivery.resend.bulk',
+    DeliveriesResendMessage,
+    reply<DeliveriesResentView>(),
+  ),
+};
+
 /** Pattern names alone, for callers that build messages from strings (the admin CLI). */
 export const RegisterPatterns = patternsOf(RegisterRpc);
 export const RegisterAdminPatterns = patternsOf(RegisterAdminRpc);
 export const GatewayAdminPatterns = patternsOf(GatewayAdminRpc);
 export const WorkerAdminPatterns = patternsOf(WorkerAdminRpc);
+export const WorkerConsolePatterns = patternsOf(WorkerConsoleRpc);
