@@ -10,12 +10,16 @@ import { DatabaseModule } from './database/database.module';
 import { DeliveryPruner } from './delivery/delivery-pruner';
 import { DeliveryScheduler } from './delivery/delivery-scheduler';
 import { FanOut } from './delivery/fan-out';
+import { DeliveryLogConsoleController } from './delivery-log/delivery-log.console-controller';
+import { DeliveryLogService } from './delivery-log/delivery-log.service';
 import { DeadLetterWatch } from './events/dead-letter-watch';
 import { EventConsumer } from './events/event-consumer';
 import { GatewayClient } from './gateway-client/gateway-client';
 import { HealthController } from './health/health.controller';
 import { EndpointsAdminController } from './webhooks/endpoints.admin-controller';
+import { EndpointsConsoleController } from './webhooks/endpoints.console-controller';
 import { EndpointsService } from './webhooks/endpoints.service';
+import { SigningSecretService } from './webhooks/signing-secret.service';
 import { SigningSecretRekeyer } from './webhooks/signing-secrets';
 
 @Module({})
@@ -34,7 +38,12 @@ export class WorkerAppModule {
           servers: [{ queue: config.WORKER_ADMIN_QUEUE, prefetch: 8 }],
         }),
       ],
-      controllers: [HealthController, EndpointsAdminController],
+      controllers: [
+        HealthController,
+        EndpointsAdminController,
+        EndpointsConsoleController,
+        DeliveryLogConsoleController,
+      ],
       providers: [
         { provide: WorkerConfig, useValue: config },
         { provide: APP_FILTER, useValue: new RpcDomainErrorFilter('webhook-worker') },
@@ -45,6 +54,8 @@ export class WorkerAppModule {
         EventConsumer,
         DeadLetterWatch,
         EndpointsService,
+        SigningSecretService,
+        DeliveryLogService,
         DeliveryScheduler,
         DeliveryPruner,
         SigningSecretRekeyer,

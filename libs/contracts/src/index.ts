@@ -14,3 +14,4 @@ export * from './fields';
 export * from './models';
 export * from './rpc/contract';
 export * from './console';
+export * from './console-webhooks';

@@ -18,11 +18,9 @@ export class WebhookTestInput {
   @IsString() @TextLength(1, 64) id!: string;
 }
 
-export class DeliveriesInput {
-  @IsString() @TextLength(1, 64) endpoint!: string;
-  /** How many deliveries, newest first: 1 to 100 (default 20), as a number or a string of digits. */
-  @IsOptional()
-  @ValidateBy({
+/** A page size of 1 to 100, as a number or a string of digits (a query string as sent). */
+export function IsPageLimit(): PropertyDecorator {
+  return ValidateBy({
     name: 'isPageLimit',
     validator: {
       validate: (value: unknown) => {
@@ -36,8 +34,13 @@ export class DeliveriesInput {
       },
       defaultMessage: () => 'limit must be a whole number from 1 to 100',
     },
-  })
-  limit?: number | string;
+  });
+}
+
+export class DeliveriesInput {
+  @IsString() @TextLength(1, 64) endpoint!: string;
+  /** How many deliveries, newest first: 1 to 100 (default 20), as a number or a string of digits. */
+  @IsOptional() @IsPageLimit() limit?: number | string;
 }
 
 export interface WebhookEndpointView {

@@ -9,8 +9,9 @@ export interface ReceivedWebhook {
   receivedAt: number;
 }
 
-/** What a path answers: a status (and body), or never (to provoke a timeout). */
-export type ReceiverReply = { status: number; body?: string } | 'hang';
+/** What a path answers: a status (and body, headers), or never (to provoke a timeout). */
+export type ReceiverReply =
+  { status: number; body?: string; headers?: Record<string, string | string[]> } | 'hang';
 
 /**
  * A real HTTP receiver on a free loopback port that records every webhook delivery. Each path
@@ -38,7 +39,7 @@ export class WebhookReceiver {
         const reply =
           script && script.length > 1 ? script.shift()! : (script?.[0] ?? { status: 200 });
         if (reply === 'hang') return;
-        res.writeHead(reply.status, { 'content-type': 'text/plain' });
+        res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
         res.end(reply.body ?? 'ok');
       });
     });

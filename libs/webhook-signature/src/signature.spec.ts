@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { sign, verify } from './signature';
+import { parseSignatures, sign, signatureHeader, verify } from './signature';
 
 describe('webhook signature', () => {
   const secret = 'whsec_test-secret';
@@ -55,6 +55,34 @@ describe('webhook signature', () => {
     expect(verify(secret, body, String(now), signature.toUpperCase(), { now })).toEqual({
       ok: false,
       reason: 'malformed',
+    });
+  });
+
+  describe('during a secret rotation (two signatures in one header)', () => {
+    const previous = 'whsec_previous-secret';
+    const header = signatureHeader([secret, previous], now, body);
+
+    it('lists the current signature first, then the previous, comma-separated', () => {
+      expect(header).toBe(`${sign(secret, now, body)}, ${sign(previous, now, body)}`);
+      expect(signatureHeader([secret], now, body)).toBe(sign(secret, now, body));
+    });
+
+    it('verifies with either secret, and with neither refuses', () => {
+      expect(verify(secret, body, String(now), header, { now })).toEqual({ ok: true });
+      expect(verify(previous, body, String(now), header, { now })).toEqual({ ok: true });
+      expect(verify('whsec_other', body, String(now), header, { now })).toEqual({
+        ok: false,
+        reason: 'signature_mismatch',
+      });
+    });
+
+    it('reads the list with or without spaces, skips other schemes, refuses a list of none or too many', () => {
+      const [a, b] = [sign(secret, now, body), sign(previous, now, body)];
+      expect(parseSignatures(`${a},${b}`)).toEqual([a, b]);
+      expect(parseSignatures(`v2=abc, ${b}`)).toEqual([b]);
+      expect(parseSignatures('v2=abc')).toBeNull();
+      expect(parseSignatures(Array(6).fill(a).join(','))).toBeNull();
+      expect(verify(previous, body, String(now), `v2=abc,${b}`, { now })).toEqual({ ok: true });
     });
   });
 });

@@ -14,6 +14,37 @@ export function sign(secret: string, timestamp: number | string, rawBody: string
   return `sha256=${hmac.digest('hex')}`;
 }
 
+/** The most signatures one header carries (a rotation's overlap has two). */
+export const MAX_SIGNATURES = 5;
+
+const SIGNATURE = /^sha256=[0-9a-f]{64}$/;
+
+/**
+ * The header for a delivery signed with each of `secrets`, current first: during a secret
+ * rotation's overlap `sha256=<new>, sha256=<old>`, so a receiver that holds either secret
+ * finds its signature in the list; outside one, a single value as before.
+ */
+export function signatureHeader(
+  secrets: readonly string[],
+  timestamp: number | string,
+  rawBody: string | Buffer,
+): string {
+  return secrets.map((secret) => sign(secret, timestamp, rawBody)).join(', ');
+}
+
+/**
+ * The `sha256=` signatures a header lists (comma-separated, spaces allowed, as HTTP joins a
+ * repeated header); entries of another scheme are skipped, so one added later breaks no
+ * receiver. null when there is none, or more than MAX_SIGNATURES entries.
+ */
+export function parseSignatures(header: string | undefined): string[] | null {
+  if (!header) return null;
+  const entries = header.split(',').map((entry) => entry.trim());
+  if (entries.length > MAX_SIGNATURES) return null;
+  const signatures = entries.filter((entry) => SIGNATURE.test(entry));
+  return signatures.length > 0 ? signatures : null;
+}
+
 export interface VerifyOptions {
   /** Seconds; a timestamp further than this from `now` is refused. */
   toleranceSeconds?: number;
@@ -28,7 +59,8 @@ export type VerifyResult =
 /**
  * What a receiver runs before parsing the body: the raw bytes as received, the
  * `X-Custodian-Timestamp` and `X-Custodian-Signature` headers, and the endpoint secret.
- * Compares in constant time and refuses stale or future timestamps.
+ * Accepts the delivery when any signature the header lists matches (each compared in
+ * constant time), and refuses stale or future timestamps.
  */
 export function verify(
   secret: string,
@@ -40,18 +72,19 @@ export function verify(
   if (!timestampHeader || !/^\d{1,12}$/.test(timestampHeader)) {
     return { ok: false, reason: 'malformed' };
   }
-  if (!signatureHeader || !/^sha256=[0-9a-f]{64}$/.test(signatureHeader)) {
-    return { ok: false, reason: 'malformed' };
-  }
+  const signatures = parseSignatures(signatureHeader);
+  if (!signatures) return { ok: false, reason: 'malformed' };
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (Math.abs(now - Number(timestampHeader)) > tolerance) {
     return { ok: false, reason: 'timestamp_out_of_tolerance' };
   }
   const expected = Buffer.from(sign(secret, timestampHeader, rawBody), 'utf8');
-  const given = Buffer.from(signatureHeader, 'utf8');
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    return { ok: false, reason: 'signature_mismatch' };
+  // Every entry is compared (no early exit): the time taken says nothing of which matched.
+  let matched = false;
+  for (const signature of signatures) {
+    const given = Buffer.from(signature, 'utf8');
+    if (given.length === expected.length && timingSafeEqual(expected, given)) matched = true;
   }
-  return { ok: true };
+  return matched ? { ok: true } : { ok: false, reason: 'signature_mismatch' };
 }

@@ -101,6 +101,16 @@ export class WorkerConfig {
    */
   @IsInt() @Min(1) @Max(3_650) DELIVERY_RETENTION_DAYS: number = 30;
 
+  /**
+   * An endpoint is disabled (`disabled_reason: auto`) once this many deliveries in a row
+   * failed (all their attempts) AND the first of them failed at least
+   * WEBHOOK_AUTO_DISABLE_AFTER_HOURS ago: a receiver down for a night is not given up, one
+   * dead for a day is. A delivered delivery ends the run; a person, or a delivered Test ping,
+   * enables it again.
+   */
+  @IsInt() @Min(1) @Max(1_000_000) WEBHOOK_AUTO_DISABLE_AFTER_FAILURES: number = 50;
+  @IsInt() @Min(0) @Max(8_760) WEBHOOK_AUTO_DISABLE_AFTER_HOURS: number = 24;
+
   @IsString() HOST: string = '0.0.0.0';
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;

@@ -8,6 +8,8 @@ import { CreateDeliveryLog1763810000000 } from './migrations/1763810000000-Creat
 import { IndexFinishedDeliveries1763820000000 } from './migrations/1763820000000-IndexFinishedDeliveries';
 import { IndexDueDeliveriesByEndpoint1763830000000 } from './migrations/1763830000000-IndexDueDeliveriesByEndpoint';
 import { EncryptEndpointSecrets1763850000000 } from './migrations/1763850000000-EncryptEndpointSecrets';
+import { EndpointConsoleState1763900000000 } from './migrations/1763900000000-EndpointConsoleState';
+import { DeliveryChainsAndHeaders1763900100000 } from './migrations/1763900100000-DeliveryChainsAndHeaders';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -21,6 +23,8 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
       IndexFinishedDeliveries1763820000000,
       IndexDueDeliveriesByEndpoint1763830000000,
       EncryptEndpointSecrets1763850000000,
+      EndpointConsoleState1763900000000,
+      DeliveryChainsAndHeaders1763900100000,
     ],
     entities: [EndpointEntity, DeliveryEntity, DeliveryAttemptEntity],
     applicationName: 'custodian-webhook-worker',

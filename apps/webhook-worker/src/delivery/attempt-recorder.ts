@@ -1,5 +1,10 @@
 import { isDatabaseUnavailable } from '@custodian/persistence';
-import type { AttemptRecord, ClaimedDelivery, DeliveryLeases } from './delivery-leases';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryLeases,
+  EndpointChange,
+} from './delivery-leases';
 import { classify, type AttemptResult } from './sender';
 
 /** An attempt that has its answer and waits to be recorded. */
@@ -37,13 +42,16 @@ export class AttemptRecorder {
   private nextTryAt = 0;
 
   /**
-   * @param delays the waits (ms) before attempts 2, 3, ...; an attempt past them is the last.
+   * @param delays the waits (ms) before attempts 2, 3, ... of a chain; an attempt past them
+   *   is the chain's last.
    * @param warn where a given-up attempt is reported.
+   * @param changed what to tell of endpoints a recording disabled or enabled.
    */
   constructor(
-    private readonly leases: DeliveryLeases,
+    private readonly leases: Pick<DeliveryLeases, 'record'>,
     private readonly delays: number[],
     private readonly warn: (message: string) => void,
+    private readonly changed: (changes: EndpointChange[]) => void = () => undefined,
   ) {}
 
   /** Attempts answered and not yet recorded. */
@@ -90,7 +98,7 @@ export class AttemptRecorder {
 
   private async recordBatch(batch: Answered[], letGo: string[]): Promise<void> {
     try {
-      await this.leases.record(batch.map((entry) => this.toRecord(entry)));
+      this.changed(await this.leases.record(batch.map((entry) => this.toRecord(entry))));
       this.recorded(batch, letGo);
       return;
     } catch (error) {
@@ -99,7 +107,7 @@ export class AttemptRecorder {
     }
     for (const [i, entry] of batch.entries()) {
       try {
-        await this.leases.record([this.toRecord(entry)]);
+        this.changed(await this.leases.record([this.toRecord(entry)]));
         this.recorded([entry], letGo);
       } catch (error) {
         if (!refusedForData(error)) return this.failed(batch.slice(i), error, letGo);
@@ -108,17 +116,21 @@ export class AttemptRecorder {
     }
   }
 
-  /** The attempt as recorded: its number, and what the delivery becomes. */
+  /**
+   * The attempt as recorded: its number, and what the delivery becomes. Retries are counted
+   * in the delivery's current chain (a resend starts a new one), numbers over its whole life.
+   */
   private toRecord({ delivery, result }: Answered): AttemptRecord {
     const attempt = delivery.attempts + 1;
-    // The wait before the next attempt; none after the last.
-    const wait = this.delays[attempt - 1];
+    // The wait before the chain's next attempt; none after its last.
+    const wait = this.delays[attempt - delivery.attemptsBeforeChain - 1];
     let outcome = classify(result);
     if (outcome === 'retry' && wait === undefined) outcome = 'failed';
     return {
       deliveryId: delivery.id,
       lease: delivery.lease,
       attempt,
+      chain: delivery.chain,
       status: outcome === 'retry' ? 'pending' : outcome,
       waitMs: outcome === 'retry' ? (wait ?? 0) : 0,
       result,

@@ -15,8 +15,16 @@ export class DeliveryAttemptEntity {
   @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'delivery_attempts_pkey' })
   attempt!: number;
 
+  /** The delivery's chain it belongs to: 1 for the first send, 2.. for resends. */
+  @Column({ type: 'integer', default: 1 })
+  chain!: number;
+
   @Column({ type: 'timestamptz' })
   started_at!: Date;
+
+  /** The headers sent (signature included: it proves nothing without the secret). */
+  @Column({ type: 'jsonb', nullable: true })
+  request_headers!: Record<string, string> | null;
 
   @Column({ type: 'integer' })
   duration_ms!: number;
@@ -27,6 +35,10 @@ export class DeliveryAttemptEntity {
 
   @Column({ type: 'text', nullable: true })
   error!: DeliveryErrorKind | null;
+
+  /** The receiver's headers, sensitive ones replaced by "[hidden]". */
+  @Column({ type: 'jsonb', nullable: true })
+  response_headers!: Record<string, string> | null;
 
   /** The receiver's answer, capped by the sender. */
   @Column({ type: 'text', nullable: true })

@@ -4,10 +4,17 @@ import type { DeliveryEntity } from './delivery.entity';
 import type { AttemptResult } from './sender';
 
 /** A due delivery this worker leased, with what sending it needs (the aliases of claim). */
-export type ClaimedDelivery = Pick<DeliveryEntity, 'id' | 'event' | 'payload' | 'attempts'> &
+export type ClaimedDelivery = Pick<
+  DeliveryEntity,
+  'id' | 'event' | 'payload' | 'attempts' | 'chain'
+> &
   Pick<EndpointEntity, 'url' | 'secret'> & {
     endpointId: DeliveryEntity['endpoint_id'];
     workspaceId: DeliveryEntity['workspace_id'];
+    /** Attempts before the current chain (a resend's): its retries count from there. */
+    attemptsBeforeChain: DeliveryEntity['attempts_before_chain'];
+    /** The previous secret while a rotation's overlap lasts, else null. */
+    previousSecret: EndpointEntity['previous_secret'];
     /**
      * Our lease, as Postgres wrote it (as text, which keeps its microseconds): a release clears
      * the row's lease only while it is still this one.
@@ -49,6 +56,8 @@ export interface AttemptRecord {
   lease: string;
   /** Its number: the delivery's attempts so far + 1. */
   attempt: number;
+  /** The delivery's chain it belongs to (1, or the resend's). */
+  chain: number;
   /** What the delivery becomes: pending again (a retry), delivered or failed. */
   status: 'pending' | 'delivered' | 'failed';
   /** For a retry, how long (ms) until it is due again. */
@@ -56,12 +65,33 @@ export interface AttemptRecord {
   result: AttemptResult;
 }
 
+/** When a run of failed deliveries disables an endpoint: both must hold. */
+export interface AutoDisableRule {
+  /** Failed deliveries in a row, none delivered between. */
+  afterFailures: number;
+  /** Hours since the run's first failure. */
+  afterHours: number;
+}
+
+/** An endpoint whose state a recording changed: disabled by its run, or enabled by a ping. */
+export interface EndpointChange {
+  id: string;
+  workspaceId: string;
+  url: string;
+  change: 'auto_disabled' | 're_enabled';
+  consecutiveFailures: number;
+}
+
 /**
  * The statements on delivery leases: claim due deliveries, give back leases not used, and
- * record an attempt (which ends its lease). None holds a transaction over HTTP.
+ * record an attempt (which ends its lease, and keeps the endpoint's run of failures). None
+ * holds a transaction over HTTP.
  */
 export class DeliveryLeases {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly autoDisable: AutoDisableRule = { afterFailures: 50, afterHours: 24 },
+  ) {}
 
   /**
    * Shares the claim between workspaces, and between endpoints inside one, whatever their
@@ -69,9 +99,11 @@ export class DeliveryLeases {
    * pending deliveries by endpoint, one probe each), the oldest due of each are candidates, and
    * they are ranked so that every workspace's first delivery comes before any workspace's
    * second (and likewise for endpoints inside a workspace), each within the room its caps
-   * leave. Endpoints and workspaces without room are left out, disabled endpoints too (their
-   * deliveries wait, and go out once the endpoint is enabled again), and so are the deliveries
-   * this worker holds (a lease of ours that ran out must not give us a second copy).
+   * leave. Endpoints and workspaces without room are left out, and so are the deliveries this
+   * worker holds (a lease of ours that ran out must not give us a second copy). A disabled
+   * endpoint's deliveries wait, and go out once it is enabled again, except a Test ping: it is
+   * sent (found through deliveries_pending_pings), since a delivered one is what re-enables an
+   * endpoint disabled for its failures.
    *
    * Candidates are read without locks; only the chosen rows are locked (SKIP LOCKED, and
    * rechecked: one another worker leased or rescheduled since our snapshot no longer
@@ -95,16 +127,19 @@ export class DeliveryLeases {
                     WHERE status = 'pending' AND endpoint_id > p.endpoint_id
                     ORDER BY endpoint_id, next_attempt_at LIMIT 1) next),
        due_endpoints AS (
-         SELECT p.endpoint_id, e.workspace_id,
+         SELECT p.endpoint_id, e.workspace_id, e.enabled,
            $7 - coalesce(b.taken, 0) AS room,
            $8 - coalesce(w.taken, 0) AS workspace_room
          FROM pending_endpoints p
-         JOIN delivery.endpoints e ON e.id = p.endpoint_id AND e.enabled
+         JOIN delivery.endpoints e ON e.id = p.endpoint_id
          LEFT JOIN busy b USING (endpoint_id)
          LEFT JOIN busy_workspaces w ON w.workspace_id = e.workspace_id
-         WHERE p.next_attempt_at <= now()
-           AND p.endpoint_id <> ALL ($9::text[])
-           AND e.workspace_id <> ALL ($10::text[])),
+         WHERE p.endpoint_id <> ALL ($9::text[])
+           AND e.workspace_id <> ALL ($10::text[])
+           AND (e.enabled AND p.next_attempt_at <= now()
+             OR NOT e.enabled AND EXISTS (
+               SELECT FROM delivery.deliveries q
+               WHERE q.endpoint_id = e.id AND q.status = 'pending' AND q.event = 'ping'))),
        candidates AS (
          SELECT c.id, c.next_attempt_at, d.workspace_id, d.workspace_room,
            row_number() OVER (PARTITION BY d.endpoint_id ORDER BY c.next_attempt_at) AS n
@@ -114,6 +149,7 @@ export class DeliveryLeases {
                       AND next_attempt_at <= now()
                       AND (lease_until IS NULL OR lease_until < now())
                       AND id <> ALL ($11::text[])
+                      AND (d.enabled OR event = 'ping')
                     ORDER BY next_attempt_at LIMIT d.room) c
          WHERE d.room > 0),
        ranked AS (
@@ -132,9 +168,14 @@ export class DeliveryLeases {
        UPDATE delivery.deliveries d
        SET lease_until = now() + $2 * interval '1 millisecond'
        FROM delivery.endpoints e
-       WHERE d.id = ANY (ARRAY (SELECT id FROM locked)) AND e.id = d.endpoint_id AND e.enabled
+       WHERE d.id = ANY (ARRAY (SELECT id FROM locked)) AND e.id = d.endpoint_id
+         AND (e.enabled OR d.event = 'ping')
        RETURNING d.id, d.endpoint_id AS "endpointId", d.workspace_id AS "workspaceId", d.event,
-         d.payload, d.attempts, e.url, e.secret, d.lease_until::text AS lease`,
+         d.payload, d.attempts, d.chain, d.attempts_before_chain AS "attemptsBeforeChain",
+         e.url, e.secret,
+         CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END
+           AS "previousSecret",
+         d.lease_until::text AS lease`,
       [
         request.limit,
         request.leaseMs,
@@ -172,27 +213,78 @@ export class DeliveryLeases {
    * attempt whose lease ran out and was taken by another worker (which may be sending it now)
    * writes nothing, so it neither clears that worker's lease nor makes the delivery due under
    * it. A lease of ours that merely ran out, untaken, is still ours to end.
+   *
+   * The same statement keeps each endpoint's run: a delivered delivery ends it, a failed one
+   * adds to it, and a run of at least autoDisable.afterFailures that began at least
+   * afterHours ago disables the endpoint (`auto`). A delivered Test ping enables an endpoint
+   * disabled that way. Endpoint rows are locked in id order (and only FOR NO KEY UPDATE, which
+   * fan-out's inserts do not wait for), so workers recording at once cannot deadlock on them.
+   * Returns the endpoints it disabled or enabled.
    */
-  async record(attempts: AttemptRecord[]): Promise<void> {
-    await this.db.query(
+  async record(attempts: AttemptRecord[]): Promise<EndpointChange[]> {
+    return this.db.query<EndpointChange[]>(
       `WITH attempt AS (
          SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[],
-           $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[], $10::timestamptz[])
+           $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[], $10::timestamptz[],
+           $11::int[], $12::jsonb[], $13::jsonb[])
            AS a (delivery_id, attempt, status, wait_ms, started_at, duration_ms, status_code,
-             error, response_body, lease)),
+             error, response_body, lease, chain, request_headers, response_headers)),
        moved AS (
          UPDATE delivery.deliveries d
          SET attempts = a.attempt, status = a.status, lease_until = NULL,
-             next_attempt_at = now() + a.wait_ms * interval '1 millisecond'
+             next_attempt_at = now() + a.wait_ms * interval '1 millisecond',
+             finished_at = CASE WHEN a.status <> 'pending' THEN now() END
          FROM attempt a
          WHERE d.id = a.delivery_id AND d.attempts = a.attempt - 1
            AND (d.lease_until = a.lease OR d.lease_until IS NULL OR d.lease_until <= now())
-         RETURNING a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code,
-           a.error, a.response_body)
-       INSERT INTO delivery.delivery_attempts
-         (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body)
-       SELECT * FROM moved
-       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+         RETURNING a.delivery_id, a.attempt, a.chain, a.started_at, a.duration_ms,
+           a.status_code, a.error, a.response_body, a.request_headers, a.response_headers,
+           d.endpoint_id, d.event, a.status),
+       logged AS (
+         INSERT INTO delivery.delivery_attempts
+           (delivery_id, attempt, chain, started_at, duration_ms, status_code, error,
+            response_body, request_headers, response_headers)
+         SELECT delivery_id, attempt, chain, started_at, duration_ms, status_code, error,
+           response_body, request_headers, response_headers
+         FROM moved
+         ON CONFLICT (delivery_id, attempt) DO NOTHING),
+       outcomes AS (
+         SELECT endpoint_id,
+           count(*) FILTER (WHERE status = 'failed')::int AS failed,
+           bool_or(status = 'delivered') AS delivered,
+           bool_or(status = 'delivered' AND event = 'ping') AS pinged
+         FROM moved WHERE status <> 'pending' GROUP BY endpoint_id),
+       locked AS (
+         SELECT e.id, e.enabled, e.disabled_reason, e.consecutive_failures, e.failing_since,
+           o.failed, o.delivered, o.pinged
+         FROM delivery.endpoints e JOIN outcomes o ON o.endpoint_id = e.id
+         ORDER BY e.id FOR NO KEY UPDATE OF e),
+       judged AS (
+         SELECT l.*,
+           l.enabled AND NOT l.delivered
+             AND l.consecutive_failures + l.failed >= $14
+             AND coalesce(l.failing_since, now()) <= now() - $15 * interval '1 hour'
+             AS disable,
+           NOT l.enabled AND l.disabled_reason = 'auto' AND l.pinged AS enable
+         FROM locked l),
+       changed AS (
+         UPDATE delivery.endpoints e
+         SET consecutive_failures =
+               CASE WHEN j.delivered THEN 0 ELSE j.consecutive_failures + j.failed END,
+             failing_since =
+               CASE WHEN j.delivered THEN NULL ELSE coalesce(j.failing_since, now()) END,
+             enabled = CASE WHEN j.disable THEN false WHEN j.enable THEN true ELSE e.enabled END,
+             disabled_reason = CASE WHEN j.disable THEN 'auto' WHEN j.enable THEN NULL
+                                    ELSE e.disabled_reason END,
+             disabled_at = CASE WHEN j.disable THEN now() WHEN j.enable THEN NULL
+                                ELSE e.disabled_at END
+         FROM judged j
+         WHERE e.id = j.id
+         RETURNING e.id, e.workspace_id AS "workspaceId", e.url,
+           CASE WHEN j.disable THEN 'auto_disabled' WHEN j.enable THEN 're_enabled' END
+             AS change,
+           e.consecutive_failures AS "consecutiveFailures")
+       SELECT * FROM changed WHERE change IS NOT NULL`,
       [
         attempts.map((each) => each.deliveryId),
         attempts.map((each) => each.attempt),
@@ -204,7 +296,16 @@ export class DeliveryLeases {
         attempts.map((each) => each.result.error),
         attempts.map((each) => each.result.responseBody),
         attempts.map((each) => each.lease),
+        attempts.map((each) => each.chain),
+        attempts.map((each) => jsonOrNull(each.result.requestHeaders)),
+        attempts.map((each) => jsonOrNull(each.result.responseHeaders)),
+        this.autoDisable.afterFailures,
+        this.autoDisable.afterHours,
       ],
     );
   }
+}
+
+function jsonOrNull(value: object | null | undefined): string | null {
+  return value ? JSON.stringify(value) : null;
 }

@@ -206,7 +206,11 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
   it('sends nothing to a disabled endpoint; its deliveries wait and go out once it is enabled again', async () => {
     const off = await endpoint('/disabled');
     const on = await endpoint('/enabled');
-    await db.query(`UPDATE delivery.endpoints SET enabled = false WHERE id = $1`, [off]);
+    await db.query(
+      `UPDATE delivery.endpoints
+       SET enabled = false, disabled_reason = 'manual', disabled_at = now() WHERE id = $1`,
+      [off],
+    );
     const waiting = await deliveries(off, 3);
     const served = await deliveries(on, 2);
     scheduler({});
@@ -222,7 +226,11 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
       ['pending', 0, false],
     ]);
 
-    await db.query(`UPDATE delivery.endpoints SET enabled = true WHERE id = $1`, [off]);
+    await db.query(
+      `UPDATE delivery.endpoints
+       SET enabled = true, disabled_reason = NULL, disabled_at = NULL WHERE id = $1`,
+      [off],
+    );
     await eventually(async () => {
       const rows = await states(waiting);
       if (rows.some((row) => row.status !== 'delivered')) throw new Error('not delivered yet');
@@ -539,12 +547,15 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
       statusCode: 500,
       error: null,
       responseBody: '',
+      requestHeaders: {},
+      responseHeaders: {},
     };
     await leases.record([
       {
         deliveryId: delivery,
         lease: claimed!.lease,
         attempt: 1,
+        chain: 1,
         status: 'pending',
         waitMs: 300,
         result,
@@ -563,6 +574,7 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
         deliveryId: delivery,
         lease: claimed!.lease,
         attempt: 1,
+        chain: 1,
         status: 'pending',
         waitMs: 300,
         result,

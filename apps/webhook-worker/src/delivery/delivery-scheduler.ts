@@ -11,7 +11,12 @@ import { WorkerConfig, retryDelays } from '../config/worker-config';
 import { boundedResolver } from '../webhooks/dns-resolver';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { AttemptRecorder } from './attempt-recorder';
-import { DeliveryLeases, type ClaimedDelivery, type HeldLease } from './delivery-leases';
+import {
+  DeliveryLeases,
+  type ClaimedDelivery,
+  type EndpointChange,
+  type HeldLease,
+} from './delivery-leases';
 import { WebhookSender } from './sender';
 import { SlotAllocator, startWindow } from './slot-allocator';
 
@@ -64,7 +69,10 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
       resolve: boundedResolver({ timeoutMs: config.DELIVERY_DNS_TIMEOUT_MS }),
       cipher: signingSecretCipher(config),
     });
-    this.leases = new DeliveryLeases(db);
+    this.leases = new DeliveryLeases(db, {
+      afterFailures: config.WEBHOOK_AUTO_DISABLE_AFTER_FAILURES,
+      afterHours: config.WEBHOOK_AUTO_DISABLE_AFTER_HOURS,
+    });
     this.slots = new SlotAllocator({
       concurrency: config.DELIVERY_CONCURRENCY,
       perWorkspace: config.DELIVERY_PER_WORKSPACE,
@@ -72,8 +80,11 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
       prefetch: config.DELIVERY_PREFETCH,
       startWithin: startWindow(config.DELIVERY_LEASE_MS, config.DELIVERY_TIMEOUT_MS),
     });
-    this.recorder = new AttemptRecorder(this.leases, retryDelays(config), (message) =>
-      this.warn(message),
+    this.recorder = new AttemptRecorder(
+      this.leases,
+      retryDelays(config),
+      (message) => this.warn(message),
+      (changes) => this.endpointsChanged(changes),
     );
   }
 
@@ -175,6 +186,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
       .send({
         url: delivery.url,
         secret: delivery.secret,
+        previousSecret: delivery.previousSecret,
         deliveryId: delivery.id,
         event: delivery.event,
         body: JSON.stringify(delivery.payload),
@@ -204,6 +216,26 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
       await this.leases.release(leases);
     } catch (error) {
       this.warn(`leases not given back: ${(error as Error).message}`);
+    }
+  }
+
+  /** Each endpoint disabled for its failures is a warning (its owner must act), never muted. */
+  private endpointsChanged(changes: EndpointChange[]): void {
+    for (const endpoint of changes) {
+      if (endpoint.change === 'auto_disabled') {
+        this.logger.warn(
+          `webhook endpoint ${endpoint.id} (workspace ${endpoint.workspaceId}, ${endpoint.url}) ` +
+            `disabled after ${endpoint.consecutiveFailures} failed deliveries in a row; ` +
+            'its pending deliveries wait until it is enabled again',
+        );
+      } else {
+        this.logger.log(
+          `webhook endpoint ${endpoint.id} (workspace ${endpoint.workspaceId}) enabled again: ` +
+            'a Test ping was delivered',
+        );
+        // Its waiting deliveries are due now.
+        void this.tick();
+      }
     }
   }
 

@@ -13,8 +13,15 @@ const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'f
   where: `status = 'pending'`,
 })
 @Index('deliveries_finished', ['created_at'], { where: `status <> 'pending'` })
+@Index('deliveries_pending_pings', ['endpoint_id'], {
+  where: `status = 'pending' AND event = 'ping'`,
+})
 // (endpoint_id, created_at DESC, id DESC): TypeORM cannot declare a descending index column.
 @Index('deliveries_endpoint_log', { synchronize: false })
+// (workspace_id, created_at DESC, id DESC): the console's log of a workspace.
+@Index('deliveries_workspace_log', { synchronize: false })
+// (endpoint_id, finished_at) INCLUDE (status) WHERE status <> 'pending': TypeORM has no INCLUDE.
+@Index('deliveries_finished_by_endpoint', { synchronize: false })
 export class DeliveryEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'deliveries_pkey' })
   id!: string;
@@ -39,9 +46,21 @@ export class DeliveryEntity {
   @Column({ type: 'text', default: 'pending' })
   status!: DeliveryStatus;
 
-  /** Attempts recorded so far. */
+  /** Attempts recorded so far, over every chain. */
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
+
+  /** 1 for the first send; each resend starts the next chain of attempts. */
+  @Column({ type: 'integer', default: 1 })
+  chain!: number;
+
+  /** Attempts made before the current chain began: retries are counted per chain. */
+  @Column({ type: 'integer', default: 0 })
+  attempts_before_chain!: number;
+
+  /** When it was delivered or failed (its last chain); null while pending. */
+  @Column({ type: 'timestamptz', nullable: true })
+  finished_at!: Date | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   next_attempt_at!: Date;

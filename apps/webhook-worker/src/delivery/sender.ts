@@ -1,9 +1,10 @@
 import type { DeliveryErrorKind } from '@custodian/contracts';
 import type { SecretCipher } from '@custodian/secret-cipher';
-import { sign } from '@custodian/webhook-signature';
+import { signatureHeader } from '@custodian/webhook-signature';
 import { Logger } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
+import { recordedResponseHeaders } from './recorded-headers';
 import { FORBIDDEN_ADDRESS, guardedConnector, type ResolveAll } from '../webhooks/ssrf-guard';
 
 /** Response bodies kept in the delivery log are cut to this many bytes. */
@@ -13,6 +14,8 @@ export interface OutgoingDelivery {
   url: string;
   /** The endpoint's signing secret as stored (encrypted); the sender decrypts it to sign. */
   secret: string;
+  /** During a rotation's overlap, the previous secret (encrypted): it signs too. */
+  previousSecret?: string | null;
   deliveryId: string;
   event: string;
   /** The exact bytes sent (and signed). */
@@ -25,6 +28,10 @@ export interface AttemptResult {
   statusCode: number | null;
   error: DeliveryErrorKind | null;
   responseBody: string | null;
+  /** The headers sent (null when nothing was: the secret did not decrypt). */
+  requestHeaders: Record<string, string> | null;
+  /** The receiver's headers, sensitive ones hidden (null when no answer came). */
+  responseHeaders: Record<string, string> | null;
 }
 
 export type Outcome = 'delivered' | 'retry' | 'failed';
@@ -110,9 +117,10 @@ export class WebhookSender {
   async send(delivery: OutgoingDelivery): Promise<AttemptResult> {
     const startedAt = new Date();
     const started = performance.now();
-    let secret: string;
+    const secrets: string[] = [];
     try {
-      secret = this.cipher.decrypt(delivery.secret);
+      secrets.push(this.cipher.decrypt(delivery.secret));
+      if (delivery.previousSecret) secrets.push(this.cipher.decrypt(delivery.previousSecret));
     } catch (error) {
       // Never sent unsigned, nor signed with something else.
       this.logger.error(
@@ -124,6 +132,8 @@ export class WebhookSender {
         statusCode: null,
         error: 'secret_unreadable',
         responseBody: null,
+        requestHeaders: null,
+        responseHeaders: null,
       };
     }
     const timestamp = Math.floor(startedAt.getTime() / 1000);
@@ -133,9 +143,22 @@ export class WebhookSender {
       timedOut = true;
       controller.abort();
     }, this.timeoutMs);
-    const finish = (partial: Omit<AttemptResult, 'startedAt' | 'durationMs'>): AttemptResult => ({
+    // Every signature (the previous secret's too, during an overlap) is in the log: none
+    // proves anything without its secret.
+    const requestHeaders: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'Custodian-Webhooks/1.0',
+      'x-custodian-event': delivery.event,
+      'x-custodian-delivery': delivery.deliveryId,
+      'x-custodian-timestamp': String(timestamp),
+      'x-custodian-signature': signatureHeader(secrets, timestamp, delivery.body),
+    };
+    const finish = (
+      partial: Pick<AttemptResult, 'statusCode' | 'error' | 'responseBody' | 'responseHeaders'>,
+    ): AttemptResult => ({
       startedAt,
       durationMs: Math.round(performance.now() - started),
+      requestHeaders,
       ...partial,
     });
     try {
@@ -143,18 +166,16 @@ export class WebhookSender {
         method: 'POST',
         dispatcher: this.agent,
         signal: controller.signal,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Custodian-Webhooks/1.0',
-          'x-custodian-event': delivery.event,
-          'x-custodian-delivery': delivery.deliveryId,
-          'x-custodian-timestamp': String(timestamp),
-          'x-custodian-signature': sign(secret, timestamp, delivery.body),
-        },
+        headers: requestHeaders,
         body: delivery.body,
       });
       const responseBody = await readCapped(response.body);
-      return finish({ statusCode: response.statusCode, error: null, responseBody });
+      return finish({
+        statusCode: response.statusCode,
+        error: null,
+        responseBody,
+        responseHeaders: recordedResponseHeaders(response.headers),
+      });
     } catch (error) {
       const kind = errorKind(error, timedOut);
       if (kind === 'forbidden_address') {
@@ -162,7 +183,7 @@ export class WebhookSender {
           `delivery ${delivery.deliveryId} to ${delivery.url} refused: ${(error as Error).message}`,
         );
       }
-      return finish({ statusCode: null, error: kind, responseBody: null });
+      return finish({ statusCode: null, error: kind, responseBody: null, responseHeaders: null });
     } finally {
       clearTimeout(timer);
     }

@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
+import type { DeliveryScheduler } from '../delivery/delivery-scheduler';
 import type { FanOut } from '../delivery/fan-out';
 import type { GatewayClient } from '../gateway-client/gateway-client';
 import { migrateWorker } from '../migrate';
@@ -28,6 +29,7 @@ describe('EndpointsService.deliveries limit (integration)', () => {
       {} as GatewayClient,
       {} as FanOut,
       loadWorkerConfig({ DATABASE_URL: database.url }),
+      {} as DeliveryScheduler,
     );
     await db.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)

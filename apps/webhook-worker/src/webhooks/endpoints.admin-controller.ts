@@ -15,8 +15,10 @@ export class EndpointsAdminController {
   constructor(private readonly endpoints: EndpointsService) {}
 
   @Handles(WorkerAdminRpc.webhookCreate)
-  create(@Payload() input: CreateWebhookInput) {
-    return this.endpoints.create(input);
+  async create(@Payload() input: CreateWebhookInput) {
+    // The CLI's reply is as it was: what it prints once.
+    const { id, url, events, secret } = await this.endpoints.create(input);
+    return { id, url, events, secret };
   }
 
   @Handles(WorkerAdminRpc.webhookList)
@@ -26,7 +28,7 @@ export class EndpointsAdminController {
 
   @Handles(WorkerAdminRpc.webhookTest)
   test(@Payload() input: WebhookTestInput) {
-    return this.endpoints.test(input);
+    return this.endpoints.test(input.id);
   }
 
   @Handles(WorkerAdminRpc.deliveries)

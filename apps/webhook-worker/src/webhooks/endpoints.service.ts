@@ -3,40 +3,52 @@ import {
   EVENT_KEYS,
   PING_EVENT,
   isEventKey,
-  type CreateWebhookInput,
-  type CreatedWebhookView,
+  type ConsoleEndpointUpdateMessage,
+  type ConsoleEndpointView,
+  type CreatedConsoleEndpointView,
   type DeliveriesInput,
   type DeliveryLogEntry,
   type EventData,
   type WebhookEndpointView,
   type WebhookListInput,
-  type WebhookTestInput,
   type WebhookTestView,
 } from '@custodian/contracts';
 import { newId, queryOne } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
 import type { DeliveryEntity } from '../delivery/delivery.entity';
+import { DeliveryScheduler } from '../delivery/delivery-scheduler';
 import { FanOut } from '../delivery/fan-out';
 import { GatewayClient } from '../gateway-client/gateway-client';
 import type { EndpointEntity } from './endpoint.entity';
-import { signingSecretCipher } from './signing-secrets';
+import { endpointViews } from './endpoint-views';
+import { newSigningSecret, signingSecretCipher } from './signing-secrets';
 import { vetTargetUrl } from './target-url';
 
-/** An endpoint without its secret, which is shown once, at creation. */
-type EndpointRow = Omit<EndpointEntity, 'secret'>;
+/** An endpoint without its secrets. */
+type EndpointRow = Pick<
+  EndpointEntity,
+  'id' | 'workspace_id' | 'url' | 'events' | 'description' | 'enabled' | 'created_at'
+>;
 
-/** `*`, or a comma list of known event keys; an unknown key is refused by name. */
-export function parseEvents(raw: string): string[] {
+/** What creates an endpoint: the CLI's comma list of events or the console's list. */
+export interface EndpointDraft {
+  workspace: string;
+  url: string;
+  events: string | readonly string[];
+  description?: string | null;
+}
+
+/**
+ * `*` alone, or known event keys (a comma list from the CLI, a list from the console); an
+ * unknown key is refused by name.
+ */
+export function parseEvents(raw: string | readonly string[]): string[] {
   const keys = [
     ...new Set(
-      raw
-        .split(',')
-        .map((key) => key.trim())
-        .filter(Boolean),
+      (typeof raw === 'string' ? raw.split(',') : raw).map((key) => key.trim()).filter(Boolean),
     ),
   ];
   if (keys.length === 0)
@@ -56,7 +68,18 @@ export function parseEvents(raw: string): string[] {
   return keys;
 }
 
-/** Webhook endpoints of a workspace, the Test ping and the delivery log (console work). */
+/** A description as stored: blank is none. */
+function descriptionOf(raw: string | null | undefined): string | null {
+  const trimmed = raw?.trim();
+  return trimmed ? trimmed : null;
+}
+
+/**
+ * Webhook endpoints of a workspace, the Test ping and the CLI's delivery log: one
+ * implementation for the admin CLI and the console. A console caller always names its
+ * workspace, and an endpoint of another one is not found; the CLI (an operator) may name
+ * none.
+ */
 @Injectable()
 export class EndpointsService {
   private readonly logger = new Logger('EndpointsService');
@@ -67,11 +90,12 @@ export class EndpointsService {
     private readonly gateway: GatewayClient,
     private readonly fanOut: FanOut,
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
+    private readonly scheduler: DeliveryScheduler,
   ) {
     this.secrets = signingSecretCipher(config);
   }
 
-  async create(input: CreateWebhookInput): Promise<CreatedWebhookView> {
+  async create(input: EndpointDraft): Promise<CreatedConsoleEndpointView> {
     const events = parseEvents(input.events);
     const url = await this.vetUrl(input.url);
     const workspace = await this.gateway.workspace(input.workspace);
@@ -82,14 +106,71 @@ export class EndpointsService {
       );
     }
     const id = newId('whe');
-    const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+    const secret = newSigningSecret();
     // Stored encrypted; the caller gets it in plain text, this once.
     await this.db.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, description, secret)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, workspace.id, url, events, input.description ?? null, this.secrets.encrypt(secret)],
+      [
+        id,
+        workspace.id,
+        url,
+        events,
+        descriptionOf(input.description),
+        this.secrets.encrypt(secret),
+      ],
     );
-    return { id, url, events, secret };
+    return { ...(await this.get(workspace.id, id)), secret };
+  }
+
+  /** The workspace's endpoints with their state and last 24 h, oldest first. */
+  consoleList(workspace: string): Promise<ConsoleEndpointView[]> {
+    return endpointViews(this.db, workspace);
+  }
+
+  async get(workspace: string, id: string): Promise<ConsoleEndpointView> {
+    const [view] = await endpointViews(this.db, workspace, id);
+    if (!view) throw notFound(id);
+    return view;
+  }
+
+  /**
+   * Changes what is given: the url is vetted again, events parsed as at creation,
+   * `description: null` clears it. `enabled: false` disables it by hand (`manual`; its
+   * pending deliveries wait); `enabled: true` enables it, also one disabled for its failures,
+   * and starts its run afresh.
+   */
+  async update(input: ConsoleEndpointUpdateMessage): Promise<ConsoleEndpointView> {
+    const endpoint = await this.endpoint(input.id, input.workspace);
+    const url = input.url === undefined ? null : await this.vetUrl(input.url);
+    const events = input.events === undefined ? null : parseEvents(input.events);
+    const enabled = input.enabled ?? null;
+    await this.db.query(
+      `UPDATE delivery.endpoints SET
+         url = coalesce($2, url),
+         events = coalesce($3::text[], events),
+         description = CASE WHEN $4 THEN $5 ELSE description END,
+         enabled = coalesce($6::boolean, enabled),
+         disabled_reason = CASE WHEN $6::boolean IS NULL THEN disabled_reason
+                                WHEN $6::boolean THEN NULL ELSE 'manual' END,
+         disabled_at = CASE WHEN $6::boolean IS NULL THEN disabled_at
+                            WHEN $6::boolean THEN NULL ELSE coalesce(disabled_at, now()) END,
+         consecutive_failures = CASE WHEN $6::boolean AND NOT enabled THEN 0
+                                     ELSE consecutive_failures END,
+         failing_since = CASE WHEN $6::boolean AND NOT enabled THEN NULL ELSE failing_since END
+       WHERE id = $1`,
+      [
+        endpoint.id,
+        url,
+        events,
+        input.description !== undefined,
+        descriptionOf(input.description),
+        enabled,
+      ],
+    );
+    // Its waiting deliveries may go now.
+    if (enabled && !endpoint.enabled) void this.scheduler.tick();
+    return this.get(input.workspace, endpoint.id);
   }
 
   async list(input: WebhookListInput): Promise<WebhookEndpointView[]> {
@@ -101,9 +182,12 @@ export class EndpointsService {
     return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
   }
 
-  /** A `ping` through the live delivery path (signing, retries, timeout, log). */
-  async test(input: WebhookTestInput): Promise<WebhookTestView> {
-    const endpoint = await this.endpoint(input.id);
+  /**
+   * A `ping` through the live delivery path (signing, retries, timeout, log), sent even to a
+   * disabled endpoint: delivered, it enables one disabled for its failures (delivery-leases).
+   */
+  async test(id: string, workspace?: string): Promise<WebhookTestView> {
+    const endpoint = await this.endpoint(id, workspace);
     const eventId = newId('evt');
     await this.fanOut.store(
       {
@@ -156,13 +240,18 @@ export class EndpointsService {
     }
   }
 
-  private async endpoint(id: string): Promise<EndpointRow> {
+  /** The endpoint, of the workspace when one is named; else not_found, whoever's it is. */
+  async endpoint(id: string, workspace?: string): Promise<EndpointRow> {
     const rows = await this.db.query<EndpointRow[]>(
       `SELECT id, workspace_id, url, events, description, enabled, created_at
-       FROM delivery.endpoints WHERE id = $1`,
-      [id],
+       FROM delivery.endpoints WHERE id = $1 AND ($2::text IS NULL OR workspace_id = $2)`,
+      [id, workspace ?? null],
     );
-    if (!rows[0]) throw new DomainError('not_found', `webhook endpoint ${id} not found`);
+    if (!rows[0]) throw notFound(id);
     return rows[0];
   }
+}
+
+function notFound(id: string): DomainError {
+  return new DomainError('not_found', `webhook endpoint ${id} not found`);
 }

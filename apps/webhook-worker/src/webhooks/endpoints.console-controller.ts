@@ -1,0 +1,57 @@
+import {
+  ConsoleEndpointCreateMessage,
+  ConsoleEndpointUpdateMessage,
+  ConsoleRecordMessage,
+  ConsoleSecretRotateMessage,
+  ConsoleWorkspaceMessage,
+  WorkerConsoleRpc,
+} from '@custodian/contracts';
+import { Handles } from '@custodian/messaging';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { EndpointsService } from './endpoints.service';
+import { SigningSecretService } from './signing-secret.service';
+
+/** The console's webhook endpoints, forwarded by the gateway with the member's workspace. */
+@Controller()
+export class EndpointsConsoleController {
+  constructor(
+    private readonly endpoints: EndpointsService,
+    private readonly secrets: SigningSecretService,
+  ) {}
+
+  @Handles(WorkerConsoleRpc.endpointList)
+  list(@Payload() input: ConsoleWorkspaceMessage) {
+    return this.endpoints.consoleList(input.workspace);
+  }
+
+  @Handles(WorkerConsoleRpc.endpointGet)
+  get(@Payload() input: ConsoleRecordMessage) {
+    return this.endpoints.get(input.workspace, input.id);
+  }
+
+  @Handles(WorkerConsoleRpc.endpointCreate)
+  create(@Payload() input: ConsoleEndpointCreateMessage) {
+    return this.endpoints.create(input);
+  }
+
+  @Handles(WorkerConsoleRpc.endpointUpdate)
+  update(@Payload() input: ConsoleEndpointUpdateMessage) {
+    return this.endpoints.update(input);
+  }
+
+  @Handles(WorkerConsoleRpc.secretReveal)
+  reveal(@Payload() input: ConsoleRecordMessage) {
+    return this.secrets.reveal(input.workspace, input.id);
+  }
+
+  @Handles(WorkerConsoleRpc.secretRotate)
+  rotate(@Payload() input: ConsoleSecretRotateMessage) {
+    return this.secrets.rotate(input.workspace, input.id, input.overlap_hours);
+  }
+
+  @Handles(WorkerConsoleRpc.endpointTest)
+  test(@Payload() input: ConsoleRecordMessage) {
+    return this.endpoints.test(input.id, input.workspace);
+  }
+}

@@ -1,0 +1,93 @@
+import {
+  DEFAULT_SECRET_OVERLAP_HOURS,
+  DomainError,
+  type SigningSecretView,
+} from '@custodian/contracts';
+import type { SecretCipher } from '@custodian/secret-cipher';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { WorkerConfig } from '../config/worker-config';
+import { newSigningSecret, signingSecretCipher } from './signing-secrets';
+
+interface StoredSecrets {
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/**
+ * An endpoint's signing secret, shown on demand and rotated with an overlap: the new secret
+ * signs at once, and until the overlap ends every delivery also carries the previous secret's
+ * signature (X-Custodian-Signature lists both), so a receiver can switch secrets whenever it
+ * likes within it. Rotating again during an overlap makes the then-current secret the
+ * previous one; the one before is dropped. Secrets never appear in a log line.
+ */
+@Injectable()
+export class SigningSecretService {
+  private readonly logger = new Logger('SigningSecretService');
+  private readonly cipher: SecretCipher;
+
+  constructor(
+    private readonly db: DataSource,
+    @Inject(WorkerConfig) config: WorkerConfig,
+  ) {
+    this.cipher = signingSecretCipher(config);
+  }
+
+  async reveal(workspace: string, id: string): Promise<SigningSecretView> {
+    const [stored] = await this.db.query<StoredSecrets[]>(
+      `SELECT secret,
+         CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret,
+         CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END
+           AS previous_secret_expires_at
+       FROM delivery.endpoints WHERE id = $1 AND workspace_id = $2`,
+      [id, workspace],
+    );
+    if (!stored) throw notFound(id);
+    this.logger.log(`signing secret of webhook endpoint ${id} revealed (workspace ${workspace})`);
+    return this.view(stored);
+  }
+
+  /** A new secret; the current one keeps signing too for `overlapHours` (0: not at all). */
+  async rotate(
+    workspace: string,
+    id: string,
+    overlapHours = DEFAULT_SECRET_OVERLAP_HOURS,
+  ): Promise<SigningSecretView> {
+    const secret = newSigningSecret();
+    const [rows] = await this.db.query<[StoredSecrets[], number]>(
+      `UPDATE delivery.endpoints SET
+         previous_secret = CASE WHEN $4::int > 0 THEN secret END,
+         previous_secret_expires_at =
+           CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 hour' END,
+         secret = $3
+       WHERE id = $1 AND workspace_id = $2
+       RETURNING secret, previous_secret, previous_secret_expires_at`,
+      [id, workspace, this.cipher.encrypt(secret), overlapHours],
+    );
+    const [stored] = rows;
+    if (!stored) throw notFound(id);
+    this.logger.log(
+      `signing secret of webhook endpoint ${id} rotated (workspace ${workspace}); ` +
+        (overlapHours > 0
+          ? `the previous one signs too for ${overlapHours} h`
+          : 'the previous one no longer signs'),
+    );
+    return this.view(stored);
+  }
+
+  private view(stored: StoredSecrets): SigningSecretView {
+    const { previous_secret: previous, previous_secret_expires_at: expiresAt } = stored;
+    return {
+      secret: this.cipher.decrypt(stored.secret),
+      previous:
+        previous && expiresAt
+          ? { secret: this.cipher.decrypt(previous), expires_at: expiresAt.toISOString() }
+          : null,
+    };
+  }
+}
+
+function notFound(id: string): DomainError {
+  return new DomainError('not_found', `webhook endpoint ${id} not found`);
+}
