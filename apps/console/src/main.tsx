@@ -1,20 +1,22 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Route, Routes } from 'react-router';
-
-function Hello() {
-  return <p>Custodian</p>;
-}
+import { BrowserRouter } from 'react-router';
+import { AppRoutes } from './app/app-routes';
+import { ErrorBoundary } from './app/error-boundary';
+import { SessionProvider } from './app/session-context';
+import './styles.css';
 
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
+if (!root) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <ErrorBoundary>
       <BrowserRouter basename="/console">
-        <Routes>
-          <Route path="*" element={<Hello />} />
-        </Routes>
+        <SessionProvider>
+          <AppRoutes />
+        </SessionProvider>
       </BrowserRouter>
-    </StrictMode>,
-  );
-}
+    </ErrorBoundary>
+  </StrictMode>,
+);
