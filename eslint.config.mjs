@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -53,6 +53,10 @@ export default tseslint.config(
             {
               sourceTag: 'scope:webhooks',
               onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'],
+            },
+            {
+              sourceTag: 'scope:console',
+              onlyDependOnLibsWithTags: ['scope:console', 'scope:shared'],
             },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },

@@ -1,0 +1,125 @@
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { setPassword, signOut } from '../api/session.api';
+import { useSession } from '../app/session-context';
+import { ErrorNotice, Notice } from '../shared/notices';
+import { useAction } from '../shared/use-action';
+import { usePageTitle } from '../shared/use-page-title';
+
+const MIN_LENGTH = 12;
+const MAX_LENGTH = 256;
+
+/** Why the new password cannot be sent, or null when it can. */
+function passwordProblem(password: string, repeat: string): string | null {
+  if ([...password].length < MIN_LENGTH || [...password].length > MAX_LENGTH) {
+    return `New password must be ${MIN_LENGTH} to ${MAX_LENGTH} characters.`;
+  }
+  return password === repeat ? null : 'Repeat new password does not match the new password.';
+}
+
+export function AccountPage() {
+  usePageTitle('Account');
+  const { session, refresh } = useSession();
+  const navigate = useNavigate();
+  const [current, setCurrent] = useState('');
+  const [password, setNewPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const saving = useAction(setPassword);
+  const leaving = useAction(signOut);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setSaved(false);
+    const found = passwordProblem(password, repeat);
+    setProblem(found);
+    if (found) return;
+    if (!(await saving.run(password, current))) return;
+    setSaved(true);
+    setCurrent('');
+    setNewPassword('');
+    setRepeat('');
+  }
+
+  async function leave() {
+    await leaving.run();
+    await refresh();
+    await navigate('/sign-in');
+  }
+
+  return (
+    <div className="page page-narrow">
+      <h1>Account</h1>
+      <p>Signed in as {session.email}.</p>
+
+      <section className="card" aria-labelledby="password-heading">
+        <h2 id="password-heading">Password</h2>
+        <p className="hint">
+          A password lets you sign in without waiting for an e-mail. Links keep working.
+        </p>
+        <form onSubmit={(event) => void save(event)}>
+          <div className="field">
+            <label htmlFor="current-password">Current password</label>
+            <input
+              id="current-password"
+              type="password"
+              autoComplete="current-password"
+              aria-describedby="current-password-hint"
+              value={current}
+              onChange={(event) => setCurrent(event.target.value)}
+            />
+            <p id="current-password-hint" className="hint">
+              Leave blank if you have not set a password yet.
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor="new-password">New password</label>
+            <input
+              id="new-password"
+              type="password"
+              autoComplete="new-password"
+              required
+              aria-describedby="new-password-hint"
+              value={password}
+              onChange={(event) => setNewPassword(event.target.value)}
+            />
+            <p id="new-password-hint" className="hint">
+              {MIN_LENGTH} to {MAX_LENGTH} characters.
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor="repeat-password">Repeat new password</label>
+            <input
+              id="repeat-password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={repeat}
+              onChange={(event) => setRepeat(event.target.value)}
+            />
+          </div>
+          {problem && (
+            <p className="notice notice-error" role="alert">
+              {problem}
+            </p>
+          )}
+          <ErrorNotice error={saving.error} />
+          {saved && <Notice tone="success">Password saved.</Notice>}
+          <button type="submit" className="button-primary" disabled={saving.busy}>
+            {saving.busy ? 'Saving…' : 'Save password'}
+          </button>
+        </form>
+      </section>
+
+      <section className="card" aria-labelledby="sign-out-heading">
+        <h2 id="sign-out-heading">Sign out</h2>
+        <p className="hint">Ends this session in this browser.</p>
+        <ErrorNotice error={leaving.error} />
+        <button type="button" onClick={() => void leave()} disabled={leaving.busy}>
+          Sign out
+        </button>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import type { paths } from '@custodian/console-client';
+import createClient from 'openapi-fetch';
+import { ApiFailure, NETWORK_MESSAGE, failureFromAnswer } from './failure';
+
+/**
+ * The one client of the console API (same origin, under /console/api). Its paths and bodies
+ * come from libs/console-client's schema.d.ts, so a regenerated schema shows every call that
+ * no longer matches as a compile error.
+ */
+export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+
+let csrfToken = '';
+
+/** Every session the API returns carries the token that state-changing requests must echo. */
+export function rememberCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+client.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      request.headers.set('x-csrf-token', csrfToken);
+    }
+    return request;
+  },
+});
+
+type RefusalListener = (status: 401 | 403) => void;
+const refusalListeners = new Set<RefusalListener>();
+
+/**
+ * Called on every 401 and 403: the session may have expired, the role changed or the CSRF
+ * token rotated, so the session is read again (and a signed-out person sent to sign in).
+ */
+export function onRefusal(listener: RefusalListener): () => void {
+  refusalListeners.add(listener);
+  return () => refusalListeners.delete(listener);
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * The data of a successful answer, else an ApiFailure: the API's message, or the network
+ * sentence when no answer came. `action` finishes "Your role (manager) cannot …".
+ */
+export async function send<T>(action: string, pending: Promise<Answer<T>>): Promise<T> {
+  let answer: Answer<T>;
+  try {
+    answer = await pending;
+  } catch (error) {
+    throw new ApiFailure(action, null, error instanceof Error ? error.message : NETWORK_MESSAGE);
+  }
+  const { status } = answer.response;
+  if (answer.response.ok) return answer.data as T;
+  if (status === 401 || status === 403) refusalListeners.forEach((listener) => listener(status));
+  throw failureFromAnswer(action, status, answer.error);
+}

@@ -1,0 +1,93 @@
+import { Route, Routes } from 'react-router';
+import { AccountPage } from '../account/account.page';
+import { DeliveriesPage } from '../deliveries/deliveries.page';
+import { DeliveryPage } from '../deliveries/delivery.page';
+import { KeysPage } from '../keys/keys.page';
+import { OverviewPage } from '../overview/overview.page';
+import { AcceptInvitationPage } from '../sign-in/accept-invitation.page';
+import { SignInLinkPage } from '../sign-in/sign-in-link.page';
+import { SignInPage } from '../sign-in/sign-in.page';
+import { EndpointFormPage } from '../webhooks/endpoint-form.page';
+import { EndpointPage } from '../webhooks/endpoint.page';
+import { WebhooksPage } from '../webhooks/webhooks.page';
+import { WorkspacesPage } from '../workspaces/workspaces.page';
+import { RequirePermission, RequireSignIn, RequireWorkspace } from './guards';
+import { Layout } from './layout';
+import { NotFoundPage } from './not-found.page';
+
+/** Every screen, under the router's basename /console. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route path="sign-in" element={<SignInPage />} />
+        <Route path="sign-in/link" element={<SignInLinkPage />} />
+        <Route path="invitations/accept" element={<AcceptInvitationPage />} />
+        <Route element={<RequireSignIn />}>
+          <Route path="workspaces" element={<WorkspacesPage />} />
+          <Route path="account" element={<AccountPage />} />
+        </Route>
+        <Route element={<RequireWorkspace />}>
+          <Route index element={<OverviewPage />} />
+          <Route
+            path="keys"
+            element={
+              <RequirePermission permission="keys.view" action="see API keys">
+                <KeysPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="webhooks"
+            element={
+              <RequirePermission permission="webhooks.view" action="see webhooks">
+                <WebhooksPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="webhooks/new"
+            element={
+              <RequirePermission permission="webhooks.manage" action="add webhook endpoints">
+                <EndpointFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="webhooks/:id"
+            element={
+              <RequirePermission permission="webhooks.view" action="see webhooks">
+                <EndpointPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="webhooks/:id/edit"
+            element={
+              <RequirePermission permission="webhooks.manage" action="change webhook endpoints">
+                <EndpointFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="deliveries"
+            element={
+              <RequirePermission permission="webhooks.view" action="see the delivery log">
+                <DeliveriesPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="deliveries/:id"
+            element={
+              <RequirePermission permission="webhooks.view" action="see the delivery log">
+                <DeliveryPage />
+              </RequirePermission>
+            }
+          />
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,149 @@
+import type { Attempt, DeliveryDetail } from '@custodian/console-client';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { getDelivery, resendDelivery } from '../api/deliveries.api';
+import { useSession } from '../app/session-context';
+import { formatDateTime, formatDuration, prettyJson } from '../shared/format';
+import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { can } from '../shared/permissions';
+import { useAction } from '../shared/use-action';
+import { useLoad } from '../shared/use-load';
+import { usePageTitle } from '../shared/use-page-title';
+import { StatusBadge, lastOutcome } from './delivery-table';
+
+export function DeliveryPage() {
+  usePageTitle('Delivery');
+  const { id = '' } = useParams();
+  const [delivery, { reload }] = useLoad(() => getDelivery(id), [id]);
+
+  return (
+    <div className="page">
+      <p className="breadcrumb">
+        <Link to="/deliveries">Delivery log</Link>
+      </p>
+      {delivery.status === 'loading' && <Loading what="the delivery" />}
+      {delivery.status === 'failed' && <ErrorNotice error={delivery.error} />}
+      {delivery.status === 'ready' && <DeliveryDetails delivery={delivery.data} reload={reload} />}
+    </div>
+  );
+}
+
+function DeliveryDetails({ delivery, reload }: { delivery: DeliveryDetail; reload: () => void }) {
+  const { session } = useSession();
+  const resending = useAction(resendDelivery);
+  const [resent, setResent] = useState(false);
+
+  async function resend() {
+    setResent(false);
+    if (!(await resending.run(delivery.delivery_id))) return;
+    setResent(true);
+    reload();
+  }
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>
+          <span className="mono">{delivery.event}</span> delivery
+        </h1>
+        {can(session, 'webhooks.manage') && (
+          <button type="button" onClick={() => void resend()} disabled={resending.busy}>
+            {resending.busy ? 'Resending…' : 'Resend'}
+          </button>
+        )}
+      </div>
+      <ErrorNotice error={resending.error} />
+      {resent && (
+        <Notice tone="success">
+          Resent: a new chain of up to 3 attempts has started under the same delivery id.
+        </Notice>
+      )}
+      <dl className="details">
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={delivery.status} /> after{' '}
+          {delivery.attempts === 1 ? '1 attempt' : `${delivery.attempts} attempts`} (last answer:{' '}
+          {lastOutcome(delivery)})
+        </dd>
+        <dt>Endpoint</dt>
+        <dd>
+          <Link to={`/webhooks/${delivery.endpoint_id}`} className="mono">
+            {delivery.endpoint_url}
+          </Link>
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(delivery.created_at)}</dd>
+        <dt>Last attempt</dt>
+        <dd>{formatDateTime(delivery.last_attempt_at, 'Not yet')}</dd>
+        <dt>Delivery id</dt>
+        <dd className="mono">{delivery.delivery_id}</dd>
+        <dt>Event id</dt>
+        <dd className="mono">{delivery.event_id}</dd>
+      </dl>
+
+      <section aria-labelledby="body-heading">
+        <h2 id="body-heading">Body as sent</h2>
+        <pre className="code">{prettyJson(delivery.payload)}</pre>
+      </section>
+
+      <section aria-labelledby="attempts-heading">
+        <h2 id="attempts-heading">Attempts</h2>
+        {delivery.attempt_log.length === 0 && <p className="muted">No attempt yet.</p>}
+        <ol className="attempts">
+          {delivery.attempt_log.map((attempt) => (
+            <li key={`${attempt.chain}-${attempt.attempt}`}>
+              <AttemptDetails attempt={attempt} />
+            </li>
+          ))}
+        </ol>
+      </section>
+    </>
+  );
+}
+
+function HeaderTable({ headers, caption }: { headers: Record<string, string>; caption: string }) {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return <p className="muted">No headers.</p>;
+  return (
+    <table className="headers">
+      <caption>{caption}</caption>
+      <tbody>
+        {entries.map(([name, value]) => (
+          <tr key={name}>
+            <th scope="row" className="mono">
+              {name}
+            </th>
+            <td className="mono break">{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function AttemptDetails({ attempt }: { attempt: Attempt }) {
+  const chain = attempt.chain === 1 ? 'First send' : `Resend ${attempt.chain - 1}`;
+  const outcome =
+    attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error ?? 'No answer');
+  return (
+    <article className="attempt">
+      <h3>
+        {chain}, attempt {attempt.attempt}: {outcome}
+      </h3>
+      <p className="muted">
+        {formatDateTime(attempt.started_at)} · took {formatDuration(attempt.duration_ms)}
+        {attempt.error && attempt.status_code !== null && ` · error: ${attempt.error}`}
+      </p>
+      <div className="attempt-grid">
+        <HeaderTable headers={attempt.request_headers} caption="Request headers" />
+        <HeaderTable headers={attempt.response_headers} caption="Response headers" />
+      </div>
+      <h4>Response body</h4>
+      {attempt.response_body === null ? (
+        <p className="muted">No body.</p>
+      ) : (
+        <pre className="code">{attempt.response_body}</pre>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,121 @@
+import type { WebhookSecret } from '@custodian/console-client';
+import { useId, useState } from 'react';
+import { revealSecret, rotateSecret } from '../api/webhooks.api';
+import { ConfirmDialog } from '../shared/confirm-dialog';
+import { formatDateTime } from '../shared/format';
+import { ErrorNotice, Notice } from '../shared/notices';
+import { SecretField } from '../shared/secret-field';
+import { useAction } from '../shared/use-action';
+
+const OVERLAP_HOURS = [0, 1, 24, 72] as const;
+
+function overlapLabel(hours: number): string {
+  if (hours === 0) return 'No overlap: the old secret stops now';
+  return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
+}
+
+/** Reveal the signing secret on demand; rotate it, both signatures sent during the overlap. */
+export function SecretPanel({
+  endpointId,
+  onRotated,
+}: {
+  endpointId: string;
+  onRotated: () => void;
+}) {
+  const selectId = useId();
+  const [secret, setSecret] = useState<WebhookSecret | null>(null);
+  const [rotated, setRotated] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [overlap, setOverlap] = useState(24);
+  const revealing = useAction(revealSecret);
+  const rotating = useAction(rotateSecret);
+
+  async function reveal() {
+    const answer = await revealing.run(endpointId);
+    if (!answer) return;
+    setSecret(answer.value);
+    setRotated(false);
+  }
+
+  async function rotate() {
+    const answer = await rotating.run(endpointId, overlap);
+    if (!answer) return;
+    setSecret(answer.value);
+    setRotated(true);
+    setConfirming(false);
+    onRotated();
+  }
+
+  return (
+    <section className="card" aria-labelledby="secret-heading">
+      <h2 id="secret-heading">Signing secret</h2>
+      <p className="hint">
+        Each delivery carries a signature made with this secret; your receiver checks it.
+      </p>
+      {rotated && (
+        <Notice tone="success">
+          New secret in use.{' '}
+          {secret?.previous
+            ? `Deliveries also carry the old secret’s signature until ${formatDateTime(secret.previous.expires_at)}.`
+            : 'The old secret no longer signs anything.'}
+        </Notice>
+      )}
+      {secret && (
+        <>
+          <SecretField label="Current secret" value={secret.secret} />
+          {secret.previous && (
+            <SecretField
+              label={`Previous secret (until ${formatDateTime(secret.previous.expires_at)})`}
+              value={secret.previous.secret}
+            />
+          )}
+        </>
+      )}
+      <ErrorNotice error={revealing.error} />
+      <div className="actions">
+        {!secret && (
+          <button type="button" onClick={() => void reveal()} disabled={revealing.busy}>
+            {revealing.busy ? 'Revealing…' : 'Reveal secret'}
+          </button>
+        )}
+        <button
+          type="button"
+          onClick={() => {
+            rotating.clearError();
+            setConfirming(true);
+          }}
+        >
+          Rotate secret
+        </button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title="Rotate the signing secret?"
+        confirmLabel="Rotate secret"
+        busy={rotating.busy}
+        error={rotating.error}
+        onConfirm={() => void rotate()}
+        onClose={() => setConfirming(false)}
+      >
+        <p>
+          A new secret signs every delivery from now on. During the overlap, deliveries carry both
+          signatures, so your receiver keeps working while you update it.
+        </p>
+        <div className="field">
+          <label htmlFor={selectId}>Overlap</label>
+          <select
+            id={selectId}
+            value={overlap}
+            onChange={(event) => setOverlap(Number(event.target.value))}
+          >
+            {OVERLAP_HOURS.map((hours) => (
+              <option key={hours} value={hours}>
+                {overlapLabel(hours)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import type { paths } from './schema';
+
+export type { components, operations, paths } from './schema';
+
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+
+/** The JSON body of one response of one operation, read from `paths` (not from a schema name). */
+export type JsonResponse<
+  P extends keyof paths,
+  M extends Method & keyof paths[P],
+  S extends number,
+> = paths[P][M] extends { responses: infer R }
+  ? S extends keyof R
+    ? R[S] extends { content: { 'application/json': infer T } }
+      ? T
+      : never
+    : never
+  : never;
+
+/** The JSON request body of one operation. */
+export type JsonBody<
+  P extends keyof paths,
+  M extends Method & keyof paths[P],
+> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer T } };
+}
+  ? T
+  : never;
+
+// The console's own names for the shapes it shows, each tied to the route that returns it, so
+// that a regenerated schema.d.ts that changes a route's answer breaks the code that reads it.
+export type Session = JsonResponse<'/console/api/session', 'get', 200>;
+export type Permission = Session['permissions'][number];
+export type Role = Session['memberships'][number]['role'];
+export type Membership = Session['memberships'][number];
+export type ApiError = JsonResponse<'/console/api/keys', 'get', 401>;
+export type ConsoleKey = JsonResponse<'/console/api/keys', 'get', 200>[number];
+export type CreatedConsoleKey = JsonResponse<'/console/api/keys', 'post', 201>;
+export type KeyScope = ConsoleKey['scope'];
+export type EventModule = JsonResponse<'/console/api/events', 'get', 200>[number];
+export type EventKey = EventModule['events'][number];
+export type Endpoint = JsonResponse<'/console/api/webhooks/{id}', 'get', 200>;
+export type CreatedEndpoint = JsonResponse<'/console/api/webhooks', 'post', 201>;
+export type EndpointInput = JsonBody<'/console/api/webhooks', 'post'>;
+export type EndpointChanges = JsonBody<'/console/api/webhooks/{id}', 'patch'>;
+export type WebhookSecret = JsonResponse<'/console/api/webhooks/{id}/secret/reveal', 'post', 200>;
+export type TestDelivery = JsonResponse<'/console/api/webhooks/{id}/test', 'post', 202>;
+export type DeliveryPage = JsonResponse<'/console/api/deliveries', 'get', 200>;
+export type DeliverySummary = DeliveryPage['data'][number];
+export type DeliveryStatus = DeliverySummary['status'];
+export type DeliveryDetail = JsonResponse<'/console/api/deliveries/{id}', 'get', 200>;
+export type Attempt = DeliveryDetail['attempt_log'][number];
+export type DeliveryFilters = NonNullable<
+  NonNullable<paths['/console/api/deliveries']['get']['parameters']['query']>
+>;
+export type ResendFilters = JsonBody<'/console/api/deliveries/resend', 'post'>;
