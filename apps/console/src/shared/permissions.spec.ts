@@ -15,7 +15,7 @@ const PERMISSIONS_BY_ROLE: Record<string, Permission[]> = {
 };
 
 function session(role: 'owner' | 'manager' | 'member', picked = true): Session {
-  const workspace = { id: 'wsp_1', name: 'Acme', plan: 'pro' };
+  const workspace = { id: 'wsp_1', name: 'Acme', plan: 'pro' as const };
   return {
     signed_in: true,
     csrf_token: 'csrf',
