@@ -1,4 +1,4 @@
-import type { paths } from '@custodian/console-client';
+import type { Permission, paths } from '@custodian/console-client';
 import createClient from 'openapi-fetch';
 import { ApiFailure, NETWORK_MESSAGE, failureFromAnswer } from './failure';
 
@@ -45,17 +45,23 @@ interface Answer<T> {
 
 /**
  * The data of a successful answer, else an ApiFailure: the API's message, or the network
- * sentence when no answer came. `action` finishes "Your role (manager) cannot …".
+ * sentence when no answer came. `action` finishes "Your role (manager) cannot …", and `needs`
+ * is the permission it takes (none for the session's own routes).
  */
-export async function send<T>(action: string, pending: Promise<Answer<T>>): Promise<T> {
+export async function send<T>(
+  action: string,
+  pending: Promise<Answer<T>>,
+  needs: Permission | null = null,
+): Promise<T> {
   let answer: Answer<T>;
   try {
     answer = await pending;
   } catch (error) {
-    throw new ApiFailure(action, null, error instanceof Error ? error.message : NETWORK_MESSAGE);
+    const detail = error instanceof Error ? error.message : NETWORK_MESSAGE;
+    throw new ApiFailure(action, null, detail, needs);
   }
   const { status } = answer.response;
   if (answer.response.ok) return answer.data as T;
   if (status === 401 || status === 403) refusalListeners.forEach((listener) => listener(status));
-  throw failureFromAnswer(action, status, answer.error);
+  throw failureFromAnswer(action, status, answer.error, needs);
 }

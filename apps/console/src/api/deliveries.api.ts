@@ -8,13 +8,18 @@ import type {
 import { client, send } from './client';
 
 export function listDeliveries(query: DeliveryFilters): Promise<DeliveryPage> {
-  return send('see the delivery log', client.GET('/console/api/deliveries', { params: { query } }));
+  return send(
+    'see the delivery log',
+    client.GET('/console/api/deliveries', { params: { query } }),
+    'webhooks.view',
+  );
 }
 
 export function getDelivery(id: string): Promise<DeliveryDetail> {
   return send(
     'see the delivery log',
     client.GET('/console/api/deliveries/{id}', { params: { path: { id } } }),
+    'webhooks.view',
   );
 }
 
@@ -22,6 +27,7 @@ export function resendDelivery(id: string): Promise<DeliverySummary> {
   return send(
     'resend deliveries',
     client.POST('/console/api/deliveries/{id}/resend', { params: { path: { id } } }),
+    'webhooks.manage',
   );
 }
 
@@ -29,5 +35,6 @@ export function resendFailedDeliveries(filters: ResendFilters): Promise<{ resent
   return send(
     'resend deliveries',
     client.POST('/console/api/deliveries/resend', { body: filters }),
+    'webhooks.manage',
   );
 }

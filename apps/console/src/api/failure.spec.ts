@@ -21,15 +21,29 @@ describe('failureFromAnswer', () => {
   });
 });
 
+const owner = { role: 'owner', permissions: ['keys.view', 'keys.manage'] as const };
+const manager = { role: 'manager', permissions: ['keys.view'] as const };
+const nobody = { role: null, permissions: [] };
+
 describe('describeFailure', () => {
   it('names the role and the action on 403', () => {
-    const failure = new ApiFailure('create API keys', 403, 'Forbidden');
-    expect(describeFailure(failure, 'manager')).toBe('Your role (manager) cannot create API keys.');
-    expect(describeFailure(failure, null)).toBe('You cannot create API keys.');
+    const failure = new ApiFailure('create API keys', 403, 'Forbidden', 'keys.manage');
+    expect(describeFailure(failure, manager)).toBe('Your role (manager) cannot create API keys.');
+    expect(describeFailure(failure, nobody)).toBe('You cannot create API keys.');
+  });
+
+  it("shows the API's message on a 403 to a role that has the permission", () => {
+    const failure = failureFromAnswer(
+      'create API keys',
+      403,
+      { message: 'x-csrf-token is missing or stale' },
+      'keys.manage',
+    );
+    expect(describeFailure(failure, owner)).toBe('x-csrf-token is missing or stale');
   });
 
   it('says Custodian could not be reached when no answer came', () => {
-    expect(describeFailure(new ApiFailure('see webhooks', null, 'fetch failed'), 'owner')).toBe(
+    expect(describeFailure(new ApiFailure('see webhooks', null, 'fetch failed'), owner)).toBe(
       NETWORK_MESSAGE,
     );
   });
@@ -38,20 +52,20 @@ describe('describeFailure', () => {
     const wrong = failureFromAnswer('sign in with a password', 401, {
       message: 'That e-mail and password do not match.',
     });
-    expect(describeFailure(wrong, null)).toBe('That e-mail and password do not match.');
-    expect(
-      describeFailure(new ApiFailure('add endpoints', 400, 'url must be https'), 'owner'),
-    ).toBe('url must be https');
+    expect(describeFailure(wrong, nobody)).toBe('That e-mail and password do not match.');
+    expect(describeFailure(new ApiFailure('add endpoints', 400, 'url must be https'), owner)).toBe(
+      'url must be https',
+    );
   });
 
   it('asks to sign in again on a 401 without a message', () => {
-    expect(describeFailure(failureFromAnswer('see webhooks', 401, ''), 'owner')).toBe(
+    expect(describeFailure(failureFromAnswer('see webhooks', 401, ''), owner)).toBe(
       'You are signed out. Sign in again to continue.',
     );
   });
 
   it('describes an error that is not an API failure', () => {
-    expect(describeFailure(new TypeError('x is undefined'), 'owner')).toBe(
+    expect(describeFailure(new TypeError('x is undefined'), owner)).toBe(
       'Something went wrong in the console: x is undefined',
     );
   });

@@ -12,25 +12,30 @@ import { client, send } from './client';
 const byId = (id: string) => ({ params: { path: { id } } });
 
 export function listEventModules(): Promise<EventModule[]> {
-  return send('see the event keys', client.GET('/console/api/events'));
+  return send('see the event keys', client.GET('/console/api/events'), 'webhooks.view');
 }
 
 export function listEndpoints(): Promise<Endpoint[]> {
-  return send('see webhooks', client.GET('/console/api/webhooks'));
+  return send('see webhooks', client.GET('/console/api/webhooks'), 'webhooks.view');
 }
 
 export function getEndpoint(id: string): Promise<Endpoint> {
-  return send('see webhooks', client.GET('/console/api/webhooks/{id}', byId(id)));
+  return send('see webhooks', client.GET('/console/api/webhooks/{id}', byId(id)), 'webhooks.view');
 }
 
 export function createEndpoint(input: EndpointInput): Promise<CreatedEndpoint> {
-  return send('add webhook endpoints', client.POST('/console/api/webhooks', { body: input }));
+  return send(
+    'add webhook endpoints',
+    client.POST('/console/api/webhooks', { body: input }),
+    'webhooks.manage',
+  );
 }
 
 export function updateEndpoint(id: string, changes: EndpointChanges): Promise<Endpoint> {
   return send(
     'change webhook endpoints',
     client.PATCH('/console/api/webhooks/{id}', { ...byId(id), body: changes }),
+    'webhooks.manage',
   );
 }
 
@@ -38,6 +43,7 @@ export function revealSecret(id: string): Promise<WebhookSecret> {
   return send(
     'reveal signing secrets',
     client.POST('/console/api/webhooks/{id}/secret/reveal', byId(id)),
+    'webhooks.secrets',
   );
 }
 
@@ -48,9 +54,14 @@ export function rotateSecret(id: string, overlapHours: number): Promise<WebhookS
       ...byId(id),
       body: { overlap_hours: overlapHours },
     }),
+    'webhooks.secrets',
   );
 }
 
 export function sendTestPing(id: string): Promise<TestDelivery> {
-  return send('send test pings', client.POST('/console/api/webhooks/{id}/test', byId(id)));
+  return send(
+    'send test pings',
+    client.POST('/console/api/webhooks/{id}/test', byId(id)),
+    'webhooks.manage',
+  );
 }

@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { describeFailure } from '../api/failure';
+import { NO_READER, describeFailure } from '../api/failure';
 
 interface State {
   failed: boolean;
@@ -20,7 +20,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
       <div className="page page-narrow">
         <h1>This page could not be shown</h1>
         <p className="notice notice-error" role="alert">
-          {describeFailure(this.state.error, null)}
+          {describeFailure(this.state.error, NO_READER)}
         </p>
         <div className="actions">
           <button type="button" className="button-primary" onClick={() => window.location.reload()}>

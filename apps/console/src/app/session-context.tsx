@@ -9,7 +9,7 @@ import {
   useState,
 } from 'react';
 import { onRefusal } from '../api/client';
-import { describeFailure } from '../api/failure';
+import { NO_READER, describeFailure } from '../api/failure';
 import { getSession } from '../api/session.api';
 
 interface SessionContextValue {
@@ -57,7 +57,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       <main className="page page-narrow">
         <h1>Custodian console</h1>
         <p className="notice notice-error" role="alert">
-          {describeFailure(error, null)}
+          {describeFailure(error, NO_READER)}
         </p>
         <button type="button" className="button-primary" onClick={() => void refresh()}>
           Try again

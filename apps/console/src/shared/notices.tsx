@@ -8,7 +8,10 @@ export function ErrorNotice({ error }: { error: unknown }) {
   if (error === null || error === undefined) return null;
   return (
     <p className="notice notice-error" role="alert">
-      {describeFailure(error, session.member?.role ?? null)}
+      {describeFailure(error, {
+        role: session.member?.role ?? null,
+        permissions: session.permissions,
+      })}
     </p>
   );
 }
