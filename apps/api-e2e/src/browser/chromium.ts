@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's chromium (tools/scripts/ensure-chromium.sh installs it); never a downloaded one. */
+const EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Where each run's screenshots go; the README's come from here (docs/screenshots). */
+export const SCREENSHOT_DIR = path.resolve(__dirname, '../../../../tmp/console-screenshots');
+
+/**
+ * Headless Chromium as these machines allow it: no sandbox (root), no GPU, and none of the
+ * background calls to Google's hosts that a closed network refuses.
+ */
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return chromium.launch({
+    executablePath: EXECUTABLE,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,212 @@
+import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
+import { WebhookReceiver, eventually, freePort, httpRequest } from '@custodian/testing';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { MailSink } from '../support/mail-sink';
+import { TestStack } from '../support/stack';
+import { launchChromium, screenshot } from './chromium';
+
+const LINK = /(http:\/\/\S+\/console\/sign-in\/link#token=[A-Za-z0-9_-]+)/;
+
+/**
+ * The console as a person uses it, in real headless Chromium against the real stack: sign in
+ * by the e-mailed link, create a key and call the API with it, add an endpoint to a local
+ * receiver, press Test and follow the delivery into the log, resend a failed delivery, revoke
+ * the key. Only the keyboard and the mouse, through labels and roles a person reads.
+ */
+jest.setTimeout(30_000);
+
+describe('the console in a browser (e2e)', () => {
+  const stack = new TestStack({ env: { SIGN_IN_LINKS_PER_ACCOUNT: '50' } });
+  const mail = new MailSink();
+  const receiver = new WebhookReceiver();
+  const owner = 'ada@acme.example';
+  let base: string;
+  let workspace: WorkspaceView;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    await Promise.all([mail.start(), receiver.start()]);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    Object.assign(stack.env, {
+      SMTP_URL: mail.url,
+      PORT: String(port),
+      PUBLIC_BASE_URL: base,
+      CONSOLE_DIR: path.resolve(__dirname, '../../../../dist/apps/console'),
+    });
+    [browser] = await Promise.all([launchChromium(), stack.start()]);
+    workspace = await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name: 'Acme',
+      plan: 'pro',
+      owner_email: owner,
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    page = await context.newPage();
+  }, 60_000);
+
+  // What the page showed when each test ended: the first thing to look at when one fails.
+  afterEach(async () => {
+    const name = expect.getState().currentTestName?.replace(/\W+/g, '-') ?? 'test';
+    await screenshot(page, `last-${name}`).catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack.stop();
+    await Promise.all([mail.stop(), receiver.stop()]);
+  });
+
+  /** A link of the header's main navigation. */
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+
+  it('signs the owner in by the e-mailed link', async () => {
+    await page.goto(`${base}/console`);
+    await page.getByRole('heading', { name: 'Sign in to Custodian' }).waitFor();
+    await screenshot(page, 'sign-in');
+    await page.locator('#link-email').fill(owner);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByText(`If ${owner} is a member, a link is on its way`).waitFor();
+    const [, link] = await mail.latest(owner, LINK);
+
+    await page.goto(link!);
+    await page.getByText(owner).first().waitFor();
+    expect(page.url()).not.toContain('token=');
+    await page.getByText('Acme').first().waitFor();
+    await screenshot(page, 'overview');
+  });
+
+  it('creates a key shown once, which calls the API, and revokes it', async () => {
+    await nav('API keys');
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.locator('#key-name').fill('Deploy bot');
+    await page.getByLabel(/write/i).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const key =
+      (await dialog
+        .locator('input, code, textarea')
+        .first()
+        .inputValue()
+        .catch(() => null)) ?? (await dialog.locator('code').first().innerText());
+    expect(key).toMatch(/^cus_[0-9A-Za-z]{40}$/);
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await screenshot(page, 'key-created');
+    await dialog.getByRole('button', { name: 'I have copied the key' }).click();
+
+    const ping = await httpRequest(`${base}/api/v1/ping`, { headers: { 'x-api-key': key } });
+    expect(ping.status).toBe(200);
+
+    const row = page.getByRole('row', { name: /Deploy bot/ });
+    await row.waitFor();
+    expect(await row.innerText()).toContain(owner);
+    await screenshot(page, 'keys');
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText('Revoked').waitFor();
+    const refused = await httpRequest(`${base}/api/v1/ping`, { headers: { 'x-api-key': key } });
+    expect(refused.status).toBe(401);
+  });
+
+  it('adds an endpoint, sends a Test ping and follows it into the delivery log', async () => {
+    await nav('Webhooks');
+    await page.getByRole('link', { name: /Add endpoint/ }).click();
+    await page.locator('#endpoint-url').fill(receiver.url('/hooks'));
+    await page.locator('#endpoint-description').fill('Local receiver');
+    await page.getByLabel(/All events/).check();
+    await screenshot(page, 'endpoint-form');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('button', { name: 'Send test ping' }).waitFor();
+
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await eventually(() =>
+      receiver.on('/hooks').length > 0 ? Promise.resolve() : Promise.reject(new Error('no ping')),
+    );
+    const ping = receiver.on('/hooks')[0]!;
+    expect(ping.headers['x-custodian-event']).toBe('ping');
+    await screenshot(page, 'endpoint');
+
+    await nav('Delivery log');
+    const delivered = page.getByRole('row', { name: /ping/ }).first();
+    await eventually(
+      async () => {
+        await page.reload();
+        const text = await delivered.innerText({ timeout: 1_000 });
+        if (!/delivered/i.test(text)) throw new Error(`not delivered yet: ${text}`);
+      },
+      { timeoutMs: 10_000, intervalMs: 300 },
+    );
+    await screenshot(page, 'delivery-log');
+    await delivered.getByRole('link').first().click();
+    await page
+      .getByText(ping.headers['x-custodian-delivery'] as string)
+      .first()
+      .waitFor();
+    await page.getByText('200').first().waitFor();
+    await screenshot(page, 'delivery');
+  });
+
+  it('resends a failed delivery as a new chain of attempts', async () => {
+    receiver.script('/hooks', { status: 500, body: 'down for maintenance' });
+    await nav('Webhooks');
+    await page
+      .getByRole('link', { name: /Local receiver|hooks/ })
+      .first()
+      .click();
+    const before = receiver.on('/hooks').length;
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    // Three attempts (300 ms and 900 ms apart) all answered 500: the delivery fails.
+    await eventually(
+      () =>
+        receiver.on('/hooks').length >= before + 3
+          ? Promise.resolve()
+          : Promise.reject(new Error('attempts not made yet')),
+      { timeoutMs: 10_000 },
+    );
+    const failedId = receiver.on('/hooks').at(-1)!.headers['x-custodian-delivery'] as string;
+    await page.goto(`${base}/console/deliveries?status=failed`);
+    const failed = page.getByRole('row', { name: /ping/ }).first();
+    await eventually(
+      async () => {
+        await page.reload();
+        await failed.waitFor({ timeout: 1_000 });
+      },
+      { timeoutMs: 10_000, intervalMs: 300 },
+    );
+    await failed.getByRole('link').first().click();
+    await page.getByText(failedId).first().waitFor();
+    await page.getByText('down for maintenance').first().waitFor();
+
+    receiver.script('/hooks', { status: 200 });
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await eventually(
+      () =>
+        receiver.on('/hooks').at(-1)!.headers['x-custodian-delivery'] === failedId &&
+        receiver.on('/hooks').length >= before + 4
+          ? Promise.resolve()
+          : Promise.reject(new Error('not resent yet')),
+      { timeoutMs: 10_000 },
+    );
+    await eventually(
+      async () => {
+        await page.reload();
+        await page
+          .getByText(/chain 2|Chain 2/)
+          .first()
+          .waitFor({ timeout: 1_000 });
+      },
+      { timeoutMs: 10_000, intervalMs: 300 },
+    );
+    await screenshot(page, 'delivery-resent');
+    const deliveries = await stack.query<{ status: string }>(
+      `SELECT status FROM delivery.deliveries WHERE id = $1 AND workspace_id = $2`,
+      [failedId, workspace.id],
+    );
+    expect(deliveries[0]?.status).toBe('delivered');
+  });
+});
