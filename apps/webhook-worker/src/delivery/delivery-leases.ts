@@ -144,13 +144,22 @@ export class DeliveryLeases {
          SELECT c.id, c.next_attempt_at, d.workspace_id, d.workspace_room,
            row_number() OVER (PARTITION BY d.endpoint_id ORDER BY c.next_attempt_at) AS n
          FROM due_endpoints d,
-           LATERAL (SELECT id, next_attempt_at FROM delivery.deliveries
-                    WHERE endpoint_id = d.endpoint_id AND status = 'pending'
-                      AND next_attempt_at <= now()
-                      AND (lease_until IS NULL OR lease_until < now())
-                      AND id <> ALL ($11::text[])
-                      AND (d.enabled OR event = 'ping')
-                    ORDER BY next_attempt_at LIMIT d.room) c
+           -- One branch runs per endpoint (d.enabled is a one-time filter): a disabled
+           -- endpoint's pings come from deliveries_pending_pings, not a scan of its backlog.
+           LATERAL ((SELECT id, next_attempt_at FROM delivery.deliveries
+                     WHERE d.enabled AND endpoint_id = d.endpoint_id AND status = 'pending'
+                       AND next_attempt_at <= now()
+                       AND (lease_until IS NULL OR lease_until < now())
+                       AND id <> ALL ($11::text[])
+                     ORDER BY next_attempt_at LIMIT d.room)
+                    UNION ALL
+                    (SELECT id, next_attempt_at FROM delivery.deliveries
+                     WHERE NOT d.enabled AND endpoint_id = d.endpoint_id
+                       AND status = 'pending' AND event = 'ping'
+                       AND next_attempt_at <= now()
+                       AND (lease_until IS NULL OR lease_until < now())
+                       AND id <> ALL ($11::text[])
+                     ORDER BY next_attempt_at LIMIT d.room)) c
          WHERE d.room > 0),
        ranked AS (
          SELECT id, next_attempt_at, workspace_room,

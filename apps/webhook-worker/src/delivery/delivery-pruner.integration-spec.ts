@@ -77,3 +77,28 @@ describe('DeliveryPruner: the delivery log keeps DELIVERY_RETENTION_DAYS', () =>
     expect(await left()).toEqual({ deliveries: ['dlv_pending_old'], attempts: 2 });
   });
 });
+
+describe('DeliveryPruner: previous signing secrets past their overlap', () => {
+  it('drops them, and keeps one whose overlap still runs', async () => {
+    const cipher = signingSecretCipher();
+    await db.query(
+      `INSERT INTO delivery.endpoints
+         (id, workspace_id, url, events, secret, previous_secret, previous_secret_expires_at)
+       VALUES ('whe_ended', 'wsp_1', 'https://example.com/a', '{*}', $1, $2,
+               now() - interval '1 minute'),
+              ('whe_running', 'wsp_1', 'https://example.com/b', '{*}', $1, $2,
+               now() + interval '1 hour')`,
+      [cipher.encrypt('whsec_new'), cipher.encrypt('whsec_old')],
+    );
+    await new DeliveryPruner(db, loadWorkerConfig({ DATABASE_URL: database.url })).prune();
+    const rows = await db.query<Array<{ id: string; kept: boolean; expiry: boolean }>>(
+      `SELECT id, previous_secret IS NOT NULL AS kept,
+         previous_secret_expires_at IS NOT NULL AS expiry
+       FROM delivery.endpoints WHERE id IN ('whe_ended', 'whe_running') ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { id: 'whe_ended', kept: false, expiry: false },
+      { id: 'whe_running', kept: true, expiry: true },
+    ]);
+  });
+});

@@ -194,6 +194,28 @@ describe('webhook signing secrets at rest (integration)', () => {
         unreadable: { lost: 1 },
       });
     });
+
+    it('re-encrypts a previous secret still signing during a rotation overlap too', async () => {
+      await db.query(`DELETE FROM delivery.endpoints`);
+      await endpoints([['whe_overlap', under(newKey).encrypt('whsec_current')]]);
+      await db.query(
+        `UPDATE delivery.endpoints
+         SET previous_secret = $1, previous_secret_expires_at = now() + interval '1 hour'
+         WHERE id = 'whe_overlap'`,
+        [under(oldKey).encrypt('whsec_previous')],
+      );
+      const rotated = loadWorkerConfig({
+        DATABASE_URL: store.database.url,
+        WEBHOOK_SECRET_KEYS: `${newKey},${oldKey}`,
+      });
+      const rekeyer = new SigningSecretRekeyer(db, rotated);
+      expect(await rekeyer.rekey()).toEqual({ reencrypted: 1, batches: 1, unreadable: {} });
+      const [row] = await db.query<Array<{ secret: string; previous_secret: string }>>(
+        `SELECT secret, previous_secret FROM delivery.endpoints WHERE id = 'whe_overlap'`,
+      );
+      expect(under(newKey).decrypt(row!.secret)).toBe('whsec_current');
+      expect(under(newKey).decrypt(row!.previous_secret)).toBe('whsec_previous');
+    });
   });
 });
 
