@@ -1,4 +1,3 @@
-import fastifyStatic from '@fastify/static';
 import { Logger } from '@nestjs/common';
 import { errorBody } from '@custodian/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +28,10 @@ export async function registerConsoleStatic(
   const root = path.resolve(config.CONSOLE_DIR);
   const built = existsSync(path.join(root, 'index.html'));
   if (built) {
+    // Loaded only when there is a build to serve: its content-disposition dependency is an
+    // ES module, which Node 20 requires natively but Jest's CommonJS runtime (unit tests that
+    // build the app's OpenAPI document) cannot load.
+    const { default: fastifyStatic } = await import('@fastify/static');
     await fastify.register(fastifyStatic, {
       root,
       prefix: '/console/',
