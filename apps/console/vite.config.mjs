@@ -4,16 +4,22 @@ import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { defineConfig } from 'vite';
 import bundleSize from './scripts/check-bundle-size.js';
+import compression from './scripts/precompress.js';
 
 const outDir = '../../dist/apps/console';
 
-/** Fails the build when the JS index.html loads up front is over the budget. */
+/**
+ * Fails the build when the JS index.html loads up front is over the budget, then writes the
+ * compressed siblings the gateway serves.
+ */
 function firstLoadBudget() {
   return {
     name: 'custodian:first-load-budget',
     apply: 'build',
     closeBundle() {
-      bundleSize.checkBundleSize(path.resolve(import.meta.dirname, outDir));
+      const dist = path.resolve(import.meta.dirname, outDir);
+      bundleSize.checkBundleSize(dist);
+      compression.precompress(dist);
     },
   };
 }

@@ -11,9 +11,9 @@ fi
 
 node tools/scripts/check-services.js
 echo "Building..."
-# The three apps, the libs they import and the console's static files, each from the Nx cache
-# when unchanged.
-npx nx run-many -t build --projects=gateway,register,webhook-worker,console --outputStyle=static-failures-only
+# The three apps, the libs they import, the console's static files and the admin CLI (which the
+# README's next step runs in another terminal), each from the Nx cache when unchanged.
+npx nx run-many -t build --projects=gateway,register,webhook-worker,console,admin --outputStyle=static-failures-only
 
 export NODE_ENV="${NODE_ENV:-development}"
 export LOG_FORMAT="${LOG_FORMAT:-pretty}"

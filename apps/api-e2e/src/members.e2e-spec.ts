@@ -561,7 +561,9 @@ describe('members and invitations (e2e)', () => {
         ...open[0],
         token: matching(/^[A-Za-z0-9_-]{43}$/),
         expires_at: matching(TIMESTAMP),
+        accept_url: matching(/\/console\/invitations\/accept#token=[A-Za-z0-9_-]{43}$/),
       });
+      expect(renewed.accept_url.endsWith(renewed.token)).toBe(true);
       const [mailed] = await tokensMailedTo('cli@example.com');
       expect(renewed.token).not.toBe(mailed);
       const stale = await admin('invitation', 'accept', '--token', mailed!);
@@ -582,7 +584,7 @@ describe('members and invitations (e2e)', () => {
         ['boss@cli.example', 'owner', 'active'],
         ['cli@example.com', 'manager', 'active'],
       ]);
-    }, 20_000);
+    }, 45_000);
 
     it('prints the error body for an unknown token or workspace', async () => {
       const token = await admin('invitation', 'accept', '--token', 'nope');

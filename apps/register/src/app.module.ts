@@ -1,3 +1,4 @@
+import { heavyLaneOf } from '@custodian/contracts';
 import { MessagingModule, OutboxModule, RpcDomainErrorFilter } from '@custodian/messaging';
 import { loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
@@ -34,6 +35,13 @@ export class RegisterAppModule {
           servers: [
             {
               queue: config.REGISTER_QUEUE,
+              prefetch: config.RPC_PREFETCH,
+              transport: REGISTER_RPC_TRANSPORT,
+            },
+            // The same handlers on the heavy lane, where the gateway sends lists and searches,
+            // so that a crowd of them never stands ahead of a fetch or a write in the queue.
+            {
+              queue: heavyLaneOf(config.REGISTER_QUEUE),
               prefetch: config.RPC_PREFETCH,
               transport: REGISTER_RPC_TRANSPORT,
             },

@@ -1906,7 +1906,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A service behind the gateway is unavailable; retry with backoff (a POST with the same `Idempotency-Key`, so it is applied once). */
+        /** @description A service behind the gateway is unavailable or overloaded, or a read could not be answered in time. Wait `Retry-After` seconds and retry (a POST with the same `Idempotency-Key`, so it is applied once). */
         ServiceUnavailable: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1915,13 +1915,14 @@ export interface components {
                 "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
                 "X-Quota-Used": components["headers"]["X-Quota-Used"];
                 "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A service behind the gateway did not answer in time; retry with backoff (a POST with the same `Idempotency-Key`, so it is applied once). */
+        /** @description A write whose service did not answer in time: it may or may not have been applied. Retry with backoff (a POST with the same `Idempotency-Key`, so it is applied once). */
         GatewayTimeout: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1996,7 +1997,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
-            504: components["responses"]["GatewayTimeout"];
         };
     };
     listAssets: {
@@ -2039,7 +2039,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
-            504: components["responses"]["GatewayTimeout"];
         };
     };
     createAsset: {
@@ -2118,7 +2117,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
-            504: components["responses"]["GatewayTimeout"];
         };
     };
     updateAsset: {
@@ -2202,7 +2200,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
-            504: components["responses"]["GatewayTimeout"];
         };
     };
     createPerson: {
@@ -2280,7 +2277,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
-            504: components["responses"]["GatewayTimeout"];
         };
     };
     updatePerson: {
@@ -2353,7 +2349,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
-            504: components["responses"]["GatewayTimeout"];
         };
     };
     inviteMember: {
@@ -2550,16 +2545,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service behind the gateway is unavailable; retry with backoff (a POST with the same `Idempotency-Key`, so it is applied once). */
+            /** @description A service behind the gateway is unavailable or overloaded, or a read could not be answered in time. Wait `Retry-After` seconds and retry (a POST with the same `Idempotency-Key`, so it is applied once). */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service behind the gateway did not answer in time; retry with backoff (a POST with the same `Idempotency-Key`, so it is applied once). */
+            /** @description A write whose service did not answer in time: it may or may not have been applied. Retry with backoff (a POST with the same `Idempotency-Key`, so it is applied once). */
             504: {
                 headers: {
                     [name: string]: unknown;

@@ -2380,6 +2380,15 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryLogPage"];
                 };
             };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not signed in, or the session ended. */
             401: {
                 headers: {
@@ -2391,6 +2400,15 @@ export interface operations {
             };
             /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2460,6 +2478,15 @@ export interface operations {
             };
             /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

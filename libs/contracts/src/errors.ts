@@ -16,6 +16,8 @@ export type DomainErrorCode =
   | 'unprocessable'
   | 'rate_limited'
   | 'unavailable'
+  /** The service is past what it can take on now, and did nothing: retry after a moment. */
+  | 'overloaded'
   | 'timeout'
   | 'internal';
 
@@ -57,6 +59,7 @@ const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  overloaded: 503,
   timeout: 504,
 };
 

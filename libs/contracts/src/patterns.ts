@@ -81,6 +81,14 @@ import {
 
 /** Queue and exchange names; every app and the admin CLI take them from here. */
 export const REGISTER_RPC_QUEUE = 'custodian.register.rpc';
+/**
+ * The lane of a queue for its heavy messages (RpcContract.heavy): lists and searches wait
+ * there, never ahead of a fetch or a write in the queue itself. Named after the queue, so
+ * whatever names the queue (a test's, a benchmark's) names its lane too.
+ */
+export function heavyLaneOf(queue: string): string {
+  return `${queue}.heavy`;
+}
 export const GATEWAY_ADMIN_QUEUE = 'custodian.gateway.admin';
 export const REGISTER_ADMIN_QUEUE = 'custodian.register.admin';
 export const WORKER_ADMIN_QUEUE = 'custodian.webhook-worker.admin';
@@ -165,17 +173,22 @@ export class UpdateMemberMessage extends RecordMessage {
   @ValidateNested() @Type(() => UpdateMemberInput) body!: UpdateMemberInput;
 }
 
+/** A message that changes nothing (RpcContract.readOnly). */
+const READ = { readOnly: true };
+/** A read whose cost grows with the workspace: a list or a search (RpcContract.heavy). */
+const LIST = { readOnly: true, heavy: true };
+
 /** The register's API queue: the public API's assets, people and members. */
 export const RegisterRpc = {
-  assetsList: rpc('assets.list', ListMessage, reply<AssetSummary[] | Page<AssetSummary>>()),
-  assetsGet: rpc('assets.get', RecordMessage, reply<AssetDetail>()),
+  assetsList: rpc('assets.list', ListMessage, reply<AssetSummary[] | Page<AssetSummary>>(), LIST),
+  assetsGet: rpc('assets.get', RecordMessage, reply<AssetDetail>(), READ),
   assetsCreate: rpc('assets.create', CreateAssetMessage, reply<AssetDetail>()),
   assetsUpdate: rpc('assets.update', UpdateAssetMessage, reply<AssetDetail>()),
-  peopleList: rpc('people.list', ListMessage, reply<PersonSummary[] | Page<PersonSummary>>()),
-  peopleGet: rpc('people.get', RecordMessage, reply<PersonDetail>()),
+  peopleList: rpc('people.list', ListMessage, reply<PersonSummary[] | Page<PersonSummary>>(), LIST),
+  peopleGet: rpc('people.get', RecordMessage, reply<PersonDetail>(), READ),
   peopleCreate: rpc('people.create', CreatePersonMessage, reply<PersonDetail>()),
   peopleUpdate: rpc('people.update', UpdatePersonMessage, reply<PersonDetail>()),
-  membersList: rpc('members.list', CallerMessage, reply<MemberView[]>()),
+  membersList: rpc('members.list', CallerMessage, reply<MemberView[]>(), READ),
   membersInvite: rpc('members.invite', InviteMemberMessage, reply<MemberView>()),
   membersUpdate: rpc('members.update', UpdateMemberMessage, reply<MemberView>()),
 };

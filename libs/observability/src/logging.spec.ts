@@ -29,11 +29,11 @@ function serverAnswering(status: number, fail?: Error): { server: Server; lines:
   return { server, lines };
 }
 
-async function get(server: Server): Promise<void> {
+async function get(server: Server, headers: Record<string, string> = {}): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve, reject) => {
-    request({ port, path: '/health' }, (res) => {
+    request({ port, path: '/health', headers }, (res) => {
       res.resume();
       res.on('end', resolve);
     })
@@ -58,6 +58,28 @@ describe('request logs', () => {
     await get(server);
     expect(lines[0]).toMatchObject({ level: 50, err: { message: 'the disk is on fire' } });
     expect((lines[0] as { err: { stack: string } }).err.stack).toContain('logging.spec');
+  });
+
+  it("redacts the console's cookies and CSRF token, and both key headers", async () => {
+    const { server, lines } = serverAnswering(200);
+    await get(server, {
+      cookie: 'custodian_session=session-id-value; custodian_csrf=csrf-secret-value',
+      'x-csrf-token': 'csrf-token-value',
+      authorization: 'Bearer cus_key-value',
+      'x-api-key': 'cus_other-key-value',
+    });
+    const line = JSON.stringify(lines[0]);
+    for (const secret of [
+      'session-id-value',
+      'csrf-secret-value',
+      'csrf-token-value',
+      'key-value',
+    ]) {
+      expect(line).not.toContain(secret);
+    }
+    expect(lines[0]).toMatchObject({
+      req: { headers: { cookie: '[Redacted]', 'x-csrf-token': '[Redacted]' } },
+    });
   });
 
   it('keeps success at info and other 5xx at error', () => {

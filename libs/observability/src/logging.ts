@@ -41,7 +41,8 @@ export function requestErrorFields(
 
 /**
  * Structured JSON logs in production; `pretty` for a person at a terminal. Request logs
- * never carry credentials: both key headers and the invitation token are redacted.
+ * never carry credentials: both key headers, the invitation token, and the console's cookies
+ * (session id, CSRF secret) and CSRF token are redacted.
  */
 export function loggerParams(app: string, config: LoggingConfig): Params {
   return {
@@ -50,7 +51,15 @@ export function loggerParams(app: string, config: LoggingConfig): Params {
     pinoHttp: {
       name: app,
       level: config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.query.token'],
+      redact: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.query.token',
+        // The console's session id and CSRF secret (cookies), and its CSRF token.
+        'req.headers.cookie',
+        'req.headers["x-csrf-token"]',
+        'res.headers["set-cookie"]',
+      ],
       customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
       customErrorObject: (_req, res, error, fields: Record<string, unknown>) =>
         requestErrorFields(error.message !== `failed with status code ${res.statusCode}`, fields),

@@ -1,2 +1,3 @@
 export * from './asset-columns';
 export * from './like-pattern';
+export * from './list-sql';

@@ -1,12 +1,26 @@
+import { ASSET_UNPAGED_MAX } from '@custodian/contracts';
 import {
   DETAIL_COLUMNS,
   DETAIL_FROM,
   SUMMARY_COLUMNS,
   SUMMARY_FROM,
-  likePattern,
+  isFiltered,
+  listSql,
+  listTuning,
+  workspaceCounterSql,
+  type ListSource,
 } from '@custodian/register-sql';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
+import { BARE_WORKSPACE_HEADER } from './read-cases';
+
+/** GET /assets as the register's AssetsService describes it. */
+const ASSETS: ListSource = {
+  select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
+  table: 'register.assets a',
+  alias: 'a',
+  counter: 'asset_count',
+};
 
 /**
  * The lower bound the full path is measured against: the same SQL (the register's, from
@@ -14,15 +28,19 @@ import { Pool } from 'pg';
  * Run as its own process by the bench.
  */
 async function main(): Promise<void> {
-  const workspaceId = process.env.BENCH_WORKSPACE_ID;
-  if (!workspaceId) throw new Error('BENCH_WORKSPACE_ID is not set');
+  const defaultWorkspace = process.env.BENCH_WORKSPACE_ID;
+  if (!defaultWorkspace) throw new Error('BENCH_WORKSPACE_ID is not set');
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   const app = Fastify({ logger: false });
+  const workspaceOf = (headers: Record<string, string | string[] | undefined>) => {
+    const named = headers[BARE_WORKSPACE_HEADER];
+    return typeof named === 'string' ? named : defaultWorkspace;
+  };
 
   app.get<{ Params: { id: string } }>('/assets/:id', async (request, reply) => {
     const { rows } = await pool.query(
       `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM} WHERE a.id = $1 AND a.workspace_id = $2`,
-      [request.params.id, workspaceId],
+      [request.params.id, workspaceOf(request.headers)],
     );
     if (!rows[0]) return reply.status(404).send({ statusCode: 404 });
     return rows[0] as object;
@@ -31,37 +49,30 @@ async function main(): Promise<void> {
   app.get<{ Querystring: { page?: string; pageSize?: string; search?: string } }>(
     '/assets',
     async (request) => {
-      const pageSize = Number(request.query.pageSize ?? 50);
-      const offset = (Number(request.query.page ?? 1) - 1) * pageSize;
-      const params: unknown[] = [workspaceId];
-      let filter = 'a.workspace_id = $1';
-      if (request.query.search) {
-        params.push(likePattern(request.query.search));
-        filter += ' AND a.search_text LIKE lower($2)';
-      }
-      const [page, count] = await Promise.all([
-        pool.query(
-          `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}
-           WHERE ${filter} ORDER BY a.created_at, a.id LIMIT ${pageSize} OFFSET ${offset}`,
-          params,
-        ),
-        // The register's own counting: the workspace counter when unfiltered, else count(*).
-        params.length === 1
-          ? pool.query(
-              `SELECT asset_count AS total FROM register.workspace_counters WHERE workspace_id = $1`,
-              params,
-            )
-          : pool.query(
-              `SELECT count(*)::int AS total FROM register.assets a WHERE ${filter}`,
-              params,
-            ),
-      ]);
-      return {
-        data: page.rows,
-        page: 1,
-        pageSize,
-        total: (count.rows[0] as { total: number }).total,
+      // The register's statements (listSql, as apps/register/src/listing/list-page.ts runs
+      // them), with the same small-workspace decision from the same counter.
+      const workspace = workspaceOf(request.headers);
+      const filter = {
+        search: request.query.search ?? null,
+        page: request.query.page === undefined ? null : Number(request.query.page),
+        pageSize: Number(request.query.pageSize ?? 50),
       };
+      const counted = async () =>
+        (await pool.query<{ total: number }>(workspaceCounterSql(ASSETS), [workspace])).rows[0]
+          ?.total ?? 0;
+      const small = isFiltered(filter) && (await counted()) <= listTuning.smallWorkspaceRows;
+      const sql = listSql(ASSETS, filter, small, ASSET_UNPAGED_MAX);
+      const params = [workspace, ...sql.params];
+      // The register also cuts the bare array at UNPAGED_MAX_BYTES (within-bytes.ts): work in
+      // the app, not SQL, which the lower bound leaves out.
+      if (filter.page === null) return (await pool.query(sql.rows, params)).rows as object[];
+      const [rows, total] = await Promise.all([
+        pool.query(sql.rows, params),
+        sql.count === null
+          ? counted()
+          : pool.query<{ total: number }>(sql.count, params).then((r) => r.rows[0]?.total ?? 0),
+      ]);
+      return { data: rows.rows, page: filter.page, pageSize: filter.pageSize, total };
     },
   );
 

@@ -23,6 +23,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   let non2xx = 0;
+  const statuses: Record<string, number> = {};
   let sent = 0;
   const total = Math.round(options.ratePerSecond * options.durationSeconds);
   const started = performance.now();
@@ -44,7 +45,9 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
           res.resume();
           res.on('end', () => {
             latencies.push(performance.now() - t0);
-            if ((res.statusCode ?? 0) >= 300) non2xx++;
+            const status = res.statusCode ?? 0;
+            if (status >= 300) non2xx++;
+            statuses[status] = (statuses[status] ?? 0) + 1;
             resolve();
           });
         },
@@ -81,6 +84,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
     p99: at(0.99),
     errors,
     non2xx,
+    statuses,
   };
 }
 

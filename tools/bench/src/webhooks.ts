@@ -3,6 +3,7 @@ import {
   WorkerAdminPatterns,
   type CreatedWebhookView,
   type WorkspaceView,
+  heavyLaneOf,
 } from '@custodian/contracts';
 import { RmqRpcClient, deleteTopology } from '@custodian/messaging';
 import { sign } from '@custodian/webhook-signature';
@@ -612,6 +613,7 @@ async function deleteQueues(env: BenchEnv): Promise<void> {
   await deleteTopology(RABBITMQ_URL, 'custodian-bench-cleanup', {
     queues: [
       env.REGISTER_QUEUE,
+      heavyLaneOf(env.REGISTER_QUEUE),
       env.REGISTER_ADMIN_QUEUE,
       env.ADMIN_QUEUE,
       env.EVENTS_QUEUE,

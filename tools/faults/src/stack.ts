@@ -4,6 +4,7 @@ import {
   type CreatedKeyView,
   type CreatedWebhookView,
   type WorkspaceView,
+  heavyLaneOf,
 } from '@custodian/contracts';
 import { RmqRpcClient, deleteTopology } from '@custodian/messaging';
 import { spawn } from 'node:child_process';
@@ -232,6 +233,7 @@ async function deleteQueues(env: Record<string, string>): Promise<void> {
   await deleteTopology(env.RABBITMQ_URL ?? '', 'custodian-faults-cleanup', {
     queues: [
       env.REGISTER_QUEUE,
+      env.REGISTER_QUEUE && heavyLaneOf(env.REGISTER_QUEUE),
       env.REGISTER_ADMIN_QUEUE,
       env.ADMIN_QUEUE,
       env.EVENTS_QUEUE,

@@ -11,7 +11,7 @@ const LINK = /(http:\/\/\S+\/console\/sign-in\/link#token=[A-Za-z0-9_-]+)/;
 /**
  * The console as a person uses it, in real headless Chromium against the real stack: sign in
  * by the e-mailed link, create a key and call the API with it, add an endpoint to a local
- * receiver, press Test and follow the delivery into the log, revoke the key. Only the keyboard and the mouse, through labels and roles a person reads.
+ * receiver, press Test and follow the delivery into the log, resend a failed one, revoke the key. Only the keyboard and the mouse, through labels and roles a person reads.
  */
 jest.setTimeout(30_000);
 
@@ -131,6 +131,12 @@ describe('the console in a browser (e2e)', () => {
     );
     const ping = receiver.on('/hooks')[0]!;
     expect(ping.headers['x-custodian-event']).toBe('ping');
+    // The endpoint page follows the pending ping to its outcome without a reload.
+    await page
+      .getByRole('table', { name: 'Recent deliveries of this endpoint' })
+      .getByText('Delivered')
+      .waitFor({ timeout: 5_000 });
+    await page.getByText('100% of 1 delivery').waitFor();
     await screenshot(page, 'endpoint');
 
     await nav('Delivery log');
@@ -151,5 +157,59 @@ describe('the console in a browser (e2e)', () => {
       .waitFor();
     await page.getByText('200').first().waitFor();
     await screenshot(page, 'delivery');
+  });
+
+  it('resends a failed delivery as a new chain under the same delivery id', async () => {
+    // Three refusals use up the first chain; the resend's first attempt then succeeds.
+    const before = receiver.on('/hooks').length;
+    receiver.script('/hooks', { status: 500 }, { status: 500 }, { status: 500 }, { status: 200 });
+    await page.getByRole('link', { name: receiver.url('/hooks') }).click();
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await eventually(
+      () =>
+        receiver.on('/hooks').length >= before + 3
+          ? Promise.resolve()
+          : Promise.reject(new Error('fewer than 3 attempts')),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    const failedId = receiver.on('/hooks')[before]!.headers['x-custodian-delivery'] as string;
+
+    await nav('Delivery log');
+    const failed = page.getByRole('row', { name: /failed/i }).first();
+    await eventually(
+      async () => {
+        await page.reload();
+        await failed.waitFor({ timeout: 1_000 });
+      },
+      { timeoutMs: 10_000, intervalMs: 300 },
+    );
+    await screenshot(page, 'delivery-log-failed');
+    await failed.getByRole('link').first().click();
+    await page.getByText(failedId).first().waitFor();
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await page.getByText('Resent: a new chain').waitFor();
+
+    await eventually(
+      () =>
+        receiver.on('/hooks').length >= before + 4
+          ? Promise.resolve()
+          : Promise.reject(new Error('no resend yet')),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    const resent = receiver.on('/hooks')[before + 3]!;
+    expect(resent.headers['x-custodian-delivery']).toBe(failedId);
+    await eventually(
+      async () => {
+        await page.reload();
+        await page.getByRole('heading', { name: 'Resend 1, attempt 1: HTTP 200' }).waitFor({
+          timeout: 1_000,
+        });
+      },
+      { timeoutMs: 10_000, intervalMs: 300 },
+    );
+    expect(
+      await page.getByRole('heading', { name: /First send, attempt \d: HTTP 500/ }).count(),
+    ).toBe(3);
+    await screenshot(page, 'delivery-resent');
   });
 });

@@ -5,6 +5,7 @@ import {
   type KeyScope,
   type PlanName,
   type WorkspaceView,
+  heavyLaneOf,
 } from '@custodian/contracts';
 import { RmqRpcClient, openConnection } from '@custodian/messaging';
 import {
@@ -21,7 +22,7 @@ import {
   type RequestOptions,
   type TestDatabase,
 } from '@custodian/testing';
-import { mkdirSync, readdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool, type QueryResultRow } from 'pg';
@@ -161,9 +162,12 @@ export class TestStack {
     this.register = null;
   }
 
-  /** Another gateway on the same database, queues and Redis; returns its API base URL. */
-  async startExtraGateway(): Promise<string> {
-    const { port } = await this.launch('gateway', { PORT: '0' });
+  /**
+   * Another gateway on the same database, queues and Redis, with `env` over the stack's;
+   * returns its API base URL.
+   */
+  async startExtraGateway(env: Record<string, string> = {}): Promise<string> {
+    const { port } = await this.launch('gateway', { PORT: '0', ...env });
     return apiBaseUrl(port);
   }
 
@@ -191,6 +195,23 @@ export class TestStack {
   get databaseUrl(): string {
     if (!this.database) throw new Error('the stack is not started');
     return this.database.url;
+  }
+
+  /**
+   * What every process of the stack has written to stdout and stderr so far, by log file
+   * (`gateway.log`, `register.log`, `worker.log`, `worker-2.log`, ...). The apps log at
+   * LOG_LEVEL (silent unless the test's env or E2E_LOG_LEVEL says otherwise).
+   */
+  logs(): Record<string, string> {
+    let files: string[];
+    try {
+      files = readdirSync(this.logDir).filter((file) => file.endsWith('.log'));
+    } catch {
+      return {};
+    }
+    return Object.fromEntries(
+      files.sort().map((file) => [file, readFileSync(path.join(this.logDir, file), 'utf8')]),
+    );
   }
 
   /** Reads (or writes) the stack's database directly, as a test's own check of what is stored. */
@@ -326,6 +347,7 @@ export class TestStack {
       const channel = await connection.createChannel();
       for (const queue of [
         this.env.REGISTER_QUEUE,
+        this.env.REGISTER_QUEUE && heavyLaneOf(this.env.REGISTER_QUEUE),
         this.env.ADMIN_QUEUE,
         this.env.REGISTER_ADMIN_QUEUE,
         this.env.EVENTS_QUEUE,

@@ -90,9 +90,12 @@ function DeliveryDetails({ delivery, reload }: { delivery: DeliveryDetail; reloa
         <h2 id="attempts-heading">Attempts</h2>
         {delivery.attempt_log.length === 0 && <p className="muted">No attempt yet.</p>}
         <ol className="attempts">
-          {delivery.attempt_log.map((attempt) => (
+          {delivery.attempt_log.map((attempt, index, all) => (
             <li key={`${attempt.chain}-${attempt.attempt}`}>
-              <AttemptDetails attempt={attempt} />
+              <AttemptDetails
+                attempt={attempt}
+                inChain={all.slice(0, index + 1).filter((a) => a.chain === attempt.chain).length}
+              />
             </li>
           ))}
         </ol>
@@ -121,14 +124,18 @@ function HeaderTable({ headers, caption }: { headers: Record<string, string>; ca
   );
 }
 
-function AttemptDetails({ attempt }: { attempt: Attempt }) {
+/**
+ * One attempt. The worker numbers attempts over the delivery's whole life; a person reads them per
+ * chain (each send or resend has up to 3), so the heading counts within the chain.
+ */
+function AttemptDetails({ attempt, inChain }: { attempt: Attempt; inChain: number }) {
   const chain = attempt.chain === 1 ? 'First send' : `Resend ${attempt.chain - 1}`;
   const outcome =
     attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error ?? 'No answer');
   return (
     <article className="attempt">
       <h3>
-        {chain}, attempt {attempt.attempt}: {outcome}
+        {chain}, attempt {inChain}: {outcome}
       </h3>
       <p className="muted">
         {formatDateTime(attempt.started_at)} · took {formatDuration(attempt.duration_ms)}

@@ -1,5 +1,5 @@
 import type { Endpoint, TestDelivery } from '@custodian/console-client';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { listDeliveries } from '../api/deliveries.api';
 import { getEndpoint, sendTestPing, updateEndpoint } from '../api/webhooks.api';
@@ -63,8 +63,6 @@ function EndpointDetails({
     const answer = await testing.run(endpoint.id);
     if (!answer) return;
     setPing(answer.value);
-    // A successful ping enables an auto-disabled endpoint again: show it once the ping ran.
-    if (!endpoint.enabled) window.setTimeout(reload, 3000);
   }
 
   return (
@@ -121,8 +119,11 @@ function EndpointDetails({
         </dd>
         <dt>Success (24 h)</dt>
         <dd>
-          {formatRate(endpoint.success_rate)} of {endpoint.deliveries_24h.toLocaleString('en')}{' '}
-          deliveries
+          {endpoint.deliveries_24h === 0
+            ? 'No deliveries in the last 24 hours'
+            : `${formatRate(endpoint.success_rate)} of ${endpoint.deliveries_24h.toLocaleString('en')} ${
+                endpoint.deliveries_24h === 1 ? 'delivery' : 'deliveries'
+              }`}
         </dd>
         <dt>Failures in a row</dt>
         <dd>{endpoint.consecutive_failures}</dd>
@@ -142,13 +143,49 @@ function EndpointDetails({
       {can(session, 'webhooks.secrets') && (
         <SecretPanel endpointId={endpoint.id} onRotated={reload} />
       )}
-      <RecentDeliveries endpointId={endpoint.id} key={ping?.delivery_id} />
+      <RecentDeliveries endpointId={endpoint.id} key={ping?.delivery_id} onSettled={reload} />
     </>
   );
 }
 
-function RecentDeliveries({ endpointId }: { endpointId: string }) {
-  const [recent] = useLoad(() => listDeliveries({ endpoint: endpointId, limit: 10 }), [endpointId]);
+/** How often, and how many times at most, the list is read again while a delivery is pending. */
+const POLL_MS = 1_000;
+const MAX_POLLS = 60;
+
+/**
+ * The endpoint's last deliveries. While one is pending (a Test ping just sent, or a retry
+ * waiting) the list reads itself again every second, so a person sees the outcome arrive; when
+ * none is pending any more, `onSettled` refreshes the endpoint (its success rate, and its state:
+ * a successful ping enables an auto-disabled endpoint again).
+ */
+function RecentDeliveries({
+  endpointId,
+  onSettled,
+}: {
+  endpointId: string;
+  onSettled: () => void;
+}) {
+  const [recent, { reload }] = useLoad(
+    () => listDeliveries({ endpoint: endpointId, limit: 10 }),
+    [endpointId],
+  );
+  const polls = useRef(0);
+  const pending =
+    recent.status === 'ready' && recent.data.data.some((delivery) => delivery.status === 'pending');
+  useEffect(() => {
+    if (recent.status !== 'ready') return;
+    if (!pending) {
+      if (polls.current > 0) onSettled();
+      polls.current = 0;
+      return;
+    }
+    if (polls.current >= MAX_POLLS) return;
+    const timer = window.setTimeout(() => {
+      polls.current += 1;
+      reload();
+    }, POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [recent, pending, reload, onSettled]);
   return (
     <section aria-labelledby="recent-heading">
       <div className="page-head">

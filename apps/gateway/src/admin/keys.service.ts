@@ -9,6 +9,7 @@ import {
   type RevokedKeyView,
 } from '@custodian/contracts';
 import { newId, queryOne } from '@custodian/persistence';
+import { findUnstorableText } from '@custodian/validation';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessPublisher } from '../keys/access-publisher';
@@ -61,6 +62,11 @@ export class KeysService {
    * `workspace` (the console), a key of another workspace is not found, like an unknown one.
    */
   async revoke(input: RevokeKeyInput, workspace?: string): Promise<RevokedKeyView> {
+    // Text Postgres refuses (a NUL, from `DELETE /console/api/keys/%00`) names no key: a 404,
+    // not the driver's error as a 500.
+    if (findUnstorableText(input.id, '') !== null) {
+      throw new DomainError('not_found', `Key ${JSON.stringify(input.id)} not found`);
+    }
     const keys = await this.db.query<Array<Pick<ApiKeyEntity, 'workspace_id'>>>(
       `SELECT workspace_id FROM gateway.api_keys WHERE id = $1`,
       [input.id],

@@ -82,6 +82,15 @@ function httpExceptionMessage(response: string | object, fallback: string): stri
   return typeof message === 'string' ? message : fallback;
 }
 
+/**
+ * Seconds a client is asked to wait after a 503. Short: the causes (a register at its limit of
+ * searches, a broker reconnecting) pass in about that, and clients that honour it spread out.
+ */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_S = 1;
+
 export function sendError(reply: FastifyReply, body: ErrorBody): void {
+  if (body.statusCode === 503) {
+    void reply.header('retry-after', String(SERVICE_UNAVAILABLE_RETRY_AFTER_S));
+  }
   void reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
 }

@@ -67,15 +67,23 @@ const COMMON_ERRORS: Record<number, string> = {
     'and the plan), or too many failed authentications came from this address. Wait for ' +
     '`Retry-After` seconds.',
   503:
-    'A service behind the gateway is unavailable; retry with backoff (a POST with the same ' +
+    'A service behind the gateway is unavailable or overloaded, or a read could not be ' +
+    'answered in time. Wait `Retry-After` seconds and retry (a POST with the same ' +
     '`Idempotency-Key`, so it is applied once).',
   504:
-    'A service behind the gateway did not answer in time; retry with backoff (a POST with ' +
-    'the same `Idempotency-Key`, so it is applied once).',
+    'A write whose service did not answer in time: it may or may not have been applied. ' +
+    'Retry with backoff (a POST with the same `Idempotency-Key`, so it is applied once).',
 };
 
 /** Every route that takes a key can answer these, whatever it does. */
-const KEYED_ROUTE_ERRORS = [401, 403, 429, 503, 504];
+const KEYED_ROUTE_ERRORS = [401, 403, 429, 503];
+/**
+ * Only a write can end in a 504 (outcome unknown): a read that is not answered in time is a
+ * 503, since asking again is harmless (register-client.ts).
+ */
+const WRITE_ERRORS = [504];
+/** Responses that carry Retry-After (seconds). */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
 /** Every route with a JSON body can refuse it before it reaches the handler. */
 const BODY_ERRORS = [400, 413, 415];
 
@@ -95,6 +103,10 @@ store is back (a key can then be over its quota).
 
 **Errors.** Every error has the body \`{statusCode, error, message}\`; the message names the
 field or limit at fault.
+
+**Overload.** When the service cannot keep up it refuses work rather than queueing it: a
+\`503\` with \`Retry-After\` (seconds); work refused for load changed nothing. A read is never
+answered \`504\`; a write that was not answered in time is a \`504\` (it may have been applied).
 
 **Retries.** \`POST /assets\`, \`/people\` and \`/members\` take an \`Idempotency-Key\` header
 (a UUID per new request): a request retried with its key within 24 hours is applied once and
@@ -196,6 +208,7 @@ function completeOperation(path: string, method: string, operation: Operation): 
   delete operation[ROUTE_ERRORS];
   const statuses = new Set(routeErrors);
   if (access) KEYED_ROUTE_ERRORS.forEach((status) => statuses.add(status));
+  if (access && method !== 'get') WRITE_ERRORS.forEach((status) => statuses.add(status));
   // Fastify parses a body on any POST or PATCH, so even a route that takes none refuses one it
   // cannot read.
   if (operation.requestBody || method === 'post' || method === 'patch') {
@@ -221,8 +234,8 @@ function completeOperation(path: string, method: string, operation: Operation): 
 }
 
 /**
- * Keyed responses carry the limit headers (429 also Retry-After). The plan-gate 403 and a
- * deployment whose Redis is down send none, so they are documented but not required.
+ * Keyed responses carry the limit headers (429 and 503 also Retry-After). The plan-gate 403
+ * and a deployment whose Redis is down send none, so they are documented but not required.
  */
 function limitHeaderRefs(): Record<string, unknown> {
   return Object.fromEntries(
@@ -232,7 +245,7 @@ function limitHeaderRefs(): Record<string, unknown> {
 
 /**
  * An error of a route without a key: no quota headers; the per-address guard's 429 carries
- * its window and Retry-After.
+ * its window and Retry-After, a 503 Retry-After.
  */
 function publicErrorResponse(status: number): ResponseObject {
   const response: ResponseObject = {
@@ -246,8 +259,11 @@ function publicErrorResponse(status: number): ResponseObject {
       ),
     );
   }
+  if (status === 503) response.headers = { 'Retry-After': retryAfterRef() };
   return response;
 }
+
+const retryAfterRef = () => ({ $ref: '#/components/headers/Retry-After' });
 
 const errorContent = () => ({
   'application/json': { schema: { $ref: getSchemaPath(ErrorBody) } },
@@ -261,7 +277,7 @@ function errorResponses(): Record<string, unknown> {
     Object.entries(COMMON_ERRORS).map(([code, description]) => {
       const status = Number(code);
       const headers = limitHeaderRefs();
-      if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+      if (RETRY_AFTER_STATUSES.has(status)) headers['Retry-After'] = retryAfterRef();
       return [errorResponseName(status), { description, headers, content: errorContent() }];
     }),
   );

@@ -22,6 +22,7 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetsService } from './assets.service';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 
 /** The register's asset SQL on a fresh, migrated database: no broker, no gateway. */
@@ -36,7 +37,7 @@ const writer = new OutboxWriter('register');
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 10));
   db = store.db;
-  service = new AssetsService(db, new WriteTransactions(db), writer);
+  service = new AssetsService(new ReadTransactions(db), new WriteTransactions(db), writer);
 }, 30_000);
 
 afterAll(() => store?.close());

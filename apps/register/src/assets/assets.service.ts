@@ -18,8 +18,9 @@ import {
 } from '@custodian/register-sql';
 import { isUniqueViolation, newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { listPage } from '../listing/list-page';
 import { toDetail, toSummary, type AssetDetailRow, type AssetSummaryRow } from './asset-rows';
 import { checkoutTarget, type Holder } from './custody';
@@ -33,25 +34,27 @@ const TAG_CONSTRAINT = 'assets_workspace_tag';
 @Injectable()
 export class AssetsService {
   constructor(
-    private readonly db: DataSource,
+    private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
   ) {}
 
   list(caller: CallerContext, query: AssetListQuery): Promise<AssetSummary[] | Page<AssetSummary>> {
-    return listPage(this.db, {
-      select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
-      table: 'register.assets a',
-      alias: 'a',
-      counter: 'asset_count',
-      workspaceId: caller.workspaceId,
-      query,
-      map: (row: AssetSummaryRow) => toSummary(row),
-    });
+    return this.reads.heavy((db) =>
+      listPage(db, {
+        select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
+        table: 'register.assets a',
+        alias: 'a',
+        counter: 'asset_count',
+        workspaceId: caller.workspaceId,
+        query,
+        map: (row: AssetSummaryRow) => toSummary(row),
+      }),
+    );
   }
 
   async get(caller: CallerContext, id: string): Promise<AssetDetail> {
-    return toDetail(await this.findRow(this.db.manager, caller.workspaceId, id));
+    return toDetail(await this.reads.run((db) => this.findRow(db, caller.workspaceId, id)));
   }
 
   async create(caller: CallerContext, input: CreateAssetInput): Promise<AssetDetail> {

@@ -25,6 +25,7 @@ import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
 import { AssetsService } from './assets.service';
 import { parseAssetListQuery } from './asset-list-query';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 
 /** Check-out and check-in (an asset's assigned_to_id) on a fresh, migrated database. */
@@ -40,8 +41,8 @@ const writer = new OutboxWriter('register');
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
   db = store.db;
-  assets = new AssetsService(db, new WriteTransactions(db), writer);
-  people = new PeopleService(db, new WriteTransactions(db), writer);
+  assets = new AssetsService(new ReadTransactions(db), new WriteTransactions(db), writer);
+  people = new PeopleService(new ReadTransactions(db), new WriteTransactions(db), writer);
 }, 30_000);
 
 afterAll(() => store?.close());

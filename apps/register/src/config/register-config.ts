@@ -5,7 +5,18 @@ import {
   REGISTER_RPC_QUEUE,
 } from '@custodian/contracts';
 import { loadConfig } from '@custodian/config';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, Matches } from 'class-validator';
+import { availableParallelism } from 'node:os';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  Matches,
+  ValidateBy,
+  type ValidationArguments,
+} from 'class-validator';
 
 export class RegisterConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
@@ -39,11 +50,40 @@ export class RegisterConfig {
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
   /**
-   * The most a statement or a lock wait may take (ms): no longer than the gateway waits for an
-   * answer (REGISTER_TIMEOUT_MS, 4 s), plus a margin. Writes are bound tighter, to what is left
-   * of their request's own deadline.
+   * The most any statement or lock wait on the pool may take (ms): less than the gateway waits
+   * for an answer (REGISTER_TIMEOUT_MS, 4 s), so no statement outlives its caller. The API's
+   * writes and lists are bound tighter, to what is left of their request's deadline; a fetch
+   * taken with at least this much of it left relies on this bound (read-transactions.ts).
    */
-  @IsInt() @Min(100) @Max(600_000) DATABASE_STATEMENT_TIMEOUT_MS: number = 5_000;
+  @IsInt() @Min(100) @Max(600_000) DATABASE_STATEMENT_TIMEOUT_MS: number = 3_000;
+
+  /**
+   * Lists and searches (the heavy reads) running at once. Over it others wait for a turn
+   * while it can come in time and the rest are answered `overloaded` (503) at once, so they
+   * never hold every connection while fetches and writes wait behind them. Unset:
+   * heavyReadLimit() (half the pool, at most one per CPU core).
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  @ValidateBy({
+    name: 'leavesRoomForCheapWork',
+    validator: {
+      validate: (_value: unknown, args?: ValidationArguments) =>
+        heavyLimitProblem(args?.object as RegisterConfig) === null,
+      defaultMessage: (args?: ValidationArguments) =>
+        heavyLimitProblem(args?.object as RegisterConfig) ?? '',
+    },
+  })
+  REGISTER_HEAVY_CONCURRENCY?: number;
+
+  /**
+   * Kept back from a request's deadline (ms) for the reply to reach the caller: a read's
+   * statements are cancelled, and a write is rolled back, this long before the caller gives
+   * up, so it hears "overloaded, nothing done" instead of timing out.
+   */
+  @IsInt() @Min(0) @Max(5_000) REGISTER_DEADLINE_MARGIN_MS: number = 100;
 
   /** The register speaks no public HTTP; this port serves only /health. */
   @IsInt() @Min(0) @Max(65535) HEALTH_PORT: number = 3001;
@@ -72,4 +112,36 @@ export class RegisterConfig {
 
 export function loadRegisterConfig(env: NodeJS.ProcessEnv = process.env): RegisterConfig {
   return loadConfig(RegisterConfig, env);
+}
+
+/**
+ * How many heavy reads run at once: REGISTER_HEAVY_CONCURRENCY, else half the pool, and no
+ * more than `cores` (this machine's: the database's too, as the project runs it). A search
+ * keeps a core of Postgres busy; more of them at once than there are cores finish no sooner
+ * and slow whatever runs beside them (ADR 0015: on two cores, five at once more than doubled
+ * a fetch's p99 for the same searches a second). The default also stays under half of
+ * RPC_PREFETCH, the prefetch of the lane lists come on, so that at least as many may wait for
+ * a turn as run (read-transactions.ts).
+ */
+export function heavyReadLimit(
+  config: RegisterConfig,
+  cores: number = availableParallelism(),
+): number {
+  if (config.REGISTER_HEAVY_CONCURRENCY !== undefined) return config.REGISTER_HEAVY_CONCURRENCY;
+  const half = Math.floor(config.DATABASE_POOL_SIZE / 2);
+  return Math.max(1, Math.min(half, cores, Math.floor((config.RPC_PREFETCH - 1) / 2)));
+}
+
+/** Why a REGISTER_HEAVY_CONCURRENCY given would starve fetches, writes or its line, if so. */
+function heavyLimitProblem(config: RegisterConfig): string | null {
+  const heavy = config.REGISTER_HEAVY_CONCURRENCY;
+  if (heavy === undefined) return null;
+  const pool = config.DATABASE_POOL_SIZE;
+  if (heavy > Math.max(1, pool - 1)) {
+    return `REGISTER_HEAVY_CONCURRENCY must be less than DATABASE_POOL_SIZE (${pool}), so fetches and writes keep a connection`;
+  }
+  if (2 * heavy >= config.RPC_PREFETCH) {
+    return `REGISTER_HEAVY_CONCURRENCY must be less than half of RPC_PREFETCH (${config.RPC_PREFETCH}), the prefetch of the lane lists come on: at least as many must be able to wait for a turn as run`;
+  }
+  return null;
 }

@@ -13,6 +13,7 @@ import { AssetsService } from '../assets/assets.service';
 import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { CustomFieldsService } from './custom-fields.service';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 
 /** Custom-field definitions and the values assets store under them, on a migrated database. */
@@ -29,7 +30,7 @@ beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 4));
   db = store.db;
   fields = new CustomFieldsService(db);
-  assets = new AssetsService(db, new WriteTransactions(db), writer);
+  assets = new AssetsService(new ReadTransactions(db), new WriteTransactions(db), writer);
 }, 30_000);
 
 afterAll(() => store?.close());

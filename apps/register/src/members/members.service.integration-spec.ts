@@ -26,6 +26,7 @@ import type { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer, type MailMessage } from '../mail/mailer';
 import { migrateRegister } from '../migrate';
 import { MembersService } from './members.service';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 
 /**
@@ -88,6 +89,7 @@ beforeAll(async () => {
     mailer,
     workspaces as unknown as GatewayClient,
     writer,
+    new ReadTransactions(db),
   );
 }, 30_000);
 
@@ -251,6 +253,7 @@ describe('invite', () => {
       mailer,
       workspaces as unknown as GatewayClient,
       writer,
+      new ReadTransactions(db),
     );
     const caller = testCaller();
     workspaces.add(caller.workspaceId, 25);
@@ -494,7 +497,9 @@ describe('renew', () => {
       role: 'manager',
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) as string,
       expires_at: expect.any(String) as string,
+      accept_url: expect.stringMatching(/\/console\/invitations\/accept#token=/) as string,
     });
+    expect(renewed.accept_url.endsWith(`#token=${renewed.token}`)).toBe(true);
     expect(renewed.token).not.toBe(old);
     expect(mailedToken('lost@example.com')).toBe(renewed.token);
     expect(Date.parse(renewed.expires_at)).toBeGreaterThanOrEqual(Date.parse(listed!.expires_at));
@@ -578,6 +583,7 @@ describe('the migration that hashes invitation tokens', () => {
         mailer,
         workspaces as unknown as GatewayClient,
         writer,
+        new ReadTransactions(old),
       );
       expect(await legacy.accept({ token })).toMatchObject({
         id: 'usr_legacy',

@@ -20,6 +20,7 @@ import { isUniqueViolation, newId, queryOne, queryRows } from '@custodian/persis
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { RegisterConfig } from '../config/register-config';
 import { GatewayClient } from '../gateway-client/gateway-client';
@@ -63,13 +64,17 @@ export class MembersService {
     private readonly mailer: Mailer,
     private readonly gateway: GatewayClient,
     private readonly outbox: OutboxWriter,
+    private readonly reads: ReadTransactions,
   ) {}
 
+  /** A cheap read: a workspace's members are its seats, a few hundred at most. */
   async list(caller: CallerContext): Promise<MemberView[]> {
-    const rows = await this.db.query<MemberRow[]>(
-      `SELECT ${MEMBER_COLUMNS} FROM register.members m
-       WHERE m.workspace_id = $1 ORDER BY m.created_at, m.id`,
-      [caller.workspaceId],
+    const rows = await this.reads.run((db) =>
+      db.query<MemberRow[]>(
+        `SELECT ${MEMBER_COLUMNS} FROM register.members m
+         WHERE m.workspace_id = $1 ORDER BY m.created_at, m.id`,
+        [caller.workspaceId],
+      ),
     );
     return rows.map(toView);
   }
@@ -246,6 +251,7 @@ export class MembersService {
       role: renewed.role,
       token,
       expires_at: renewed.expires_at.toISOString(),
+      accept_url: consoleLink(this.config.PUBLIC_BASE_URL, 'invitations/accept', token),
     };
     this.mailer.send(this.invitationMail(renewed, { token, expires_at: renewed.expires_at }));
     return view;

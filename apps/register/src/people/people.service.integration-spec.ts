@@ -22,6 +22,7 @@ import { parseListQuery } from '../listing/list-query';
 import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { PeopleService } from './people.service';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 
 /** The register's people SQL on a fresh, migrated database: no broker, no gateway. */
@@ -36,7 +37,7 @@ const writer = new OutboxWriter('register');
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
   db = store.db;
-  service = new PeopleService(db, new WriteTransactions(db), writer);
+  service = new PeopleService(new ReadTransactions(db), new WriteTransactions(db), writer);
 }, 30_000);
 
 afterAll(() => store?.close());

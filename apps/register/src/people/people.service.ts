@@ -14,8 +14,9 @@ import { limitReachedMessage, wouldExceed } from '@custodian/plans';
 import { newId } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { resolveOptionalRef } from '../assets/named-refs';
 import { UpdateSet } from '../sql/update-set';
 import { listPage } from '../listing/list-page';
@@ -35,7 +36,7 @@ import {
 @Injectable()
 export class PeopleService {
   constructor(
-    private readonly db: DataSource,
+    private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
   ) {}
@@ -44,19 +45,21 @@ export class PeopleService {
     caller: CallerContext,
     query: ListQuery<PersonStatus>,
   ): Promise<PersonSummary[] | Page<PersonSummary>> {
-    return listPage(this.db, {
-      select: `SELECT ${PERSON_SUMMARY_COLUMNS} FROM register.people p`,
-      table: 'register.people p',
-      alias: 'p',
-      counter: 'person_count',
-      workspaceId: caller.workspaceId,
-      query,
-      map: (row: PersonSummaryRow) => toPersonSummary(row),
-    });
+    return this.reads.heavy((db) =>
+      listPage(db, {
+        select: `SELECT ${PERSON_SUMMARY_COLUMNS} FROM register.people p`,
+        table: 'register.people p',
+        alias: 'p',
+        counter: 'person_count',
+        workspaceId: caller.workspaceId,
+        query,
+        map: (row: PersonSummaryRow) => toPersonSummary(row),
+      }),
+    );
   }
 
   get(caller: CallerContext, id: string): Promise<PersonDetail> {
-    return this.detail(this.db.manager, caller.workspaceId, id);
+    return this.reads.run((db) => this.detail(db, caller.workspaceId, id));
   }
 
   async create(caller: CallerContext, input: CreatePersonInput): Promise<PersonDetail> {

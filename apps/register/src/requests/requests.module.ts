@@ -1,11 +1,41 @@
 import { Global, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { RegisterConfig, heavyReadLimit } from '../config/register-config';
 import { AppliedRequestPruner } from './applied-request-pruner';
+import { ReadTransactions } from './read-transactions';
 import { WriteTransactions } from './write-transactions';
 
-/** Writes applied once per request (WriteTransactions), and the pruning of their records. */
+/**
+ * Requests bound to their deadline: writes applied once per request (WriteTransactions) and
+ * the pruning of their records, reads admitted by class and cancelled at the deadline
+ * (ReadTransactions).
+ */
 @Global()
 @Module({
-  providers: [WriteTransactions, AppliedRequestPruner],
-  exports: [WriteTransactions],
+  providers: [
+    {
+      provide: WriteTransactions,
+      inject: [DataSource, RegisterConfig],
+      useFactory: (db: DataSource, config: RegisterConfig) =>
+        new WriteTransactions(db, config.REGISTER_DEADLINE_MARGIN_MS),
+    },
+    {
+      provide: ReadTransactions,
+      inject: [DataSource, RegisterConfig],
+      useFactory: (db: DataSource, config: RegisterConfig) => {
+        const heavy = heavyReadLimit(config);
+        return new ReadTransactions(db, {
+          heavyConcurrency: heavy,
+          // The lane's prefetch, less the running ones and one slot kept free, so that what
+          // comes next is always taken off the queue and answered (refused at once, if so).
+          heavyLine: config.RPC_PREFETCH - heavy - 1,
+          marginMs: config.REGISTER_DEADLINE_MARGIN_MS,
+          poolStatementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+        });
+      },
+    },
+    AppliedRequestPruner,
+  ],
+  exports: [WriteTransactions, ReadTransactions],
 })
 export class RequestsModule {}

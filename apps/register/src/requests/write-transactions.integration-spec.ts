@@ -44,6 +44,11 @@ function write(id: string, deadlineInMs: number, work: Parameters<WriteTransacti
 }
 
 const isTimeout = (error: unknown) => error instanceof DomainError && error.code === 'timeout';
+/** Rolled back in time: the caller is told nothing was written (503), not left guessing (504). */
+const isRolledBack = (error: unknown) =>
+  error instanceof DomainError &&
+  error.code === 'overloaded' &&
+  error.message.endsWith('nothing was written');
 
 it('cancels a statement still running at the deadline, and writes nothing', async () => {
   const id = randomUUID();
@@ -52,7 +57,7 @@ it('cancels a statement still running at the deadline, and writes nothing', asyn
     await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
     await tx.query(`SELECT pg_sleep(2)`);
   }).catch((error: unknown) => error);
-  expect(isTimeout(outcome)).toBe(true);
+  expect(isRolledBack(outcome)).toBe(true);
   expect(Date.now() - started).toBeLessThan(1_000);
   expect(await marked(id)).toBe(false);
   expect(await recorded(id)).toBe(false);
@@ -71,7 +76,7 @@ it('gives up a lock wait at the deadline: a write behind a held lock does not co
       await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
       await tx.query(`SELECT 1 FROM register.t_marks WHERE id = $1 FOR UPDATE`, [`lock-${id}`]);
     }).catch((error: unknown) => error);
-    expect(isTimeout(outcome)).toBe(true);
+    expect(isRolledBack(outcome)).toBe(true);
     expect(Date.now() - started).toBeLessThan(1_000);
   } finally {
     await holder.rollbackTransaction();
@@ -87,7 +92,7 @@ it('rolls back work that ends too close to the deadline to answer in time', asyn
     // Time spent outside SQL: no statement to cancel, only the check before the commit.
     await new Promise((resolve) => setTimeout(resolve, 300));
   }).catch((error: unknown) => error);
-  expect(isTimeout(outcome)).toBe(true);
+  expect(isRolledBack(outcome)).toBe(true);
   expect(await marked(id)).toBe(false);
   expect(await recorded(id)).toBe(false);
 });
@@ -97,7 +102,7 @@ it('starts nothing for a request whose deadline has passed', async () => {
   const outcome = await write(id, -1, async (tx) => {
     await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [id]);
   }).catch((error: unknown) => error);
-  expect(isTimeout(outcome)).toBe(true);
+  expect(isRolledBack(outcome)).toBe(true);
   expect(await marked(id)).toBe(false);
 });
 

@@ -1,8 +1,7 @@
 import { DomainError } from '@custodian/contracts';
 import { currentRpcRequest, type RpcRequestContext } from '@custodian/messaging';
 import { queryRows, retryTransaction } from '@custodian/persistence';
-import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /** How long a request's reply is kept for a client's Idempotency-Key (Stripe's: 24 h). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
@@ -13,7 +12,8 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 export const REDELIVERY_WINDOW_MS = 10 * 60_000;
 /**
  * A write commits only if this much is left before the caller's deadline: room for the
- * commit and the reply to reach the caller before it gives up and answers 504.
+ * commit and the reply to reach the caller before it gives up and answers 504. The default of
+ * REGISTER_DEADLINE_MARGIN_MS.
  */
 export const COMMIT_MARGIN_MS = 100;
 
@@ -43,13 +43,16 @@ interface Applied {
  *
  * Its SQL is bound to the caller's deadline: statement_timeout and lock_timeout are what is
  * left of it (less a margin for the commit and the reply), and a write that ends later is
- * rolled back rather than committed after the caller gave up. A 504 can still follow a commit
+ * rolled back rather than committed after the caller gave up; the caller hears so in time
+ * (`overloaded`, 503: nothing was written, retry). A 504 can still follow a commit
  * (a reply lost with the broker, a commit slower than the margin, clocks apart): a client that
  * must know retries with its Idempotency-Key.
  */
-@Injectable()
 export class WriteTransactions {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly marginMs = COMMIT_MARGIN_MS,
+  ) {}
 
   /** A write whose reply is what it returns. */
   async run<T>(workspaceId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
@@ -77,7 +80,7 @@ export class WriteTransactions {
     try {
       return await retryTransaction(() =>
         this.db.transaction(async (tx) => {
-          await boundByDeadline(tx, request.deadline);
+          await boundByDeadline(tx, request.deadline, this.marginMs);
           if (!(await this.claim(tx, workspaceId, request))) {
             // A twin committed while this one waited for the row: answer as it did.
             const twin = await this.applied(tx, request.id, workspaceId);
@@ -90,7 +93,7 @@ export class WriteTransactions {
             request.id,
             JSON.stringify(stored ?? null),
           ]);
-          if (request.deadline !== undefined && Date.now() > request.deadline - COMMIT_MARGIN_MS) {
+          if (request.deadline !== undefined && Date.now() > request.deadline - this.marginMs) {
             throw tooLate();
           }
           return { reply: stored, result };
@@ -174,9 +177,13 @@ function replay<T>(applied: Applied, request: RpcRequestContext): T {
 }
 
 /** Binds the transaction's statements and lock waits to what is left of the deadline. */
-async function boundByDeadline(tx: EntityManager, deadline: number | undefined): Promise<void> {
+async function boundByDeadline(
+  tx: EntityManager,
+  deadline: number | undefined,
+  marginMs: number,
+): Promise<void> {
   if (deadline === undefined) return;
-  const left = Math.floor(deadline - Date.now() - COMMIT_MARGIN_MS);
+  const left = Math.floor(deadline - Date.now() - marginMs);
   if (left <= 0) throw tooLate();
   await tx.query(
     `SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $1, true)`,
@@ -184,9 +191,13 @@ async function boundByDeadline(tx: EntityManager, deadline: number | undefined):
   );
 }
 
+/**
+ * The transaction rolled back (or never began) before its deadline, and the caller is told so
+ * in time: a 503 it may retry, not a 504 whose outcome it cannot know.
+ */
 function tooLate(): DomainError {
   return new DomainError(
-    'timeout',
+    'overloaded',
     'The register could not finish the write within the request deadline; nothing was written',
   );
 }

@@ -29,6 +29,7 @@ import type { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer, type MailMessage } from '../mail/mailer';
 import { MembersService } from '../members/members.service';
 import { migrateRegister } from '../migrate';
+import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { SignInLinkPruner } from './sign-in-link-pruner';
 import { SignInService } from './sign-in.service';
@@ -79,6 +80,7 @@ beforeAll(async () => {
     mailer,
     gateway as GatewayClient,
     new OutboxWriter('register'),
+    new ReadTransactions(db),
   );
   signIn = new SignInService(db, config, mailer);
 }, 30_000);

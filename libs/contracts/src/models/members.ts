@@ -85,7 +85,14 @@ export class Invitation {
 @ContractSchema({
   name: 'RenewedInvitation',
   description: 'An invitation with its new link, as `invitation renew` of the admin CLI prints it.',
-  examples: [{ ...INVITATION_EXAMPLE, token: 'q3JmZ0u8S3m2Vb7YkqK1cW1kqQ4rR5hT6nP0aXyZbCd' }],
+  examples: [
+    {
+      ...INVITATION_EXAMPLE,
+      token: 'q3JmZ0u8S3m2Vb7YkqK1cW1kqQ4rR5hT6nP0aXyZbCd',
+      accept_url:
+        'https://custodian.example.com/console/invitations/accept#token=q3JmZ0u8S3m2Vb7YkqK1cW1kqQ4rR5hT6nP0aXyZbCd',
+    },
+  ],
 })
 export class RenewedInvitation {
   @IdField('inv', 'Id of the invitation.') id!: string;
@@ -95,4 +102,10 @@ export class RenewedInvitation {
   token!: string;
   @TimestampField({ description: 'When the new link stops working (7 days after the renewal).' })
   expires_at!: string;
+  @TextField({
+    description:
+      'The console page that accepts it and signs the member in, with the token in its fragment ' +
+      '(never sent to a server, so never in an access log); what the operator passes on.',
+  })
+  accept_url!: string;
 }

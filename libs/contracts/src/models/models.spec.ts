@@ -97,6 +97,7 @@ describe('API_MODELS and the other response classes', () => {
       'unsupported_media_type',
       'rate_limited',
       'unavailable',
+      'overloaded',
       'timeout',
       'internal',
     ];

@@ -6,6 +6,16 @@
 export interface RpcContract<Req extends object = object, Res = unknown> {
   readonly pattern: string;
   readonly request: new () => Req;
+  /**
+   * The message only reads: running it again changes nothing, so a caller that got no answer
+   * in time can say "retry" (503) rather than "outcome unknown" (504).
+   */
+  readonly readOnly?: boolean;
+  /**
+   * Its cost grows with the data (a list, a search): sent on the queue's heavy lane
+   * (heavyLaneOf), so a crowd of them never stands in the queue ahead of cheap messages.
+   */
+  readonly heavy?: boolean;
   /** Never set: it carries the reply type. */
   readonly reply?: Res;
 }
@@ -23,8 +33,9 @@ export function rpc<Req extends object, Res>(
   pattern: string,
   request: new () => Req,
   _reply: Reply<Res>,
+  options: { readOnly?: boolean; heavy?: boolean } = {},
 ): RpcContract<Req, Res> {
-  return { pattern, request };
+  return { pattern, request, ...options };
 }
 
 export type RequestOf<C> = C extends RpcContract<infer Req, unknown> ? Req : never;

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { errorBody } from '@custodian/contracts';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -28,10 +29,6 @@ export async function registerConsoleStatic(
   const root = path.resolve(config.CONSOLE_DIR);
   const built = existsSync(path.join(root, 'index.html'));
   if (built) {
-    // Loaded only when there is a build to serve: its content-disposition dependency is an
-    // ES module, which Node 20 requires natively but Jest's CommonJS runtime (unit tests that
-    // build the app's OpenAPI document) cannot load.
-    const { default: fastifyStatic } = await import('@fastify/static');
     await fastify.register(fastifyStatic, {
       root,
       prefix: '/console/',
@@ -39,14 +36,20 @@ export async function registerConsoleStatic(
       // the catch-all below can then answer every other path with the app.
       wildcard: false,
       index: false,
+      // The build writes .br and .gz siblings (apps/console/scripts/precompress.js).
+      preCompressed: true,
+      // Ours, set below per file; send's own would overwrite it after setHeaders.
+      cacheControl: false,
       setHeaders: (response, filePath) => {
-        for (const [name, value] of Object.entries(PAGE_HEADERS)) response.header(name, value);
-        response.header(
+        for (const [name, value] of Object.entries(PAGE_HEADERS)) response.setHeader(name, value);
+        response.setHeader(
           'cache-control',
           filePath.includes(`${path.sep}assets${path.sep}`)
             ? 'public, max-age=31536000, immutable'
             : 'no-cache',
         );
+        // The same URL answers in brotli, gzip or plain: a shared cache must key on the encoding.
+        response.setHeader('vary', 'accept-encoding');
       },
     });
   } else {

@@ -47,6 +47,7 @@ export class ConsoleDeliveriesController {
     schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
   })
   @ApiOkResponse({ type: DeliveryLogPage, description: 'OK.' })
+  @ApiErrors(400, 404)
   search(@Query() query: RawQuery, @Caller() caller: ConsoleCaller): Promise<DeliveryLogPage> {
     return this.worker.call(WorkerConsoleRpc.deliverySearch, {
       ...filtersOf(query),
@@ -64,6 +65,7 @@ export class ConsoleDeliveriesController {
       'Each becomes a new chain of up to 3 attempts under its delivery id; 1000 at most.',
   })
   @ApiAcceptedResponse({ type: DeliveriesResent, description: 'Queued.' })
+  @ApiErrors(404)
   resendMany(
     @Body() body: ResendDeliveriesBody,
     @Caller() caller: ConsoleCaller,

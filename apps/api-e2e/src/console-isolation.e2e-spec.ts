@@ -1,0 +1,736 @@
+import {
+  GatewayAdminPatterns,
+  type ConsoleEndpoint,
+  type ConsoleKey,
+  type ConsoleSession,
+  type CreatedConsoleEndpoint,
+  type CreatedConsoleKey,
+  type DeliveryDetail,
+  type DeliveryLogPage,
+  type ErrorBody,
+  type SigningSecret,
+  type TestPing,
+  type WorkspaceView,
+} from '@custodian/contracts';
+import {
+  WebhookReceiver,
+  eventually,
+  freePort,
+  httpRequest,
+  type ApiResponse,
+} from '@custodian/testing';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConsoleClient } from './support/console-client';
+import { MailSink } from './support/mail-sink';
+import { TestStack } from './support/stack';
+
+/**
+ * Issue 12 over the console's whole HTTP API: a session of workspace A never sees or changes
+ * anything of workspace B (every route that takes an id, called with B's ids, and every list
+ * and bulk route); hostile bodies and ids get a 4xx with the error body, never a 5xx; and no
+ * secret (API key, signing secret, session id, CSRF token, sign-in token, password) reaches
+ * a log line. The route tables are checked against docs/console-openapi.json, so a new route
+ * the sweeps do not know fails here first.
+ */
+
+const DOCUMENT = JSON.parse(
+  readFileSync(path.join(__dirname, '../../../docs/console-openapi.json'), 'utf8'),
+) as ConsoleDocument;
+
+interface Schema {
+  type?: string;
+  anyOf?: Schema[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  $ref?: string;
+}
+interface ConsoleDocument {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, Schema> } }>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+const WRITE_METHODS = new Set(['post', 'put', 'patch']);
+
+/** Every operation of the document as `METHOD /path`. */
+const OPERATIONS = Object.entries(DOCUMENT.paths).flatMap(([route, item]) =>
+  Object.keys(item).map((method) => `${method.toUpperCase()} ${route}`),
+);
+
+/** The body schema of an operation, `$ref` followed; undefined when it takes no body. */
+function bodySchema(operation: string): Schema | undefined {
+  const [method, route] = operation.split(' ') as [string, string];
+  const content = DOCUMENT.paths[route]?.[method.toLowerCase()]?.requestBody?.content;
+  const schema = content?.['application/json'];
+  const ref = (schema as { schema?: Schema } | undefined)?.schema?.$ref;
+  return ref ? DOCUMENT.components.schemas[ref.replace('#/components/schemas/', '')] : undefined;
+}
+
+/** Ids of one workspace's records, as the sweeps pass them. */
+interface Ids {
+  workspace: string;
+  key: string;
+  endpoint: string;
+  delivery: string;
+}
+
+/**
+ * How each console route with an id in its path is called: the id it takes and a body that
+ * would be valid for that workspace's own record (so only the id can make it fail). Every
+ * route of the document with `{` in its path must be here.
+ */
+const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = {
+  'DELETE /console/api/keys/{id}': (ids) => ({ id: ids.key }),
+  'GET /console/api/webhooks/{id}': (ids) => ({ id: ids.endpoint }),
+  'PATCH /console/api/webhooks/{id}': (ids) => ({
+    id: ids.endpoint,
+    body: { url: 'http://127.0.0.1:9/stolen', enabled: false, description: 'taken over' },
+  }),
+  'POST /console/api/webhooks/{id}/secret/reveal': (ids) => ({ id: ids.endpoint }),
+  'POST /console/api/webhooks/{id}/secret/rotate': (ids) => ({
+    id: ids.endpoint,
+    body: { overlap_hours: 0 },
+  }),
+  'POST /console/api/webhooks/{id}/test': (ids) => ({ id: ids.endpoint }),
+  'GET /console/api/deliveries/{id}': (ids) => ({ id: ids.delivery }),
+  'POST /console/api/deliveries/{id}/resend': (ids) => ({ id: ids.delivery }),
+};
+
+/**
+ * Where each write route (POST, PUT, PATCH) of the document is sent hostile bodies: its path
+ * with workspace A's own ids, whose session sends them, and (for a route with a body) a valid
+ * body that each hostile field is added to, so that the field is the only thing wrong.
+ * `signed-out` for sign-out, so that a body it ignores does not end the sweep's session.
+ */
+interface WriteTarget {
+  path: (ids: Ids) => string;
+  as: 'owner' | 'signed-out';
+  valid?: (ids: Ids) => Record<string, unknown>;
+}
+const WRITE_ROUTES: Record<string, WriteTarget> = {
+  'POST /console/api/sign-in/link': {
+    path: () => '/console/api/sign-in/link',
+    as: 'owner',
+    valid: () => ({ email: 'ada@a.example' }),
+  },
+  'POST /console/api/sign-in/token': {
+    path: () => '/console/api/sign-in/token',
+    as: 'owner',
+    valid: () => ({ token: 'no-such-token' }),
+  },
+  'POST /console/api/sign-in/password': {
+    path: () => '/console/api/sign-in/password',
+    as: 'owner',
+    valid: () => ({ email: 'ada@a.example', password: 'not the password' }),
+  },
+  'POST /console/api/invitations/accept': {
+    path: () => '/console/api/invitations/accept',
+    as: 'owner',
+    valid: () => ({ token: 'no-such-token' }),
+  },
+  'POST /console/api/session/workspace': {
+    path: () => '/console/api/session/workspace',
+    as: 'owner',
+    valid: (ids) => ({ workspace_id: ids.workspace }),
+  },
+  'POST /console/api/sign-out': { path: () => '/console/api/sign-out', as: 'signed-out' },
+  'PUT /console/api/account/password': {
+    path: () => '/console/api/account/password',
+    as: 'owner',
+    valid: () => ({ password: 'a long enough password' }),
+  },
+  'POST /console/api/keys': {
+    path: () => '/console/api/keys',
+    as: 'owner',
+    valid: () => ({ name: 'hostile', scope: 'read' }),
+  },
+  'POST /console/api/webhooks': {
+    path: () => '/console/api/webhooks',
+    as: 'owner',
+    valid: () => ({ url: 'http://127.0.0.1:9/hostile', events: ['*'] }),
+  },
+  'PATCH /console/api/webhooks/{id}': {
+    path: (ids) => `/console/api/webhooks/${ids.endpoint}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/webhooks/{id}/secret/reveal': {
+    path: (ids) => `/console/api/webhooks/${ids.endpoint}/secret/reveal`,
+    as: 'owner',
+  },
+  'POST /console/api/webhooks/{id}/secret/rotate': {
+    path: (ids) => `/console/api/webhooks/${ids.endpoint}/secret/rotate`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/webhooks/{id}/test': {
+    path: (ids) => `/console/api/webhooks/${ids.endpoint}/test`,
+    as: 'owner',
+  },
+  'POST /console/api/deliveries/resend': {
+    path: () => '/console/api/deliveries/resend',
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/deliveries/{id}/resend': {
+    path: (ids) => `/console/api/deliveries/${ids.delivery}/resend`,
+    as: 'owner',
+  },
+};
+
+/** Ids no route may answer anything but a 404 or 400 to (sent percent-encoded, as one segment). */
+const MALFORMED_IDS = ['../../etc/passwd', 'x'.repeat(500), '\u0000', '%00', "' OR 1=1 --", '☃'];
+
+/** A body over the 1 MiB limit. */
+const OVERSIZED = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
+const HUGE = 'x'.repeat(100_000);
+
+interface HostileBody {
+  what: string;
+  body: string | object;
+  contentType?: string;
+  /** The status the gateway answers it with. */
+  status: number;
+  /** A word the message must contain (the field it names, or what is wrong). */
+  names?: string;
+}
+
+/** Bodies no route may accept, whatever it expects. */
+const MALFORMED_BODIES: HostileBody[] = [
+  { what: 'truncated JSON', body: '{"name": "a', status: 400, names: 'JSON' },
+  { what: 'text that is not JSON', body: 'name=a&scope=write', status: 400, names: 'JSON' },
+  {
+    what: 'a __proto__ key',
+    body: '{"__proto__": {"admin": true}}',
+    status: 400,
+    names: '__proto__',
+  },
+  { what: 'nesting 40 deep', body: `${'['.repeat(40)}${']'.repeat(40)}`, status: 400 },
+  { what: 'a body over 1 MiB', body: OVERSIZED, status: 413, names: '1 MiB' },
+  {
+    what: 'a form-encoded body',
+    body: 'name=a',
+    contentType: 'application/x-www-form-urlencoded',
+    status: 415,
+    names: 'application/json',
+  },
+  { what: 'plain text', body: 'hello', contentType: 'text/plain', status: 415 },
+];
+
+/**
+ * Bodies that are JSON but not what a route with a body takes, derived from its schema in the
+ * document: each field of the wrong type, too long, or (a list) too long or with a too-long
+ * item, added to `valid`; and bodies that are not an object at all.
+ */
+function wrongBodies(schema: Schema, valid: Record<string, unknown>): HostileBody[] {
+  const bodies: HostileBody[] = [
+    { what: 'a JSON array', body: [], status: 400, names: 'object' },
+    { what: 'an array of the valid body', body: [valid], status: 400, names: 'object' },
+    { what: 'a JSON string', body: '"text"', status: 400, names: 'object' },
+    { what: 'JSON null', body: 'null', status: 400 },
+    { what: 'a JSON number', body: '42', status: 400, names: 'object' },
+    { what: 'an empty body', body: '', status: 400 },
+    {
+      what: 'an unknown field',
+      body: { ...valid, is_admin: true },
+      status: 400,
+      names: 'is_admin',
+    },
+  ];
+  for (const [field, property] of Object.entries(schema.properties ?? {})) {
+    const types = property.anyOf?.map((option) => option.type) ?? [property.type];
+    const wrong = types.includes('string') ? 12345 : types.includes('array') ? 'all' : 'yes';
+    const withField = (value: unknown) => ({ ...valid, [field]: value });
+    bodies.push({
+      what: `${field} of the wrong type`,
+      body: withField(wrong),
+      status: 400,
+      names: field,
+    });
+    if (types.includes('string')) {
+      bodies.push(
+        { what: `${field} of 100 KB`, body: withField(HUGE), status: 400, names: field },
+        { what: `${field} with a NUL`, body: withField('a\u0000b'), status: 400, names: field },
+      );
+    }
+    if (types.includes('array')) {
+      bodies.push(
+        {
+          what: `${field} of 10,000 items`,
+          body: withField(new Array(10_000).fill('asset.created')),
+          status: 400,
+          names: field,
+        },
+        {
+          what: `${field} with an item of 100 KB`,
+          body: withField([HUGE]),
+          status: 400,
+          names: field,
+        },
+      );
+    }
+  }
+  return bodies;
+}
+
+/** The error body: a 4xx with `{statusCode, error, message}` and a message a person can read. */
+function expectErrorBody(response: ApiResponse<unknown>, context: string): ErrorBody {
+  const body = response.body as ErrorBody;
+  const shown = `${context} → ${response.status} ${response.text.slice(0, 300)}`;
+  const problems = [
+    response.status >= 400 && response.status < 500 ? null : 'not a 4xx',
+    typeof body === 'object' && body !== null ? null : 'no JSON body',
+    Object.keys(body ?? {})
+      .sort()
+      .join() === 'error,message,statusCode'
+      ? null
+      : 'other fields',
+    body?.statusCode === response.status ? null : 'statusCode differs from the status',
+    typeof body?.error === 'string' && body.error !== '' ? null : 'no error',
+    typeof body?.message === 'string' && /\S/.test(body.message) ? null : 'no message',
+  ].filter((problem) => problem !== null);
+  expect({ shown, problems }).toEqual({ shown, problems: [] });
+  return body;
+}
+
+/**
+ * A console client that reports every CSRF token and cookie it has held once a request used
+ * them: the session id and the CSRF secret and token, which no log line may carry.
+ */
+class RecordingClient extends ConsoleClient {
+  constructor(
+    baseUrl: string,
+    private readonly report: (what: string, value: string) => void,
+  ) {
+    super(baseUrl);
+  }
+
+  override async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
+    const response = await super.request<T>(method, path, body, headers);
+    if (this.csrfToken) this.report('CSRF token', this.csrfToken);
+    for (const name of ['custodian_session', 'custodian_csrf']) {
+      const value = this.cookie(name);
+      if (value) this.report(`${name} cookie`, decodeURIComponent(value));
+    }
+    return response;
+  }
+}
+
+const LINK = /\/console\/sign-in\/link#token=([A-Za-z0-9_-]+)/;
+const INVITATION = /\/console\/invitations\/accept#token=([A-Za-z0-9_-]+)/;
+
+describe('console isolation, hostile input and secrets in logs (e2e)', () => {
+  const stack = new TestStack({
+    env: {
+      // Everything the apps can say is logged, so that a leaked secret has every chance to show.
+      LOG_LEVEL: 'trace',
+      SIGN_IN_LINKS_PER_ACCOUNT: '100',
+      SIGN_IN_FAILURES_PER_ACCOUNT: '100',
+      UNAUTHENTICATED_RATE_PER_MINUTE: '100000',
+      DELIVERY_INTERVAL_MS: '50',
+    },
+  });
+  const mail = new MailSink();
+  const receiver = new WebhookReceiver();
+  const ownerA = 'ada@a.example';
+  const ownerB = 'bob@b.example';
+  /** Every secret seen during the run, with what it is: none may be in a log. */
+  const secrets = new Map<string, string>();
+  let base: string;
+  let a: ConsoleClient;
+  let b: ConsoleClient;
+  let idsA: Ids;
+  let idsB: Ids;
+  let keyB: string;
+  let endpointB: ConsoleEndpoint;
+  let secretB: string;
+
+  function remember(what: string, value: string | undefined): void {
+    if (!value) throw new Error(`no ${what} to remember`);
+    if (!secrets.has(value)) secrets.set(value, what);
+  }
+
+  async function newClient(): Promise<ConsoleClient> {
+    const client = new RecordingClient(base, remember);
+    await client.session();
+    return client;
+  }
+
+  /** Signs `email` in through an e-mailed link, as the console does. */
+  async function signedIn(email: string): Promise<ConsoleClient> {
+    const client = await newClient();
+    const before = mail.countTo(email);
+    expect((await client.post('/console/api/sign-in/link', { email })).status).toBe(202);
+    await eventually(() =>
+      mail.countTo(email) > before ? Promise.resolve() : Promise.reject(new Error('no mail')),
+    );
+    const [, token] = await mail.latest(email, LINK);
+    remember('sign-in link token', token);
+    const signIn = await client.post<ConsoleSession>('/console/api/sign-in/token', { token });
+    expect(signIn.status).toBe(200);
+    await client.session();
+    return client;
+  }
+
+  /** A workspace with an owner signed in, a key, an endpoint at `hook` and one delivered ping. */
+  async function workspace(
+    name: string,
+    owner: string,
+    hook: string,
+  ): Promise<{
+    client: ConsoleClient;
+    ids: Ids;
+    key: string;
+    endpoint: CreatedConsoleEndpoint;
+  }> {
+    const created = await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name,
+      plan: 'pro',
+      owner_email: owner,
+    });
+    const client = await signedIn(owner);
+    const key = await client.post<CreatedConsoleKey>('/console/api/keys', {
+      name: `${name} deploys`,
+      scope: 'write',
+    });
+    expect(key.status).toBe(201);
+    remember(`API key of ${name}`, key.body.key);
+    const endpoint = await client.post<CreatedConsoleEndpoint>('/console/api/webhooks', {
+      url: receiver.url(hook),
+      events: ['*'],
+      description: `${name} receiver`,
+    });
+    expect(endpoint.status).toBe(201);
+    remember(`signing secret of ${name} at creation`, endpoint.body.secret);
+    const ping = await client.post<TestPing>(`/console/api/webhooks/${endpoint.body.id}/test`);
+    expect(ping.status).toBe(202);
+    await eventually(async () => {
+      const detail = await client.get<DeliveryDetail>(
+        `/console/api/deliveries/${ping.body.delivery_id}`,
+      );
+      if (detail.body.status !== 'delivered') throw new Error(`ping ${detail.body.status}`);
+    });
+    return {
+      client,
+      ids: {
+        workspace: created.id,
+        key: key.body.id,
+        endpoint: endpoint.body.id,
+        delivery: ping.body.delivery_id,
+      },
+      key: key.body.key,
+      endpoint: endpoint.body,
+    };
+  }
+
+  beforeAll(async () => {
+    await Promise.all([mail.start(), receiver.start()]);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    Object.assign(stack.env, { SMTP_URL: mail.url, PORT: String(port), PUBLIC_BASE_URL: base });
+    await stack.start();
+    const [setupA, setupB] = await Promise.all([
+      workspace('Alpha', ownerA, '/alpha'),
+      workspace('Bravo', ownerB, '/bravo'),
+    ]);
+    ({ client: a, ids: idsA } = setupA);
+    ({ client: b, ids: idsB, key: keyB } = setupB);
+    endpointB = setupB.endpoint;
+    secretB = setupB.endpoint.secret;
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack.stop();
+    await Promise.all([mail.stop(), receiver.stop()]);
+  });
+
+  it('has a sweep entry for every console route with an id, and for every write route', () => {
+    const withId = OPERATIONS.filter((operation) => operation.includes('{'));
+    expect(withId.sort()).toEqual(Object.keys(ID_ROUTES).sort());
+    const writes = OPERATIONS.filter((operation) =>
+      WRITE_METHODS.has(operation.split(' ')[0]!.toLowerCase()),
+    );
+    expect(writes.sort()).toEqual(Object.keys(WRITE_ROUTES).sort());
+    // Sanity: the document is the one of the 20 console paths, not an empty file.
+    expect(Object.keys(DOCUMENT.paths)).toHaveLength(20);
+  });
+
+  it("answers every id route called with another workspace's ids as not found", async () => {
+    for (const [operation, call] of Object.entries(ID_ROUTES)) {
+      const [method, route] = operation.split(' ') as [string, string];
+      const { id, body } = call(idsB);
+      const response = await a.request<ErrorBody>(method, route.replace('{id}', id), body);
+      expect({ operation, status: response.status }).toEqual({ operation, status: 404 });
+      expectErrorBody(response, `${operation} with B's id`);
+      // Not found says nothing of the record: not its URL, not its secret.
+      expect(response.text).not.toContain(endpointB.url);
+      expect(response.text).not.toContain(secretB);
+    }
+    // A workspace the session's e-mail is no member of looks like one that does not exist.
+    const picked = await a.post<ErrorBody>('/console/api/session/workspace', {
+      workspace_id: idsB.workspace,
+    });
+    expect(picked.status).toBe(404);
+    expectErrorBody(picked, "picking B's workspace");
+    expect((await a.session<ConsoleSession>()).body.workspace?.id).toBe(idsA.workspace);
+  });
+
+  it("lists none of another workspace's records, and bulk routes touch none", async () => {
+    const foreign = [idsB.key, idsB.endpoint, idsB.delivery, endpointB.url];
+    const noneOfB = (response: ApiResponse<unknown>, what: string) => {
+      for (const id of foreign)
+        expect({ what, leaked: response.text.includes(id) }).toEqual({ what, leaked: false });
+    };
+
+    const keys = await a.get<ConsoleKey[]>('/console/api/keys');
+    expect(keys.status).toBe(200);
+    expect(keys.body.map((k) => k.id)).toEqual([idsA.key]);
+    noneOfB(keys, 'GET keys');
+
+    const endpoints = await a.get<ConsoleEndpoint[]>('/console/api/webhooks');
+    expect(endpoints.status).toBe(200);
+    expect(endpoints.body.map((e) => e.id)).toEqual([idsA.endpoint]);
+    noneOfB(endpoints, 'GET webhooks');
+
+    const log = await a.get<DeliveryLogPage>('/console/api/deliveries');
+    expect(log.status).toBe(200);
+    expect(log.body.data.map((d) => d.delivery_id)).toEqual([idsA.delivery]);
+    noneOfB(log, 'GET deliveries');
+
+    // Filtered on B's endpoint: not found, as that id is anywhere else (the message names the
+    // id the client sent, nothing else of B's).
+    for (const query of [
+      `endpoint=${idsB.endpoint}`,
+      `endpoint=${idsB.endpoint}&status=delivered`,
+    ]) {
+      const filtered = await a.get<ErrorBody>(`/console/api/deliveries?${query}`);
+      expect({ query, status: filtered.status }).toEqual({ query, status: 404 });
+      expectErrorBody(filtered, `GET deliveries?${query}`);
+      noneOfB(
+        { ...filtered, text: filtered.text.replaceAll(idsB.endpoint, '') },
+        `GET deliveries?${query}`,
+      );
+    }
+    // A parameter the log does not know is no filter at all: A's own deliveries, none of B's.
+    const unknownFilter = await a.get<DeliveryLogPage>(
+      `/console/api/deliveries?endpoint_id=${idsB.endpoint}`,
+    );
+    expect(unknownFilter.status).toBe(200);
+    noneOfB(unknownFilter, 'GET deliveries?endpoint_id=');
+
+    const resent = await a.post<ErrorBody>('/console/api/deliveries/resend', {
+      endpoint: idsB.endpoint,
+    });
+    expect(resent.status).toBe(404);
+    expectErrorBody(resent, "POST deliveries/resend on B's endpoint");
+    noneOfB({ ...resent, text: resent.text.replaceAll(idsB.endpoint, '') }, 'resend on B');
+    const resentAll = await a.post<{ resent: number }>('/console/api/deliveries/resend', {});
+    expect(resentAll.status).toBe(202);
+    expect(resentAll.body.resent).toBe(0);
+  });
+
+  it('leaves every record of the other workspace as it was', async () => {
+    const ping = await httpRequest(`${base}/api/v1/ping`, { headers: { 'x-api-key': keyB } });
+    expect(ping.status).toBe(200);
+
+    const keys = await b.get<ConsoleKey[]>('/console/api/keys');
+    expect(keys.body).toEqual([expect.objectContaining({ id: idsB.key, revoked_at: null })]);
+
+    const endpoint = await b.get<ConsoleEndpoint>(`/console/api/webhooks/${idsB.endpoint}`);
+    expect(endpoint.body).toMatchObject({
+      url: endpointB.url,
+      description: endpointB.description,
+      enabled: true,
+      disabled_reason: null,
+      secret_rotation: null,
+    });
+    const revealed = await b.post<SigningSecret>(
+      `/console/api/webhooks/${idsB.endpoint}/secret/reveal`,
+    );
+    expect(revealed.status).toBe(200);
+    expect(revealed.body).toEqual({ secret: secretB, previous: null });
+
+    const log = await b.get<DeliveryLogPage>('/console/api/deliveries');
+    expect(log.body.data).toEqual([
+      expect.objectContaining({ delivery_id: idsB.delivery, status: 'delivered', attempts: 1 }),
+    ]);
+    const detail = await b.get<DeliveryDetail>(`/console/api/deliveries/${idsB.delivery}`);
+    expect(detail.body.attempt_log).toHaveLength(1);
+    // No resend, no test ping: nothing pending for B, so nothing more will reach its receiver.
+    const pending = await stack.query<{ count: string }>(
+      `SELECT count(*) FROM delivery.deliveries WHERE workspace_id = $1 AND status = 'pending'`,
+      [idsB.workspace],
+    );
+    expect(pending[0]?.count).toBe('0');
+    expect(receiver.on('/bravo')).toHaveLength(1);
+  });
+
+  it('answers hostile bodies on every write route with a 4xx and the error body', async () => {
+    const signedOut = await newClient();
+    const seen: string[] = [];
+    for (const [operation, target] of Object.entries(WRITE_ROUTES)) {
+      const method = operation.split(' ')[0]!;
+      const client = target.as === 'owner' ? a : signedOut;
+      const url = target.path(idsA);
+      const schema = bodySchema(operation);
+      const send = (hostile: HostileBody) =>
+        client.request<ErrorBody>(method, url, hostile.body, {
+          'content-type': hostile.contentType ?? 'application/json',
+        });
+
+      const wrong = schema ? wrongBodies(schema, target.valid?.(idsA) ?? {}) : [];
+      for (const hostile of [...MALFORMED_BODIES, ...wrong]) {
+        const response = await send(hostile);
+        const context = `${operation} with ${hostile.what}`;
+        seen.push(context);
+        expect({ context, status: response.status }).toEqual({ context, status: hostile.status });
+        const body = expectErrorBody(response, context);
+        if (hostile.names && !body.message.includes(hostile.names)) {
+          throw new Error(
+            `${context}: the message "${body.message}" does not name ${hostile.names}`,
+          );
+        }
+      }
+      if (!schema) {
+        // A route without a body ignores a JSON one: never a 5xx, an error has the error body.
+        for (const body of [[], { is_admin: true }]) {
+          const response = await client.request<ErrorBody>(method, url, body);
+          expect({ operation, fine: response.status < 500 }).toEqual({ operation, fine: true });
+          if (response.status >= 400) expectErrorBody(response, `${operation} with a body`);
+        }
+      }
+    }
+    expect(seen.length).toBeGreaterThan(200);
+    // Still signed in as A's owner, in A: no hostile body changed the session.
+    expect((await a.session<ConsoleSession>()).body).toMatchObject({
+      signed_in: true,
+      workspace: { id: idsA.workspace },
+    });
+  });
+
+  it('answers malformed ids with 404 or 400 and the error body, never a 5xx', async () => {
+    for (const [operation, call] of Object.entries(ID_ROUTES)) {
+      const [method, route] = operation.split(' ') as [string, string];
+      const { body } = call(idsA);
+      for (const id of MALFORMED_IDS) {
+        const response = await a.request<ErrorBody>(
+          method,
+          route.replace('{id}', encodeURIComponent(id)),
+          body,
+        );
+        const context = `${operation} with id ${JSON.stringify(id.slice(0, 20))}`;
+        expect({ context, status: [400, 404].includes(response.status) }).toEqual({
+          context,
+          status: true,
+        });
+        expectErrorBody(response, context);
+      }
+      // Broken percent-encoding in the path: refused by the router, in the same words.
+      const broken = await a.request<ErrorBody>(method, route.replace('{id}', '%E0%A4%A'), body);
+      expect({ operation, status: broken.status }).toEqual({ operation, status: 400 });
+      expectErrorBody(broken, `${operation} with broken percent-encoding`);
+    }
+    // The delivery log's filters, malformed: each named in a 400; an endpoint that is not one
+    // of the workspace's is not found, whatever it looks like.
+    for (const [query, status] of [
+      ['limit=abc', 400],
+      ['limit=0', 400],
+      ['limit=100000', 400],
+      ['status=bogus', 400],
+      ['before=garbage', 400],
+      ['from=yesterday', 400],
+      ['to=2026-13-45T99:00:00Z', 400],
+      ['limit=1&limit=2', 400],
+      [`event=${'x'.repeat(500)}`, 400],
+      ['event=%00', 400],
+      ['endpoint=..%2F..%2Fetc', 404],
+      ['endpoint=%00', 400],
+      [`endpoint=${'x'.repeat(500)}`, 400],
+    ] as const) {
+      const response = await a.get<ErrorBody>(`/console/api/deliveries?${query}`);
+      expect({ query, status: response.status }).toEqual({ query, status });
+      expectErrorBody(response, `GET deliveries?${query}`);
+    }
+  });
+
+  it('writes no secret to any log line', async () => {
+    // More secrets of the kinds the logs could carry: a rotated signing secret, a password set
+    // and used (and a wrong one), an invitation's token, and the key of A, revoked.
+    const rotated = await a.post<SigningSecret>(
+      `/console/api/webhooks/${idsA.endpoint}/secret/rotate`,
+      { overlap_hours: 1 },
+    );
+    expect(rotated.status).toBe(200);
+    remember('rotated signing secret of Alpha', rotated.body.secret);
+    const password = `correct horse ${Math.random().toString(36).slice(2)}`;
+    expect((await a.put('/console/api/account/password', { password })).status).toBe(204);
+    remember('password', password);
+    const byPassword = await newClient();
+    expect(
+      (await byPassword.post('/console/api/sign-in/password', { email: ownerA, password })).status,
+    ).toBe(200);
+    await byPassword.session();
+    const wrong = await byPassword.post('/console/api/sign-in/password', {
+      email: ownerA,
+      password: `${password} nope`,
+    });
+    expect(wrong.status).toBe(401);
+    remember('wrong password', `${password} nope`);
+
+    const invited = await httpRequest(`${base}/api/v1/members`, {
+      method: 'POST',
+      headers: { 'x-api-key': keyB },
+      body: { email: 'cy@b.example', role: 'member' },
+    });
+    expect(invited.status).toBe(201);
+    const [, invitation] = await mail.latest('cy@b.example', INVITATION);
+    remember('invitation token', invitation);
+    const cy = await newClient();
+    expect((await cy.post('/console/api/invitations/accept', { token: invitation })).status).toBe(
+      200,
+    );
+    await cy.session();
+    expect((await cy.post('/console/api/sign-out')).status).toBe(204);
+    expect((await a.delete<ConsoleKey>(`/console/api/keys/${idsA.key}`)).status).toBe(200);
+
+    const logs = stack.logs();
+    const all = Object.values(logs).join('\n');
+    // The check means something only if the apps logged: every request is a line at trace.
+    expect(Object.keys(logs).sort()).toEqual(['gateway.log', 'register.log', 'worker.log']);
+    expect(all).toContain('/console/api/webhooks');
+    expect(all).toContain('/console/api/sign-in/token');
+
+    const leaks: string[] = [];
+    for (const [value, what] of secrets) {
+      for (const [file, text] of Object.entries(logs)) {
+        const line = text.split('\n').find((candidate) => candidate.includes(value));
+        if (line)
+          leaks.push(`${what} in ${file}: ${line.replaceAll(value, '<SECRET>').slice(0, 400)}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+    // Each client's cookies and CSRF tokens, the link tokens, keys, secrets, passwords.
+    expect(new Set(secrets.values())).toEqual(
+      new Set([
+        'sign-in link token',
+        'API key of Alpha',
+        'API key of Bravo',
+        'signing secret of Alpha at creation',
+        'signing secret of Bravo at creation',
+        'rotated signing secret of Alpha',
+        'password',
+        'wrong password',
+        'invitation token',
+        'CSRF token',
+        'custodian_session cookie',
+        'custodian_csrf cookie',
+      ]),
+    );
+    expect(secrets.size).toBeGreaterThan(20);
+  });
+});

@@ -1,0 +1,48 @@
+import { heavyReadLimit, loadRegisterConfig } from './register-config';
+
+function loadError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadRegisterConfig(env);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('the register config: overload limits', () => {
+  it('defaults to half the pool for heavy reads, at most one per core, and a 100 ms margin', () => {
+    const config = loadRegisterConfig({});
+    expect(config.REGISTER_HEAVY_CONCURRENCY).toBeUndefined();
+    expect(config.REGISTER_DEADLINE_MARGIN_MS).toBe(100);
+    expect(heavyReadLimit(config, 16)).toBe(5);
+    expect(heavyReadLimit(config, 2)).toBe(2);
+    expect(heavyReadLimit(loadRegisterConfig({ DATABASE_POOL_SIZE: '30' }), 16)).toBe(9);
+    expect(heavyReadLimit(loadRegisterConfig({ DATABASE_POOL_SIZE: '1' }), 16)).toBe(1);
+    expect(heavyReadLimit(config)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps the default under half the prefetch, so fetches and writes always find a slot', () => {
+    const config = loadRegisterConfig({ DATABASE_POOL_SIZE: '40', RPC_PREFETCH: '8' });
+    expect(heavyReadLimit(config, 64)).toBe(3);
+  });
+
+  it('takes a limit that leaves fetches and writes a connection and a prefetch slot', () => {
+    const config = loadRegisterConfig({
+      REGISTER_HEAVY_CONCURRENCY: '2',
+      REGISTER_DEADLINE_MARGIN_MS: '250',
+    });
+    expect(heavyReadLimit(config, 1)).toBe(2);
+    expect(config.REGISTER_DEADLINE_MARGIN_MS).toBe(250);
+  });
+
+  it('refuses a limit that would give heavy reads the whole pool or the whole prefetch', () => {
+    expect(loadError({ REGISTER_HEAVY_CONCURRENCY: '10' })).toMatch(
+      /REGISTER_HEAVY_CONCURRENCY must be less than DATABASE_POOL_SIZE \(10\)/,
+    );
+    expect(loadError({ DATABASE_POOL_SIZE: '50', REGISTER_HEAVY_CONCURRENCY: '10' })).toMatch(
+      /REGISTER_HEAVY_CONCURRENCY must be less than half of RPC_PREFETCH \(20\)/,
+    );
+    expect(loadError({ REGISTER_HEAVY_CONCURRENCY: '0' })).toMatch(/REGISTER_HEAVY_CONCURRENCY/);
+    expect(loadError({ REGISTER_DEADLINE_MARGIN_MS: '-1' })).toMatch(/REGISTER_DEADLINE_MARGIN_MS/);
+  });
+});
