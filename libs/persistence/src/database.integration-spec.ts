@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { isDatabaseUnavailable } from './database';
+import { createAppDataSource, isDatabaseUnavailable } from './database';
 
 // The server's own database: these tests create nothing (and libs/testing depends on this lib).
 const URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -40,5 +40,26 @@ describe('isDatabaseUnavailable on a real Postgres', () => {
       (error: unknown) => error,
     );
     expect(isDatabaseUnavailable(failure)).toBe(false);
+  });
+});
+
+describe('createAppDataSource on a real Postgres', () => {
+  it('opens sessions with JIT off and the pool-wide statement timeout', async () => {
+    const db = await createAppDataSource({
+      url: URL,
+      schema: 'public',
+      migrations: [],
+      applicationName: 'custodian-test',
+      poolSize: 1,
+      statementTimeoutMs: 1234,
+    }).initialize();
+    try {
+      const [settings] = await db.query<Array<{ jit: string; timeout: string }>>(
+        `SELECT current_setting('jit') AS jit, current_setting('statement_timeout') AS timeout`,
+      );
+      expect(settings).toEqual({ jit: 'off', timeout: '1234ms' });
+    } finally {
+      await db.destroy();
+    }
   });
 });

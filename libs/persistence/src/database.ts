@@ -36,6 +36,9 @@ export function createAppDataSource(options: AppDataSourceOptions): DataSource {
     poolSize: options.poolSize ?? 10,
     extra: {
       connectionTimeoutMillis: 5_000,
+      // No JIT: it pays off for analytics, but a count over a large workspace crossed its cost
+      // threshold and spent ~115 ms compiling for a 1.5 s statement (docs/adr/0014).
+      options: '-c jit=off',
       ...(options.statementTimeoutMs === undefined
         ? {}
         : {

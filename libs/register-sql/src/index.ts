@@ -1,3 +1,5 @@
 export * from './asset-columns';
 export * from './like-pattern';
+export * from './list-cache';
 export * from './list-sql';
+export * from './read-list';

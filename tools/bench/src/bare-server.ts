@@ -4,10 +4,8 @@ import {
   DETAIL_FROM,
   SUMMARY_COLUMNS,
   SUMMARY_FROM,
-  isFiltered,
-  listSql,
-  listTuning,
-  workspaceCounterSql,
+  ListCache,
+  readList,
   type ListSource,
 } from '@custodian/register-sql';
 import Fastify from 'fastify';
@@ -17,9 +15,10 @@ import { BARE_WORKSPACE_HEADER } from './read-cases';
 /** GET /assets as the register's AssetsService describes it. */
 const ASSETS: ListSource = {
   select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
-  table: 'register.assets a',
+  table: 'register.assets',
   alias: 'a',
   counter: 'asset_count',
+  version: 'asset_version',
 };
 
 /**
@@ -30,8 +29,14 @@ const ASSETS: ListSource = {
 async function main(): Promise<void> {
   const defaultWorkspace = process.env.BENCH_WORKSPACE_ID;
   if (!defaultWorkspace) throw new Error('BENCH_WORKSPACE_ID is not set');
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+  const pool = new Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: 10,
+    // As the apps' pools (libs/persistence, createAppDataSource).
+    options: '-c jit=off',
+  });
   const app = Fastify({ logger: false });
+  const cache = new ListCache();
   const workspaceOf = (headers: Record<string, string | string[] | undefined>) => {
     const named = headers[BARE_WORKSPACE_HEADER];
     return typeof named === 'string' ? named : defaultWorkspace;
@@ -49,30 +54,25 @@ async function main(): Promise<void> {
   app.get<{ Querystring: { page?: string; pageSize?: string; search?: string } }>(
     '/assets',
     async (request) => {
-      // The register's statements (listSql, as apps/register/src/listing/list-page.ts runs
-      // them), with the same small-workspace decision from the same counter.
-      const workspace = workspaceOf(request.headers);
+      // The register's reads (readList, as apps/register/src/listing/list-page.ts runs them),
+      // with the same plans, cache and statements one after another. The register also cuts
+      // the bare array at UNPAGED_MAX_BYTES (within-bytes.ts): work in the app, not SQL,
+      // which the lower bound leaves out.
       const filter = {
         search: request.query.search ?? null,
         page: request.query.page === undefined ? null : Number(request.query.page),
         pageSize: Number(request.query.pageSize ?? 50),
       };
-      const counted = async () =>
-        (await pool.query<{ total: number }>(workspaceCounterSql(ASSETS), [workspace])).rows[0]
-          ?.total ?? 0;
-      const small = isFiltered(filter) && (await counted()) <= listTuning.smallWorkspaceRows;
-      const sql = listSql(ASSETS, filter, small, ASSET_UNPAGED_MAX);
-      const params = [workspace, ...sql.params];
-      // The register also cuts the bare array at UNPAGED_MAX_BYTES (within-bytes.ts): work in
-      // the app, not SQL, which the lower bound leaves out.
-      if (filter.page === null) return (await pool.query(sql.rows, params)).rows as object[];
-      const [rows, total] = await Promise.all([
-        pool.query(sql.rows, params),
-        sql.count === null
-          ? counted()
-          : pool.query<{ total: number }>(sql.count, params).then((r) => r.rows[0]?.total ?? 0),
-      ]);
-      return { data: rows.rows, page: filter.page, pageSize: filter.pageSize, total };
+      const { rows, total } = await readList<{ id: string }>(
+        async <R>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as R[],
+        ASSETS,
+        workspaceOf(request.headers),
+        filter,
+        cache,
+        ASSET_UNPAGED_MAX,
+      );
+      if (filter.page === null) return rows;
+      return { data: rows, page: filter.page, pageSize: filter.pageSize, total };
     },
   );
 

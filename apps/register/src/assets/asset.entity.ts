@@ -12,8 +12,9 @@ import { LocationEntity } from './location.entity';
 @Index('assets_workspace_order', ['workspace_id', 'created_at', 'id'])
 @Index('assets_workspace_status', ['workspace_id', 'status', 'created_at', 'id'])
 @Index('assets_holder', ['assigned_to_id'], { where: 'assigned_to_id IS NOT NULL' })
-// GIN (search_text gin_trgm_ops): TypeORM can declare neither the method nor the operator class.
-@Index('assets_search_trgm', { synchronize: false })
+// GIN (workspace_id, search_text gin_trgm_ops): TypeORM can declare neither the method nor the
+// operator class.
+@Index('assets_search', { synchronize: false })
 export class AssetEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'assets_pkey' })
   id!: string;

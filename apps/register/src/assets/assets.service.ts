@@ -15,6 +15,7 @@ import {
   DETAIL_FROM,
   SUMMARY_COLUMNS,
   SUMMARY_FROM,
+  ListCache,
 } from '@custodian/register-sql';
 import { isUniqueViolation, newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
@@ -37,19 +38,25 @@ export class AssetsService {
     private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
+    private readonly lists: ListCache = new ListCache(),
   ) {}
 
   list(caller: CallerContext, query: AssetListQuery): Promise<AssetSummary[] | Page<AssetSummary>> {
     return this.reads.heavy((db) =>
-      listPage(db, {
-        select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
-        table: 'register.assets a',
-        alias: 'a',
-        counter: 'asset_count',
-        workspaceId: caller.workspaceId,
-        query,
-        map: (row: AssetSummaryRow) => toSummary(row),
-      }),
+      listPage(
+        db,
+        {
+          select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
+          table: 'register.assets',
+          alias: 'a',
+          counter: 'asset_count',
+          version: 'asset_version',
+          workspaceId: caller.workspaceId,
+          query,
+          map: (row: AssetSummaryRow) => toSummary(row),
+        },
+        this.lists,
+      ),
     );
   }
 

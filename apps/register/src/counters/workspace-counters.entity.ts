@@ -19,6 +19,17 @@ export class WorkspaceCountersEntity {
   @Column({ type: 'integer', default: 0 })
   person_count!: number;
 
+  /**
+   * Bumped by a trigger whenever an asset is inserted or deleted or changes a column its lists
+   * filter on: what the register's list cache is valid against. bigint: sent as text.
+   */
+  @Column({ type: 'bigint', default: 0 })
+  asset_version!: string;
+
+  /** The same for people. */
+  @Column({ type: 'bigint', default: 0 })
+  person_version!: string;
+
   /** Seats in use: active members. */
   @Column({ type: 'integer', default: 0 })
   member_count!: number;

@@ -17,6 +17,7 @@ import { CreateMembers1763800000000 } from './migrations/1763800000000-CreateMem
 import { HashInvitationTokens1763830000000 } from './migrations/1763830000000-HashInvitationTokens';
 import { CreateAppliedRequests1763840000000 } from './migrations/1763840000000-CreateAppliedRequests';
 import { CreateSignIn1763910000000 } from './migrations/1763910000000-CreateSignIn';
+import { SearchByWorkspace1763920000000 } from './migrations/1763920000000-SearchByWorkspace';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
 import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
@@ -44,6 +45,7 @@ export function registerDataSource(
       HashInvitationTokens1763830000000,
       CreateAppliedRequests1763840000000,
       CreateSignIn1763910000000,
+      SearchByWorkspace1763920000000,
     ],
     entities: [
       CategoryEntity,

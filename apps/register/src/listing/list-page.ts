@@ -1,56 +1,40 @@
 import { ASSET_UNPAGED_MAX, UNPAGED_MAX_BYTES, type Page } from '@custodian/contracts';
-import {
-  isFiltered,
-  listSql,
-  listTuning,
-  workspaceCounterSql,
-  type ListSource,
-} from '@custodian/register-sql';
+import { readList, type ListCache, type ListSource } from '@custodian/register-sql';
 import type { Queryable } from '@custodian/persistence';
 import type { ListQuery } from './list-query';
 import { withinBytes } from './within-bytes';
 
-export interface ListSpec<Row, Out> extends ListSource {
+export interface ListSpec<Row extends { id: string }, Out> extends ListSource {
   workspaceId: string;
   query: ListQuery<string>;
   map: (row: Row) => Out;
 }
 
 /**
- * One list route's rows: ordered by created_at then id, a bare array of at most 10,000 without
- * `page`, else the page and an exact total (the workspace counter when unfiltered, kept with
- * every insert, instead of counting every row on each page 1). The bare array is cut, as at
- * 10,000 rows, where its JSON would pass UNPAGED_MAX_BYTES: rows at their size limits would
- * otherwise make it some 86 MB, serialised in the register, carried over RabbitMQ and parsed and
- * serialised again in the gateway. `db` is the request's read transaction (ReadTransactions):
- * one connection, its statements one after another, each cancelled at the request's deadline.
+ * One list route's answer (readList in @custodian/register-sql makes the reads): a bare array
+ * of at most 10,000 without `page`, else the page and its exact total. The bare array is cut,
+ * as at 10,000 rows, where its JSON would pass UNPAGED_MAX_BYTES: rows at their size limits
+ * would otherwise make it some 86 MB, serialised in the register, carried over RabbitMQ and
+ * parsed and serialised again in the gateway. `db` is the request's read transaction
+ * (ReadTransactions): one connection and one snapshot, its statements one after another, each
+ * cancelled at the request's deadline.
  */
-export async function listPage<Row, Out>(
+export async function listPage<Row extends { id: string }, Out>(
   db: Queryable,
   spec: ListSpec<Row, Out>,
+  cache: ListCache,
 ): Promise<Out[] | Page<Out>> {
   const { query } = spec;
-  const small =
-    isFiltered(query) && (await workspaceRows(db, spec)) <= listTuning.smallWorkspaceRows;
-  const sql = listSql(spec, query, small, ASSET_UNPAGED_MAX);
-  const params = [spec.workspaceId, ...sql.params];
-  const rows = await db.query<Row[]>(sql.rows, params);
-  if (query.page === null) return withinBytes(rows.map(spec.map), UNPAGED_MAX_BYTES);
-  // After the rows, not beside them: `db` is one connection (the request's read transaction).
-  const total =
-    sql.count === null
-      ? await workspaceRows(db, spec)
-      : ((await db.query<Array<{ total: number }>>(sql.count, params))[0]?.total ?? 0);
-  return { data: rows.map(spec.map), page: query.page, pageSize: query.pageSize, total };
-}
-
-/** The workspace's records, from the counter kept with every insert and delete. */
-async function workspaceRows(
-  db: Queryable,
-  spec: Pick<ListSpec<unknown, unknown>, 'counter' | 'workspaceId'>,
-): Promise<number> {
-  const [row] = await db.query<Array<{ total: number }>>(workspaceCounterSql(spec), [
+  const { rows, total } = await readList<Row>(
+    (sql, params) => db.query(sql, params),
+    spec,
     spec.workspaceId,
-  ]);
-  return row?.total ?? 0;
+    query,
+    cache,
+    ASSET_UNPAGED_MAX,
+  );
+  if (query.page === null || total === null) {
+    return withinBytes(rows.map(spec.map), UNPAGED_MAX_BYTES);
+  }
+  return { data: rows.map(spec.map), page: query.page, pageSize: query.pageSize, total };
 }

@@ -23,7 +23,7 @@ import { PeopleService } from '../people/people.service';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { parseListQuery } from './list-query';
-import { listTuning } from '@custodian/register-sql';
+import { ListCache, listTuning } from '@custodian/register-sql';
 
 /**
  * The matching rules of `search`, as a table of terms and the records each must find, run
@@ -33,12 +33,16 @@ import { listTuning } from '@custodian/register-sql';
  * tag, serial, brand, model or SKU, for people their name, e-mail or employee number; never of
  * another field, never across two fields, never of another workspace. Each term is checked as
  * the unpaged array and page by page (pageSize 2) with the exact total on every page, under both
- * plans: a small workspace's rows filtered, and the large workspace's indexes.
+ * plans (a small workspace's rows filtered, and the large workspace's indexes), each with no
+ * list cache (every page skips OFFSET rows and counts) and with one (pages after the first seek
+ * past the previous page's last row, the total counted once).
  */
 
 let store: MigratedDatabase;
 let assets: AssetsService;
 let people: PeopleService;
+let reads: ReadTransactions;
+let transactions: WriteTransactions;
 const writer = new OutboxWriter('register');
 const mine = testCaller();
 const theirs = testCaller();
@@ -154,8 +158,8 @@ const PEOPLE_TERMS: Array<[term: string, names: string[], query?: RawQuery]> = [
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
-  const transactions = new WriteTransactions(store.db);
-  const reads = new ReadTransactions(store.db);
+  transactions = new WriteTransactions(store.db);
+  reads = new ReadTransactions(store.db);
   assets = new AssetsService(reads, transactions, writer);
   people = new PeopleService(reads, transactions, writer);
   // One at a time: the list order is the order of creation.
@@ -198,12 +202,17 @@ async function everyWay<T>(
 }
 
 describe.each([
-  ['a small workspace (its rows filtered)', 10_000],
-  ['a large workspace (trigram and order indexes)', 0],
-])('search matching rules, planned as %s', (_plan, smallWorkspaceRows) => {
+  ['a small workspace (its rows filtered), uncached', 10_000, false],
+  ['a small workspace (its rows filtered), cached', 10_000, true],
+  ['a large workspace (trigram and order indexes), uncached', 0, false],
+  ['a large workspace (trigram and order indexes), cached', 0, true],
+])('search matching rules, planned as %s', (_plan, smallWorkspaceRows, cached) => {
   const saved = listTuning.smallWorkspaceRows;
   beforeAll(() => {
     listTuning.smallWorkspaceRows = smallWorkspaceRows;
+    const cache = new ListCache(cached ? undefined : 0);
+    assets = new AssetsService(reads, transactions, writer, cache);
+    people = new PeopleService(reads, transactions, writer, cache);
   });
   afterAll(() => {
     listTuning.smallWorkspaceRows = saved;

@@ -13,6 +13,7 @@ import {
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
 import { newId } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
+import { ListCache } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
@@ -39,6 +40,7 @@ export class PeopleService {
     private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
+    private readonly lists: ListCache = new ListCache(),
   ) {}
 
   list(
@@ -46,15 +48,20 @@ export class PeopleService {
     query: ListQuery<PersonStatus>,
   ): Promise<PersonSummary[] | Page<PersonSummary>> {
     return this.reads.heavy((db) =>
-      listPage(db, {
-        select: `SELECT ${PERSON_SUMMARY_COLUMNS} FROM register.people p`,
-        table: 'register.people p',
-        alias: 'p',
-        counter: 'person_count',
-        workspaceId: caller.workspaceId,
-        query,
-        map: (row: PersonSummaryRow) => toPersonSummary(row),
-      }),
+      listPage(
+        db,
+        {
+          select: `SELECT ${PERSON_SUMMARY_COLUMNS} FROM register.people p`,
+          table: 'register.people',
+          alias: 'p',
+          counter: 'person_count',
+          version: 'person_version',
+          workspaceId: caller.workspaceId,
+          query,
+          map: (row: PersonSummaryRow) => toPersonSummary(row),
+        },
+        this.lists,
+      ),
     );
   }
 

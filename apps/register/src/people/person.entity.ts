@@ -8,8 +8,9 @@ import { DepartmentEntity } from './department.entity';
 @Entity({ schema: 'register', name: 'people' })
 @Check('people_status_check', checkOneOf('status', PERSON_STATUSES))
 @Index('people_workspace_order', ['workspace_id', 'created_at', 'id'])
-// GIN (search_text gin_trgm_ops): TypeORM can declare neither the method nor the operator class.
-@Index('people_search_trgm', { synchronize: false })
+// GIN (workspace_id, search_text gin_trgm_ops): TypeORM can declare neither the method nor the
+// operator class.
+@Index('people_search', { synchronize: false })
 export class PersonEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'people_pkey' })
   id!: string;

@@ -122,8 +122,10 @@ export class ReadTransactions {
       // statements are safe, and SET LOCAL ends with the transaction, whatever happens. The
       // transaction's own statements go to pg directly: TypeORM's wrapping of each query costs
       // as much CPU as the statement, and a fetch by id is little more than these.
+      // REPEATABLE READ: one snapshot for all its statements, so a list's version, page and
+      // total agree (readList). Read-only, it costs nothing more and never fails to serialise.
       await client.query(
-        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${left}; SET LOCAL lock_timeout = ${left}`,
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${left}; SET LOCAL lock_timeout = ${left}`,
       );
       let result: T;
       try {

@@ -1,3 +1,4 @@
+import { ListCache } from '@custodian/register-sql';
 import { Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RegisterConfig, heavyReadLimit } from '../config/register-config';
@@ -8,7 +9,7 @@ import { WriteTransactions } from './write-transactions';
 /**
  * Requests bound to their deadline: writes applied once per request (WriteTransactions) and
  * the pruning of their records, reads admitted by class and cancelled at the deadline
- * (ReadTransactions).
+ * (ReadTransactions), and what lists remember between requests (ListCache).
  */
 @Global()
 @Module({
@@ -35,7 +36,9 @@ import { WriteTransactions } from './write-transactions';
       },
     },
     AppliedRequestPruner,
+    // One per process, shared by the lists of assets and people (docs/adr/0014).
+    { provide: ListCache, useFactory: () => new ListCache() },
   ],
-  exports: [WriteTransactions, ReadTransactions],
+  exports: [WriteTransactions, ReadTransactions, ListCache],
 })
 export class RequestsModule {}

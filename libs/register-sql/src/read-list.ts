@@ -1,0 +1,81 @@
+import type { ListCache, ListKey } from './list-cache';
+import {
+  isFiltered,
+  listSql,
+  listTuning,
+  workspaceCounterSql,
+  type ListFilter,
+  type ListSource,
+} from './list-sql';
+
+/** Runs one statement and returns its rows: the register's transaction, the bench's pool. */
+export type RunSql = <R>(sql: string, params: unknown[]) => Promise<R[]>;
+
+export interface ListRead<Row> {
+  rows: Row[];
+  /** The exact total of a page; null for the bare array. */
+  total: number | null;
+}
+
+interface Counters {
+  total: number;
+  version: string | null;
+}
+
+const NO_COUNTERS: Counters = { total: 0, version: null };
+
+/**
+ * One list read as the register makes it, ordered by created_at then id: the page (or the
+ * bare array of at most `unpagedMax`) and its exact total. The register runs it, and so does
+ * the bench's bare handler, so "full path vs bare" compares everything around the same work.
+ *
+ * Its statements run one after another (`run` may be one connection): the workspace's counters
+ * first (its records, which are the unfiltered total and decide the small-workspace plan, and
+ * its list version); then the rows; then, for a filtered page, the count. A filtered total and
+ * the previous page's last id come from `cache` while the list version is the one they were
+ * taken at; run in one snapshot (the register's read transactions are REPEATABLE READ), the
+ * version, the rows and the count agree.
+ */
+export async function readList<Row extends { id: string }>(
+  run: RunSql,
+  source: ListSource,
+  workspaceId: string,
+  filter: ListFilter,
+  cache: ListCache,
+  unpagedMax: number,
+): Promise<ListRead<Row>> {
+  const filtered = isFiltered(filter);
+  const counters =
+    filtered || filter.page !== null
+      ? ((await run<Counters>(workspaceCounterSql(source), [workspaceId]))[0] ?? NO_COUNTERS)
+      : NO_COUNTERS;
+  const small = filtered && counters.total <= listTuning.smallWorkspaceRows;
+  const key: ListKey = {
+    kind: source.table,
+    workspaceId,
+    status: filter.status ?? null,
+    // As typed: Postgres's lower(), not JavaScript's, decides which spellings match alike.
+    search: filter.search ?? null,
+    assignedToId: filter.assignedToId ?? null,
+  };
+  // No counters row: the workspace never had a record, so there is nothing to cache against.
+  const { version } = counters;
+  const after =
+    version !== null && filter.page !== null && filter.page > 1
+      ? cache.pageEnd(key, version, filter.pageSize, filter.page - 1)
+      : null;
+  const sql = listSql(source, filter, small, unpagedMax, after);
+  const rows = await run<Row>(sql.rows, [workspaceId, ...sql.params]);
+  if (filter.page === null) return { rows, total: null };
+  const last = rows.at(-1);
+  if (version !== null && last && rows.length === filter.pageSize) {
+    cache.setPageEnd(key, version, filter.pageSize, filter.page, last.id);
+  }
+  if (sql.count === null) return { rows, total: counters.total };
+  const cached = version === null ? null : cache.total(key, version);
+  if (cached !== null) return { rows, total: cached };
+  const [counted] = await run<{ total: number }>(sql.count, [workspaceId, ...sql.countParams]);
+  const total = counted?.total ?? 0;
+  if (version !== null) cache.setTotal(key, version, total);
+  return { rows, total };
+}
