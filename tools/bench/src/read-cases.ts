@@ -33,6 +33,11 @@ export interface CaseMeasure {
   bareRssMb?: Record<string, number>;
   /** Saturation: the single fetches paced beside the overload. */
   beside?: LoadResult;
+  /**
+   * The slowest of the first request of each path through the full path, before any other:
+   * what a term costs before the register's list cache knows it (docs/adr/0014), ms.
+   */
+  firstMs?: number;
 }
 
 export interface Target {
