@@ -2,8 +2,10 @@ import { likePattern } from './like-pattern';
 
 /** What a list route reads: its SELECT, its table and alias, and its workspace counter. */
 export interface ListSource {
-  /** `SELECT ... FROM ... ` without WHERE. */
-  select: string;
+  /** The columns of a row, as `SELECT` takes them. */
+  columns: string;
+  /** `FROM` of a row with its joins, without WHERE. */
+  from: string;
   /** The table the filter and count refer to (`register.assets`), as `alias` in `select`. */
   table: string;
   alias: string;
@@ -26,6 +28,7 @@ export interface ListFilter {
 export interface ListStatements {
   /** After the workspace ($1), which the caller puts first. */
   params: unknown[];
+  /** With `counted`, each row also carries the list's total as `list_total`. */
   rows: string;
   count: string | null;
   /** `count`'s, after the workspace: `params` without the seek. */
@@ -69,14 +72,17 @@ export function isFiltered(filter: ListFilter): boolean {
  * - `after`: the id of the previous page's last row, when the caller knows it (the register's
  *   ListCache): the page then seeks past that row in the order index instead of skipping
  *   OFFSET rows, so the last page of a walk costs what the first did (2-4 ms at 500,000).
+ * - `counted` (a filtered page whose total nobody knows yet): the matches are found once and
+ *   both counted and paged, so a selective term costs one scan of the index instead of two
+ *   (~17 ms against ~34 ms). A page past the end has no row to carry the total: the caller
+ *   then runs `count`.
  */
 export function listSql(
   source: ListSource,
   filter: ListFilter,
-  small: boolean,
-  unpagedMax: number,
-  after: string | null = null,
+  options: { small: boolean; unpagedMax: number; after?: string | null; counted?: boolean },
 ): ListStatements {
+  const { small, unpagedMax, after = null } = options;
   const { alias } = source;
   const conditions: string[] = [];
   const params: unknown[] = [];
@@ -93,10 +99,11 @@ export function listSql(
   }
   const filtered = conditions.length > 0;
   const countParams = [...params];
-  const scope = small
-    ? `WITH scope AS MATERIALIZED (SELECT ${alias}.* FROM ${source.table} ${alias}
-         WHERE ${alias}.workspace_id = $1) `
-    : '';
+  const scopeCte = small
+    ? `scope AS MATERIALIZED (SELECT ${alias}.* FROM ${source.table} ${alias}
+         WHERE ${alias}.workspace_id = $1)`
+    : null;
+  const scope = scopeCte ? `WITH ${scopeCte} ` : '';
   const from = small ? `scope ${alias}` : `${source.table} ${alias}`;
   const where = (extra: string[]) =>
     (small ? extra : [`${alias}.workspace_id = $1`, ...extra]).join(' AND ') || 'true';
@@ -110,11 +117,29 @@ export function listSql(
   const order = `ORDER BY ${alias}.created_at, ${alias}.id`;
   const limit = filter.page === null ? unpagedMax : filter.pageSize;
   const offset = filter.page === null || seek.length > 0 ? 0 : (filter.page - 1) * filter.pageSize;
-  const ids = `SELECT ${alias}.id FROM ${from} WHERE ${where([...conditions, ...seek])} ${order} LIMIT ${limit} OFFSET ${offset}`;
+  const counted = Boolean(options.counted) && filter.page !== null && filtered && seek.length === 0;
+  const ids = `SELECT ${alias}.id FROM ${from} WHERE ${where([...conditions, ...seek])} ${order}
+    LIMIT ${limit} OFFSET ${offset}`;
+  // The matches once, then their count and the page of them. Not count(*) OVER () beside the
+  // page's LIMIT: Postgres 15 then costs the order index's walk as if it stopped after the
+  // page, and took it for a term of 1,000 matches (880 ms instead of 26).
+  const rows = counted
+    ? `WITH ${[
+        scopeCte,
+        `matches AS MATERIALIZED (SELECT ${alias}.id, ${alias}.created_at FROM ${from}
+           WHERE ${where(conditions)})`,
+        `page AS MATERIALIZED (SELECT id FROM matches ORDER BY created_at, id
+           LIMIT ${limit} OFFSET ${offset})`,
+      ]
+        .filter(Boolean)
+        .join(', ')}
+       SELECT ${source.columns}, (SELECT count(*)::int FROM matches) AS list_total
+       FROM ${source.from} WHERE ${alias}.id IN (SELECT id FROM page) ${order}`
+    : `${scope}SELECT ${source.columns} FROM ${source.from} WHERE ${alias}.id IN (${ids}) ${order}`;
   return {
     // $1 is the workspace; the caller puts it first.
     params,
-    rows: `${scope}${source.select} WHERE ${alias}.id IN (${ids}) ${order}`,
+    rows,
     count:
       filter.page !== null && filtered
         ? `${scope}SELECT count(*)::int AS total FROM ${from} WHERE ${where(conditions)}`

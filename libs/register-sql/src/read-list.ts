@@ -31,7 +31,8 @@ const NO_COUNTERS: Counters = { total: 0, version: null };
  *
  * Its statements run one after another (`run` may be one connection): the workspace's counters
  * first (its records, which are the unfiltered total and decide the small-workspace plan, and
- * its list version); then the rows; then, for a filtered page, the count. A filtered total and
+ * its list version); then the rows, which bring a filtered page's total along when it is not
+ * cached; a count of its own only for a page past the end. A filtered total and
  * the previous page's last id come from `cache` while the list version is the one they were
  * taken at; run in one snapshot (the register's read transactions are REPEATABLE READ), the
  * version, the rows and the count agree.
@@ -64,18 +65,30 @@ export async function readList<Row extends { id: string }>(
     version !== null && filter.page !== null && filter.page > 1
       ? cache.pageEnd(key, version, filter.pageSize, filter.page - 1)
       : null;
-  const sql = listSql(source, filter, small, unpagedMax, after);
-  const rows = await run<Row>(sql.rows, [workspaceId, ...sql.params]);
+  const cachedTotal = version === null ? null : cache.total(key, version);
+  const sql = listSql(source, filter, {
+    small,
+    unpagedMax,
+    after,
+    counted: filtered && cachedTotal === null,
+  });
+  const rows = await run<Row & { list_total?: number }>(sql.rows, [workspaceId, ...sql.params]);
   if (filter.page === null) return { rows, total: null };
   const last = rows.at(-1);
   if (version !== null && last && rows.length === filter.pageSize) {
     cache.setPageEnd(key, version, filter.pageSize, filter.page, last.id);
   }
   if (sql.count === null) return { rows, total: counters.total };
-  const cached = version === null ? null : cache.total(key, version);
-  if (cached !== null) return { rows, total: cached };
-  const [counted] = await run<{ total: number }>(sql.count, [workspaceId, ...sql.countParams]);
-  const total = counted?.total ?? 0;
+  let total = cachedTotal;
+  if (total === null && rows[0]?.list_total !== undefined) {
+    total = rows[0].list_total;
+    for (const row of rows) delete row.list_total;
+  }
+  if (total === null) {
+    // Nothing knew it, and no row carried it: a page past the end, or a page that seeks.
+    const [counted] = await run<{ total: number }>(sql.count, [workspaceId, ...sql.countParams]);
+    total = counted?.total ?? 0;
+  }
   if (version !== null) cache.setTotal(key, version, total);
   return { rows, total };
 }

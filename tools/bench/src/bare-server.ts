@@ -14,7 +14,8 @@ import { BARE_WORKSPACE_HEADER } from './read-cases';
 
 /** GET /assets as the register's AssetsService describes it. */
 const ASSETS: ListSource = {
-  select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
+  columns: SUMMARY_COLUMNS,
+  from: SUMMARY_FROM,
   table: 'register.assets',
   alias: 'a',
   counter: 'asset_count',

@@ -46,7 +46,8 @@ export class AssetsService {
       listPage(
         db,
         {
-          select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,
+          columns: SUMMARY_COLUMNS,
+          from: SUMMARY_FROM,
           table: 'register.assets',
           alias: 'a',
           counter: 'asset_count',

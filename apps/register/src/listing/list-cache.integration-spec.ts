@@ -147,7 +147,8 @@ it('bumps the people version for a person created, renamed or made inactive', as
 
 describe('a walk through the pages', () => {
   const source: ListSource = {
-    select: 'SELECT a.id, a.name FROM register.assets a',
+    columns: 'a.id, a.name',
+    from: 'register.assets a',
     table: 'register.assets',
     alias: 'a',
     counter: 'asset_count',
@@ -195,13 +196,37 @@ describe('a walk through the pages', () => {
     expect(warm.totals).toEqual([23, 23, 23, 23, 23]);
     expect(cold.totals).toEqual(warm.totals);
 
-    const counts = (statements: string[]) => statements.filter((sql) => /count\(\*\)/.test(sql));
+    // Uncached, every page brings its total along (the matches counted and paged at once);
+    // cached, only the first.
+    const counted = (statements: string[]) =>
+      statements.filter((sql) => /matches AS MATERIALIZED/.test(sql));
+    const separateCounts = (statements: string[]) =>
+      statements.filter((sql) => /SELECT count\(\*\)::int AS total/.test(sql));
     const seeks = (statements: string[]) => statements.filter((sql) => /k\.id = \$/.test(sql));
-    expect(counts(cold.statements)).toHaveLength(5);
+    expect(counted(cold.statements)).toHaveLength(5);
     expect(seeks(cold.statements)).toHaveLength(0);
-    expect(counts(warm.statements)).toHaveLength(1);
+    expect(counted(warm.statements)).toHaveLength(1);
     expect(seeks(warm.statements)).toHaveLength(4);
+    expect([...separateCounts(cold.statements), ...separateCounts(warm.statements)]).toEqual([]);
     expect(warm.statements.filter((sql) => /OFFSET [1-9]/.test(sql))).toHaveLength(0);
+  });
+
+  it('counts on its own for a page past the end, which has no row to carry the total', async () => {
+    const me = testCaller();
+    await createAssets(me, ['Gear 1', 'Gear 2', 'Gear 3']);
+    const { run, statements } = recorded();
+    const read = await readList<{ id: string; name: string }>(
+      run,
+      source,
+      me.workspaceId,
+      { search: 'gear', page: 4, pageSize: 2 },
+      new ListCache(),
+      10_000,
+    );
+    expect(read).toEqual({ rows: [], total: 3 });
+    expect(statements.filter((sql) => /SELECT count\(\*\)::int AS total/.test(sql))).toHaveLength(
+      1,
+    );
   });
 
   it('goes back to OFFSET for a page whose previous page changed', async () => {

@@ -51,7 +51,8 @@ export class PeopleService {
       listPage(
         db,
         {
-          select: `SELECT ${PERSON_SUMMARY_COLUMNS} FROM register.people p`,
+          columns: PERSON_SUMMARY_COLUMNS,
+          from: 'register.people p',
           table: 'register.people',
           alias: 'p',
           counter: 'person_count',
