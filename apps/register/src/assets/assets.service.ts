@@ -6,7 +6,7 @@ import {
   type AssetSummary,
   type CallerContext,
   type CreateAssetInput,
-  type Page,
+  type ListReply,
   type UpdateAssetInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
@@ -39,7 +39,7 @@ export class AssetsService {
     private readonly outbox: OutboxWriter,
   ) {}
 
-  list(caller: CallerContext, query: AssetListQuery): Promise<AssetSummary[] | Page<AssetSummary>> {
+  list(caller: CallerContext, query: AssetListQuery): Promise<ListReply<AssetSummary>> {
     return this.reads.heavy((db) =>
       listPage(db, {
         select: `SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM}`,

@@ -1,4 +1,9 @@
-import { ASSET_UNPAGED_MAX, UNPAGED_MAX_BYTES, type Page } from '@custodian/contracts';
+import {
+  ASSET_UNPAGED_MAX,
+  RawJson,
+  UNPAGED_MAX_BYTES,
+  type ListReply,
+} from '@custodian/contracts';
 import {
   isFiltered,
   listSql,
@@ -8,7 +13,7 @@ import {
 } from '@custodian/register-sql';
 import type { Queryable } from '@custodian/persistence';
 import type { ListQuery } from './list-query';
-import { withinBytes } from './within-bytes';
+import { jsonArrayWithin } from './json-array-within';
 
 export interface ListSpec<Row, Out> extends ListSource {
   workspaceId: string;
@@ -19,23 +24,24 @@ export interface ListSpec<Row, Out> extends ListSource {
 /**
  * One list route's rows: ordered by created_at then id, a bare array of at most 10,000 without
  * `page`, else the page and an exact total (the workspace counter when unfiltered, kept with
- * every insert, instead of counting every row on each page 1). The bare array is cut, as at
- * 10,000 rows, where its JSON would pass UNPAGED_MAX_BYTES: rows at their size limits would
- * otherwise make it some 86 MB, serialised in the register, carried over RabbitMQ and parsed and
- * serialised again in the gateway. `db` is the request's read transaction (ReadTransactions):
+ * every insert, instead of counting every row on each page 1). The bare array is its JSON
+ * bytes, made once, cut at UNPAGED_MAX_BYTES (json-array-within.ts) and passed through to the
+ * HTTP response as they are. `db` is the request's read transaction (ReadTransactions):
  * one connection, its statements one after another, each cancelled at the request's deadline.
  */
 export async function listPage<Row, Out>(
   db: Queryable,
   spec: ListSpec<Row, Out>,
-): Promise<Out[] | Page<Out>> {
+): Promise<ListReply<Out>> {
   const { query } = spec;
   const small =
     isFiltered(query) && (await workspaceRows(db, spec)) <= listTuning.smallWorkspaceRows;
   const sql = listSql(spec, query, small, ASSET_UNPAGED_MAX);
   const params = [spec.workspaceId, ...sql.params];
   const rows = await db.query<Row[]>(sql.rows, params);
-  if (query.page === null) return withinBytes(rows.map(spec.map), UNPAGED_MAX_BYTES);
+  if (query.page === null) {
+    return new RawJson(jsonArrayWithin(rows, spec.map, UNPAGED_MAX_BYTES).json);
+  }
   // After the rows, not beside them: `db` is one connection (the request's read transaction).
   const total =
     sql.count === null

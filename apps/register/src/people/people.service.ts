@@ -4,7 +4,7 @@ import {
   PERSON_HOLDINGS_MAX,
   type CallerContext,
   type CreatePersonInput,
-  type Page,
+  type ListReply,
   type PersonDetail,
   type PersonStatus,
   type PersonSummary,
@@ -41,10 +41,7 @@ export class PeopleService {
     private readonly outbox: OutboxWriter,
   ) {}
 
-  list(
-    caller: CallerContext,
-    query: ListQuery<PersonStatus>,
-  ): Promise<PersonSummary[] | Page<PersonSummary>> {
+  list(caller: CallerContext, query: ListQuery<PersonStatus>): Promise<ListReply<PersonSummary>> {
     return this.reads.heavy((db) =>
       listPage(db, {
         select: `SELECT ${PERSON_SUMMARY_COLUMNS} FROM register.people p`,
