@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       const small = isFiltered(filter) && (await counted()) <= listTuning.smallWorkspaceRows;
       const sql = listSql(ASSETS, filter, small, ASSET_UNPAGED_MAX);
       const params = [workspace, ...sql.params];
-      // The register also cuts the bare array at UNPAGED_MAX_BYTES (within-bytes.ts): work in
+      // The register also cuts the bare array at UNPAGED_MAX_BYTES (json-array-within.ts): work in
       // the app, not SQL, which the lower bound leaves out.
       if (filter.page === null) return (await pool.query(sql.rows, params)).rows as object[];
       const [rows, total] = await Promise.all([
