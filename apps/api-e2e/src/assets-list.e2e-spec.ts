@@ -21,6 +21,14 @@ const SUMMARY_KEYS = [
   'status',
   'updated_at',
 ];
+const LIMIT_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-quota-limit',
+  'x-quota-used',
+  'x-quota-remaining',
+];
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 /** Assets beyond the default page size, so the default of 50 is observable. */
 const FILLER_COUNT = 48;
@@ -140,6 +148,24 @@ describe('assets list (e2e)', () => {
     const sized = await tenant.get<AssetSummary[]>('/assets?pageSize=5');
     expect(sized.status).toBe(200);
     expect(Array.isArray(sized.body)).toBe(true);
+  });
+
+  it('sends the bare array byte for byte as the pages serialise the same rows, with the same headers', async () => {
+    const bare = await tenant.get<AssetSummary[]>('/assets');
+    const all = await tenant.get<Page<AssetSummary>>('/assets?page=1&pageSize=200');
+    expect(bare.status).toBe(200);
+    expect(all.body.data).toHaveLength(created.length);
+    // The register's bytes reach the client as they are: no whitespace, the fields in the
+    // order the page (serialised by the gateway) has them, the same rows.
+    expect(bare.text).toBe(JSON.stringify(bare.body));
+    expect(bare.text).toBe(JSON.stringify(all.body.data));
+    expect(bare.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(bare.headers.get('content-length')).toBe(String(Buffer.byteLength(bare.text)));
+    // Every header a page carries (the limits and quota among them), with nothing lost.
+    const names = (headers: Headers) => [...headers.keys()].sort();
+    expect(names(bare.headers)).toEqual(names(all.headers));
+    for (const name of LIMIT_HEADERS) expect(bare.headers.get(name)).toMatch(/^(\d+|unlimited)$/);
+    expect(Number(bare.headers.get('x-quota-used'))).toBeGreaterThan(0);
   });
 
   it('cuts the bare array where its JSON would pass 15 MiB, keeping the order', async () => {

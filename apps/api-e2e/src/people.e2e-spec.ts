@@ -99,6 +99,11 @@ describe('people API (e2e)', () => {
     expect(page.body.data.map((p) => p.full_name)).toEqual(['Grace Hopper', 'Alan Turing']);
     const bare = await own.get<PersonSummary[]>('/people');
     expect(bare.body).toHaveLength(3);
+    // The register's bytes as they are, the same as the page serialises the same rows.
+    const all = await own.get<Page<PersonSummary>>('/people?page=1');
+    expect(bare.text).toBe(JSON.stringify(all.body.data));
+    expect(bare.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(bare.headers.get('x-ratelimit-remaining')).not.toBeNull();
     for (const [term, name] of [
       ['hopper', 'Grace Hopper'],
       ['BLETCHLEY', 'Alan Turing'],

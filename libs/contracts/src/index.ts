@@ -13,5 +13,6 @@ export * from './webhooks';
 export * from './fields';
 export * from './models';
 export * from './rpc/contract';
+export * from './rpc/raw-json';
 export * from './console';
 export * from './console-webhooks';

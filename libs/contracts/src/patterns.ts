@@ -57,6 +57,7 @@ import {
   type SigningSecretView,
 } from './console-webhooks';
 import { patternsOf, reply, rpc } from './rpc/contract';
+import type { RawJson } from './rpc/raw-json';
 import {
   EmailInput,
   MemberRefInput,
@@ -178,13 +179,19 @@ const READ = { readOnly: true };
 /** A read whose cost grows with the workspace: a list or a search (RpcContract.heavy). */
 const LIST = { readOnly: true, heavy: true };
 
+/**
+ * A list's reply: the page with `page`, else the bare array as its JSON bytes, made once in the
+ * register and passed through by the gateway as they are (ADR 0014, "The unpaged array").
+ */
+export type ListReply<T> = Page<T> | RawJson<T[]>;
+
 /** The register's API queue: the public API's assets, people and members. */
 export const RegisterRpc = {
-  assetsList: rpc('assets.list', ListMessage, reply<AssetSummary[] | Page<AssetSummary>>(), LIST),
+  assetsList: rpc('assets.list', ListMessage, reply<ListReply<AssetSummary>>(), LIST),
   assetsGet: rpc('assets.get', RecordMessage, reply<AssetDetail>(), READ),
   assetsCreate: rpc('assets.create', CreateAssetMessage, reply<AssetDetail>()),
   assetsUpdate: rpc('assets.update', UpdateAssetMessage, reply<AssetDetail>()),
-  peopleList: rpc('people.list', ListMessage, reply<PersonSummary[] | Page<PersonSummary>>(), LIST),
+  peopleList: rpc('people.list', ListMessage, reply<ListReply<PersonSummary>>(), LIST),
   peopleGet: rpc('people.get', RecordMessage, reply<PersonDetail>(), READ),
   peopleCreate: rpc('people.create', CreatePersonMessage, reply<PersonDetail>()),
   peopleUpdate: rpc('people.update', UpdatePersonMessage, reply<PersonDetail>()),

@@ -1,8 +1,20 @@
-import { DomainError, type ReplyOf, type RequestOf, type RpcContract } from '@custodian/contracts';
+import {
+  DomainError,
+  RawJson,
+  type ReplyOf,
+  type RequestOf,
+  type RpcContract,
+} from '@custodian/contracts';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { randomUUID } from 'node:crypto';
 import { AmqpConnection, type ChannelHandle } from './amqp-connection';
-import { DIRECT_REPLY_TO, type RpcReplyMessage, type RpcRequestMessage } from './rpc-wire';
+import {
+  DIRECT_REPLY_TO,
+  RAW_REPLY_HEADER,
+  RAW_REPLY_JSON,
+  type RpcReplyMessage,
+  type RpcRequestMessage,
+} from './rpc-wire';
 
 /** Another app's RPC queue, as one app calls it. */
 export interface RpcTarget {
@@ -158,6 +170,11 @@ export class RpcClient {
     if (!id || !pending) return; // a reply that arrived after its timeout
     this.pending.delete(id);
     clearTimeout(pending.timer);
+    // A handler's RawJson, as its bytes: the caller gets them without their being parsed here.
+    if (message.properties.headers?.[RAW_REPLY_HEADER] === RAW_REPLY_JSON) {
+      pending.resolve(new RawJson(message.content));
+      return;
+    }
     let reply: RpcReplyMessage;
     try {
       reply = JSON.parse(message.content.toString('utf8')) as RpcReplyMessage;

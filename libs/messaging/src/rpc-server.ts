@@ -1,11 +1,16 @@
-import { isRpcErrorPayload, type RpcErrorPayload } from '@custodian/contracts';
+import { RawJson, isRpcErrorPayload, type RpcErrorPayload } from '@custodian/contracts';
 import { Server, RmqContext, type CustomTransportStrategy } from '@nestjs/microservices';
 import { randomUUID } from 'node:crypto';
 import { lastValueFrom } from 'rxjs';
 import { AmqpConnection } from './amqp-connection';
 import { QueueConsumer, type Delivery } from './queue-consumer';
 import { runInRpcRequest } from './rpc-request-context';
-import type { RpcReplyMessage, RpcRequestMessage } from './rpc-wire';
+import {
+  RAW_REPLY_HEADER,
+  RAW_REPLY_JSON,
+  type RpcReplyMessage,
+  type RpcRequestMessage,
+} from './rpc-wire';
 
 export interface RpcServerOptions {
   queue: string;
@@ -22,7 +27,9 @@ export interface RpcServerOptions {
  * A thin Nest transport on amqplib for request/response, one per queue, on the app's shared
  * connection. Unlike the built-in RMQ transport it acks manually after the reply is sent and
  * bounds prefetch. Requests carry a TTL and a deadline (set by the client) so a request nobody
- * answered in time is dropped instead of being executed after the caller has given up.
+ * answered in time is dropped instead of being executed after the caller has given up. A
+ * handler that answers a RawJson has its bytes sent as the reply's body, marked by
+ * RAW_REPLY_HEADER, instead of inside the serialised envelope.
  */
 export class RmqRpcServer extends Server implements CustomTransportStrategy {
   private readonly connection: AmqpConnection;
@@ -89,7 +96,7 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
   }
 
   private async handle(delivery: Delivery): Promise<void> {
-    let reply: RpcReplyMessage;
+    let reply: RpcReplyMessage | RawJson;
     try {
       reply = await this.process(delivery);
     } catch (error) {
@@ -101,7 +108,14 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
       correlationId?: string;
     };
     try {
-      if (replyTo) {
+      if (replyTo && reply instanceof RawJson) {
+        // The handler's bytes are the body: no envelope, so no second serialisation of them.
+        delivery.channel.sendToQueue(replyTo, reply.bytes, {
+          correlationId,
+          contentType: 'application/json',
+          headers: { [RAW_REPLY_HEADER]: RAW_REPLY_JSON },
+        });
+      } else if (replyTo) {
         delivery.channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(reply)), {
           correlationId,
           contentType: 'application/json',
@@ -114,7 +128,8 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     delivery.ack();
   }
 
-  private async process(delivery: Delivery): Promise<RpcReplyMessage> {
+  /** The reply: the envelope, or a handler's RawJson to be sent as it is. */
+  private async process(delivery: Delivery): Promise<RpcReplyMessage | RawJson> {
     let request: RpcRequestMessage;
     try {
       request = JSON.parse(delivery.message.content.toString('utf8')) as RpcRequestMessage;
@@ -148,6 +163,7 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
         const result$ = this.transformToObservable<unknown>(await handler(request.data, context));
         return lastValueFrom(result$, { defaultValue: null });
       });
+      if (response instanceof RawJson) return response;
       return { ok: true, response: response ?? null };
     } catch (error) {
       // Copy the two fields: a DomainError (an Error) would lose its non-enumerable message

@@ -19,3 +19,11 @@ export type RpcReplyMessage = { ok: true; response: unknown } | { ok: false; err
 
 /** RabbitMQ's direct reply-to pseudo-queue: no queue declared per client, no round trip. */
 export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+
+/**
+ * The header of a reply whose body is the handler's RawJson as it is, not an RpcReplyMessage:
+ * a successful reply only (errors keep the envelope), sent without serialising it again and
+ * handed to the caller without parsing it.
+ */
+export const RAW_REPLY_HEADER = 'x-reply';
+export const RAW_REPLY_JSON = 'raw-json';

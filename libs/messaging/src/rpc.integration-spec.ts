@@ -1,10 +1,11 @@
-import { DomainError, type DomainErrorCode } from '@custodian/contracts';
+import { DomainError, RawJson, type DomainErrorCode } from '@custodian/contracts';
 import { eventually, uniqueSuffix } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
-import { connect, type ChannelModel } from 'amqplib';
+import { connect, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import { RmqRpcClient } from './rpc-client';
 import { currentRpcRequest } from './rpc-request-context';
 import { RmqRpcServer } from './rpc-server';
+import { RAW_REPLY_HEADER, RAW_REPLY_JSON } from './rpc-wire';
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const suffix = uniqueSuffix();
@@ -95,6 +96,26 @@ afterAll(async () => {
   for (const queue of queues) await channel.deleteQueue(queue);
   await admin.close();
 });
+
+/** Sends a request as it is and waits for the reply message, body and properties as received. */
+async function rawReply(queue: string, body: string): Promise<ConsumeMessage> {
+  const channel = await admin.createChannel();
+  try {
+    const reply = new Promise<ConsumeMessage>((resolve) => {
+      void channel.consume(
+        'amq.rabbitmq.reply-to',
+        (message) => {
+          if (message) resolve(message);
+        },
+        { noAck: true },
+      );
+    });
+    channel.sendToQueue(queue, Buffer.from(body), { replyTo: 'amq.rabbitmq.reply-to' });
+    return await reply;
+  } finally {
+    await channel.close().catch(() => undefined);
+  }
+}
 
 describe('RmqRpcClient and RmqRpcServer over RabbitMQ', () => {
   it('sends a request and gets the handler response back', async () => {
@@ -360,22 +381,8 @@ describe('RmqRpcClient and RmqRpcServer over RabbitMQ', () => {
 
   /** Sends a raw request the way a broken or slow client would, and waits for its reply. */
   async function rawRequest(queue: string, body: string): Promise<unknown> {
-    const channel = await admin.createChannel();
-    try {
-      const reply = new Promise<unknown>((resolve) => {
-        void channel.consume(
-          'amq.rabbitmq.reply-to',
-          (message) => {
-            if (message) resolve(JSON.parse(message.content.toString('utf8')));
-          },
-          { noAck: true },
-        );
-      });
-      channel.sendToQueue(queue, Buffer.from(body), { replyTo: 'amq.rabbitmq.reply-to' });
-      return await reply;
-    } finally {
-      await channel.close().catch(() => undefined);
-    }
+    const reply = await rawReply(queue, body);
+    return JSON.parse(reply.content.toString('utf8'));
   }
 
   it('answers a request that is JSON but not an object, and keeps serving', async () => {
@@ -406,5 +413,66 @@ describe('RmqRpcClient and RmqRpcServer over RabbitMQ', () => {
 
     const live = JSON.stringify({ pattern: 'work', data: {}, deadline: Date.now() + 5_000 });
     await expect(rawRequest(queue, live)).resolves.toEqual({ ok: true, response: 1 });
+  });
+});
+
+describe('RawJson replies over RabbitMQ', () => {
+  /** About 2 MB of JSON with 1- to 4-byte characters and escapes, as a handler would make it. */
+  const rows = Array.from({ length: 10_000 }, (_, i) => ({
+    id: `ast_${i}`,
+    name: `Asset ${i} é€\u{1F600} "quoted" \u0001`,
+    category: i % 3 === 0 ? null : { name: 'Laptops' },
+  }));
+  const bytes = Buffer.from(JSON.stringify(rows));
+
+  it('hands the client the bytes the handler made, as a RawJson, not parsed', async () => {
+    const queue = newQueue();
+    await startServer(queue, { 'list.raw': () => new RawJson<typeof rows>(bytes) });
+    const client = await startClient(queue);
+
+    const reply = await client.request<RawJson<typeof rows>>('list.raw', {});
+    expect(reply).toBeInstanceOf(RawJson);
+    expect(reply.bytes.equals(bytes)).toBe(true);
+    expect(reply.parse()).toEqual(rows);
+  });
+
+  it('sends them as the message body itself, marked by a header, with no envelope', async () => {
+    const queue = newQueue();
+    await startServer(queue, { 'list.raw': () => new RawJson(bytes), plain: () => rows[0] });
+
+    const raw = await rawReply(queue, JSON.stringify({ pattern: 'list.raw', data: {} }));
+    expect(raw.content.equals(bytes)).toBe(true);
+    expect(raw.properties.headers).toEqual({ [RAW_REPLY_HEADER]: RAW_REPLY_JSON });
+    expect(raw.properties.contentType).toBe('application/json');
+
+    // Any other reply keeps the envelope and has no such header.
+    const plain = await rawReply(queue, JSON.stringify({ pattern: 'plain', data: {} }));
+    expect(plain.properties.headers?.[RAW_REPLY_HEADER]).toBeUndefined();
+    expect(JSON.parse(plain.content.toString('utf8'))).toEqual({ ok: true, response: rows[0] });
+  });
+
+  it('does not even look inside: bytes that are not JSON still arrive as they are', async () => {
+    const queue = newQueue();
+    await startServer(queue, { broken: () => new RawJson(Buffer.from('[1,')) });
+    const client = await startClient(queue);
+
+    const reply = await client.request<RawJson>('broken', {});
+    expect(reply.bytes.toString('utf8')).toBe('[1,');
+  });
+
+  it('keeps the error path: a handler that fails answers the envelope and the client rejects', async () => {
+    const queue = newQueue();
+    await startServer(queue, {
+      'list.raw': (data) => {
+        if ((data as { fail?: boolean }).fail) throw new DomainError('overloaded', 'busy');
+        return new RawJson(bytes);
+      },
+    });
+    const client = await startClient(queue);
+
+    const error = await failure(client.request('list.raw', { fail: true }));
+    expect(error).toMatchObject({ code: 'overloaded', message: 'busy' });
+    const reply = await client.request<RawJson>('list.raw', {});
+    expect(reply.bytes.equals(bytes)).toBe(true);
   });
 });

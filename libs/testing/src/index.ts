@@ -13,3 +13,4 @@ export * from './schema-drift';
 export * from './ports';
 export * from './app-process';
 export * from './postgres-probe';
+export * from './list-reply';

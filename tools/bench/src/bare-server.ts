@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     async (request) => {
       // The register's reads (readList, as apps/register/src/listing/list-page.ts runs them),
       // with the same plans, cache and statements one after another. The register also cuts
-      // the bare array at UNPAGED_MAX_BYTES (within-bytes.ts): work in the app, not SQL,
+      // the bare array at UNPAGED_MAX_BYTES (json-array-within.ts): work in the app, not SQL,
       // which the lower bound leaves out.
       const filter = {
         search: request.query.search ?? null,

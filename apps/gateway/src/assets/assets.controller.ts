@@ -8,7 +8,7 @@ import {
   PERSON_HOLDINGS_MAX,
   UpdateAssetInput,
   type AssetDetail,
-  type Page,
+  type ListReply,
   type RawQuery,
 } from '@custodian/contracts';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -16,6 +16,7 @@ import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
+import { SendsRawJson } from '../http/raw-json';
 import type { RequestIdentity } from '@custodian/messaging';
 import {
   ApiCreatedResponse,
@@ -56,10 +57,8 @@ export class AssetsController {
   })
   @ApiPageOrListResponse(AssetPage, AssetSummary)
   @ApiErrors(400)
-  list(
-    @Access() access: AccessRecord,
-    @Query() query: RawQuery,
-  ): Promise<AssetSummary[] | Page<AssetSummary>> {
+  @SendsRawJson()
+  list(@Access() access: AccessRecord, @Query() query: RawQuery): Promise<ListReply<AssetSummary>> {
     return this.register.call(RegisterRpc.assetsList, access, { query: { ...query } });
   }
 

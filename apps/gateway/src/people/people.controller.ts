@@ -7,7 +7,7 @@ import {
   CreatePersonInput,
   UpdatePersonInput,
   type PersonDetail,
-  type Page,
+  type ListReply,
   type RawQuery,
 } from '@custodian/contracts';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -15,6 +15,7 @@ import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
+import { SendsRawJson } from '../http/raw-json';
 import type { RequestIdentity } from '@custodian/messaging';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -40,10 +41,11 @@ export class PeopleController {
   })
   @ApiPageOrListResponse(PersonPage, PersonSummary)
   @ApiErrors(400)
+  @SendsRawJson()
   list(
     @Access() access: AccessRecord,
     @Query() query: RawQuery,
-  ): Promise<PersonSummary[] | Page<PersonSummary>> {
+  ): Promise<ListReply<PersonSummary>> {
     return this.register.call(RegisterRpc.peopleList, access, { query: { ...query } });
   }
 

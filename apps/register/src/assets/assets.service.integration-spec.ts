@@ -4,7 +4,6 @@ import {
   type CallerContext,
   CreateAssetInput,
   type EffectiveLimits,
-  type Page,
   type RawQuery,
   UNPAGED_MAX_BYTES,
   UpdateAssetInput,
@@ -16,6 +15,8 @@ import {
   type ClientBody,
   testCaller,
   type MigratedDatabase,
+  pageOf,
+  unpagedArray,
 } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
 import { registerDataSource } from '../database/data-source';
@@ -57,10 +58,9 @@ function workspace(options: { workspaceId?: string; limits?: Partial<EffectiveLi
       service.update(caller, id, await received(UpdateAssetInput, body)),
     get: (id: string) => service.get(caller, id),
     list: async (query: RawQuery = {}) => service.list(caller, parseAssetListQuery(query)),
-    page: async (query: RawQuery) =>
-      (await service.list(caller, parseAssetListQuery(query))) as Page<AssetSummary>,
+    page: async (query: RawQuery) => pageOf(await service.list(caller, parseAssetListQuery(query))),
     all: async (query: RawQuery = {}) =>
-      (await service.list(caller, parseAssetListQuery(query))) as AssetSummary[],
+      unpagedArray(await service.list(caller, parseAssetListQuery(query))),
   };
 }
 

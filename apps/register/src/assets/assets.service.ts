@@ -6,7 +6,7 @@ import {
   type AssetSummary,
   type CallerContext,
   type CreateAssetInput,
-  type Page,
+  type ListReply,
   type UpdateAssetInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
@@ -41,7 +41,7 @@ export class AssetsService {
     private readonly lists: ListCache = new ListCache(),
   ) {}
 
-  list(caller: CallerContext, query: AssetListQuery): Promise<AssetSummary[] | Page<AssetSummary>> {
+  list(caller: CallerContext, query: AssetListQuery): Promise<ListReply<AssetSummary>> {
     return this.reads.heavy((db) =>
       listPage(
         db,

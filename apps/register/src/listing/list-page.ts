@@ -1,8 +1,13 @@
-import { ASSET_UNPAGED_MAX, UNPAGED_MAX_BYTES, type Page } from '@custodian/contracts';
+import {
+  ASSET_UNPAGED_MAX,
+  RawJson,
+  UNPAGED_MAX_BYTES,
+  type ListReply,
+} from '@custodian/contracts';
 import { readList, type ListCache, type ListSource } from '@custodian/register-sql';
 import type { Queryable } from '@custodian/persistence';
 import type { ListQuery } from './list-query';
-import { withinBytes } from './within-bytes';
+import { jsonArrayWithin } from './json-array-within';
 
 export interface ListSpec<Row extends { id: string }, Out> extends ListSource {
   workspaceId: string;
@@ -12,18 +17,17 @@ export interface ListSpec<Row extends { id: string }, Out> extends ListSource {
 
 /**
  * One list route's answer (readList in @custodian/register-sql makes the reads): a bare array
- * of at most 10,000 without `page`, else the page and its exact total. The bare array is cut,
- * as at 10,000 rows, where its JSON would pass UNPAGED_MAX_BYTES: rows at their size limits
- * would otherwise make it some 86 MB, serialised in the register, carried over RabbitMQ and
- * parsed and serialised again in the gateway. `db` is the request's read transaction
- * (ReadTransactions): one connection and one snapshot, its statements one after another, each
- * cancelled at the request's deadline.
+ * of at most 10,000 without `page`, else the page and its exact total. The bare array is its
+ * JSON bytes, made once, cut at UNPAGED_MAX_BYTES (json-array-within.ts) and passed through to
+ * the HTTP response as they are. `db` is the request's read transaction (ReadTransactions):
+ * one connection and one snapshot, its statements one after another, each cancelled at the
+ * request's deadline.
  */
 export async function listPage<Row extends { id: string }, Out>(
   db: Queryable,
   spec: ListSpec<Row, Out>,
   cache: ListCache,
-): Promise<Out[] | Page<Out>> {
+): Promise<ListReply<Out>> {
   const { query } = spec;
   const { rows, total } = await readList<Row>(
     (sql, params) => db.query(sql, params),
@@ -34,7 +38,7 @@ export async function listPage<Row extends { id: string }, Out>(
     ASSET_UNPAGED_MAX,
   );
   if (query.page === null || total === null) {
-    return withinBytes(rows.map(spec.map), UNPAGED_MAX_BYTES);
+    return new RawJson(jsonArrayWithin(rows, spec.map, UNPAGED_MAX_BYTES).json);
   }
   return { data: rows.map(spec.map), page: query.page, pageSize: query.pageSize, total };
 }

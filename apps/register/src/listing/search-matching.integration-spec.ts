@@ -4,7 +4,7 @@ import {
   CreatePersonInput,
   PERSON_STATUSES,
   type AssetSummary,
-  type Page,
+  type ListReply,
   type PersonSummary,
   type RawQuery,
 } from '@custodian/contracts';
@@ -14,6 +14,8 @@ import {
   testCaller,
   type ClientBody,
   type MigratedDatabase,
+  pageOf,
+  unpagedArray,
 } from '@custodian/testing';
 import { parseAssetListQuery } from '../assets/asset-list-query';
 import { AssetsService } from '../assets/assets.service';
@@ -185,15 +187,15 @@ function withQuery(
 
 /** The unpaged array, then every page of two with its total: the names found, in order. */
 async function everyWay<T>(
-  list: (query: RawQuery) => Promise<T[] | Page<T>>,
+  list: (query: RawQuery) => Promise<ListReply<T>>,
   name: (record: T) => string,
   query: RawQuery,
 ): Promise<{ unpaged: string[]; paged: string[]; totals: number[] }> {
-  const unpaged = ((await list(query)) as T[]).map(name);
+  const unpaged = unpagedArray(await list(query)).map(name);
   const paged: string[] = [];
   const totals: number[] = [];
   for (let page = 1; ; page++) {
-    const answer = (await list({ ...query, page: String(page), pageSize: '2' })) as Page<T>;
+    const answer = pageOf(await list({ ...query, page: String(page), pageSize: '2' }));
     paged.push(...answer.data.map(name));
     totals.push(answer.total);
     if (answer.data.length < 2) break;

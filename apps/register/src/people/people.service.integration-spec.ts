@@ -3,7 +3,6 @@ import {
   type CallerContext,
   CreatePersonInput,
   type EffectiveLimits,
-  type Page,
   PERSON_STATUSES,
   type PersonSummary,
   type RawQuery,
@@ -16,6 +15,8 @@ import {
   type ClientBody,
   testCaller,
   type MigratedDatabase,
+  pageOf,
+  unpagedArray,
 } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
 import { parseListQuery } from '../listing/list-query';
@@ -53,9 +54,9 @@ function workspace(options: { workspaceId?: string; limits?: Partial<EffectiveLi
       service.update(caller, id, await received(UpdatePersonInput, body)),
     get: (id: string) => service.get(caller, id),
     all: async (query: RawQuery = {}) =>
-      (await service.list(caller, parseListQuery(query, PERSON_STATUSES))) as PersonSummary[],
+      unpagedArray(await service.list(caller, parseListQuery(query, PERSON_STATUSES))),
     page: async (query: RawQuery) =>
-      (await service.list(caller, parseListQuery(query, PERSON_STATUSES))) as Page<PersonSummary>,
+      pageOf(await service.list(caller, parseListQuery(query, PERSON_STATUSES))),
   };
 }
 

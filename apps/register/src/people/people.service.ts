@@ -4,7 +4,7 @@ import {
   PERSON_HOLDINGS_MAX,
   type CallerContext,
   type CreatePersonInput,
-  type Page,
+  type ListReply,
   type PersonDetail,
   type PersonStatus,
   type PersonSummary,
@@ -43,10 +43,7 @@ export class PeopleService {
     private readonly lists: ListCache = new ListCache(),
   ) {}
 
-  list(
-    caller: CallerContext,
-    query: ListQuery<PersonStatus>,
-  ): Promise<PersonSummary[] | Page<PersonSummary>> {
+  list(caller: CallerContext, query: ListQuery<PersonStatus>): Promise<ListReply<PersonSummary>> {
     return this.reads.heavy((db) =>
       listPage(
         db,
