@@ -3,7 +3,10 @@ import { quantile } from './quantile';
 
 export interface LoadResult {
   name: string;
+  /** Every answer a second, refusals (503) included. */
   requestsPerSecond: number;
+  /** 2xx answers a second: the work done; "peak" and "half the peak" are of this. */
+  okPerSecond: number;
   p50: number;
   p95: number;
   p97_5: number;
@@ -72,6 +75,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   return {
     name: options.name,
     requestsPerSecond: result.requests.average,
+    okPerSecond: okCount(statuses) / (options.durationSeconds ?? 10),
     p50: at(0.5),
     p95: at(0.95),
     p97_5: at(0.975),
@@ -82,6 +86,13 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     statuses,
     ...(options.countRetryAfter ? { retryAfter503 } : {}),
   };
+}
+
+/** The 2xx answers among `statuses` (answers by status code). */
+export function okCount(statuses: Record<string, number>): number {
+  return Object.entries(statuses)
+    .filter(([code]) => code.startsWith('2'))
+    .reduce((sum, [, count]) => sum + count, 0);
 }
 
 function toError(error: unknown): Error {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { LoadResult } from './load';
+import { okCount, type LoadResult } from './load';
 import { quantile } from './quantile';
 
 export interface PacedOptions {
@@ -78,6 +78,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
   return {
     name: options.name,
     requestsPerSecond: latencies.length / elapsed,
+    okPerSecond: okCount(statuses) / elapsed,
     p50: at(0.5),
     p95: at(0.95),
     p97_5: at(0.975),

@@ -61,7 +61,7 @@ export const READ_TARGETS: Partial<Record<ReadCase, Target>> = {
     text: 'full path >= 45% of bare; p99 <= 25 ms at half peak',
     met: ({ full, bare, steady }) =>
       bare !== undefined &&
-      full.requestsPerSecond >= 0.45 * bare.requestsPerSecond &&
+      full.okPerSecond >= 0.45 * bare.okPerSecond &&
       clean(steady) &&
       steady.p99 <= 25,
   },

@@ -23,6 +23,7 @@ import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import type { EntityManager } from 'typeorm';
 import { listPage } from '../listing/list-page';
+import { SharedRuns } from '../listing/shared-runs';
 import { toDetail, toSummary, type AssetDetailRow, type AssetSummaryRow } from './asset-rows';
 import { checkoutTarget, type Holder } from './custody';
 import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
@@ -34,6 +35,8 @@ const TAG_CONSTRAINT = 'assets_workspace_tag';
 
 @Injectable()
 export class AssetsService {
+  private readonly unpaged = new SharedRuns<ListReply<AssetSummary>>();
+
   constructor(
     private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
@@ -42,23 +45,28 @@ export class AssetsService {
   ) {}
 
   list(caller: CallerContext, query: AssetListQuery): Promise<ListReply<AssetSummary>> {
-    return this.reads.heavy((db) =>
-      listPage(
-        db,
-        {
-          columns: SUMMARY_COLUMNS,
-          from: SUMMARY_FROM,
-          table: 'register.assets',
-          alias: 'a',
-          counter: 'asset_count',
-          version: 'asset_version',
-          workspaceId: caller.workspaceId,
-          query,
-          map: (row: AssetSummaryRow) => toSummary(row),
-        },
-        this.lists,
-      ),
-    );
+    const read = () =>
+      this.reads.heavy((db) =>
+        listPage(
+          db,
+          {
+            columns: SUMMARY_COLUMNS,
+            from: SUMMARY_FROM,
+            table: 'register.assets',
+            alias: 'a',
+            counter: 'asset_count',
+            version: 'asset_version',
+            workspaceId: caller.workspaceId,
+            query,
+            map: (row: AssetSummaryRow) => toSummary(row),
+          },
+          this.lists,
+        ),
+      );
+    // The unpaged array: callers of the same one share a run (SharedRuns).
+    return query.page === null
+      ? this.unpaged.run(JSON.stringify([caller.workspaceId, query]), read)
+      : read();
   }
 
   async get(caller: CallerContext, id: string): Promise<AssetDetail> {

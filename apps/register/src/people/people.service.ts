@@ -21,6 +21,7 @@ import type { EntityManager } from 'typeorm';
 import { resolveOptionalRef } from '../assets/named-refs';
 import { UpdateSet } from '../sql/update-set';
 import { listPage } from '../listing/list-page';
+import { SharedRuns } from '../listing/shared-runs';
 import type { ListQuery } from '../listing/list-query';
 import {
   PERSON_DETAIL_COLUMNS,
@@ -36,6 +37,8 @@ import {
 /** People equipment is issued to (not logins). Every write and its events: one transaction. */
 @Injectable()
 export class PeopleService {
+  private readonly unpaged = new SharedRuns<ListReply<PersonSummary>>();
+
   constructor(
     private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
@@ -44,23 +47,28 @@ export class PeopleService {
   ) {}
 
   list(caller: CallerContext, query: ListQuery<PersonStatus>): Promise<ListReply<PersonSummary>> {
-    return this.reads.heavy((db) =>
-      listPage(
-        db,
-        {
-          columns: PERSON_SUMMARY_COLUMNS,
-          from: 'register.people p',
-          table: 'register.people',
-          alias: 'p',
-          counter: 'person_count',
-          version: 'person_version',
-          workspaceId: caller.workspaceId,
-          query,
-          map: (row: PersonSummaryRow) => toPersonSummary(row),
-        },
-        this.lists,
-      ),
-    );
+    const read = () =>
+      this.reads.heavy((db) =>
+        listPage(
+          db,
+          {
+            columns: PERSON_SUMMARY_COLUMNS,
+            from: 'register.people p',
+            table: 'register.people',
+            alias: 'p',
+            counter: 'person_count',
+            version: 'person_version',
+            workspaceId: caller.workspaceId,
+            query,
+            map: (row: PersonSummaryRow) => toPersonSummary(row),
+          },
+          this.lists,
+        ),
+      );
+    // The unpaged array: callers of the same one share a run (SharedRuns).
+    return query.page === null
+      ? this.unpaged.run(JSON.stringify([caller.workspaceId, query]), read)
+      : read();
   }
 
   get(caller: CallerContext, id: string): Promise<PersonDetail> {
