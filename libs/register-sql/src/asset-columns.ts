@@ -1,3 +1,5 @@
+import type { ListSource } from './list-sql';
+
 /**
  * The SELECT lists and joins of the register's asset reads, aliased as the row types of
  * apps/register/src/assets/asset-rows.ts expect. The benchmark's bare handler serves the very
@@ -15,3 +17,13 @@ export const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a
 
 export const DETAIL_FROM = `${SUMMARY_FROM}
   LEFT JOIN register.locations l ON l.id = a.location_id`;
+
+/** What GET /assets reads: the register's AssetsService.list and the bench's bare handler. */
+export const ASSET_LIST: ListSource = {
+  columns: SUMMARY_COLUMNS,
+  from: SUMMARY_FROM,
+  table: 'register.assets',
+  alias: 'a',
+  counter: 'asset_count',
+  version: 'asset_version',
+};

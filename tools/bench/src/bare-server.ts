@@ -2,25 +2,13 @@ import { ASSET_UNPAGED_MAX } from '@custodian/contracts';
 import {
   DETAIL_COLUMNS,
   DETAIL_FROM,
-  SUMMARY_COLUMNS,
-  SUMMARY_FROM,
+  ASSET_LIST,
   ListCache,
   readList,
-  type ListSource,
 } from '@custodian/register-sql';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { BARE_WORKSPACE_HEADER } from './read-cases';
-
-/** GET /assets as the register's AssetsService describes it. */
-const ASSETS: ListSource = {
-  columns: SUMMARY_COLUMNS,
-  from: SUMMARY_FROM,
-  table: 'register.assets',
-  alias: 'a',
-  counter: 'asset_count',
-  version: 'asset_version',
-};
 
 /**
  * The lower bound the full path is measured against: the same SQL (the register's, from
@@ -66,7 +54,7 @@ async function main(): Promise<void> {
       };
       const { rows, total } = await readList<{ id: string }>(
         async <R>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as R[],
-        ASSETS,
+        ASSET_LIST,
         workspaceOf(request.headers),
         filter,
         cache,

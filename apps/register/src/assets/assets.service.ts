@@ -10,13 +10,7 @@ import {
   type UpdateAssetInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import {
-  DETAIL_COLUMNS,
-  DETAIL_FROM,
-  SUMMARY_COLUMNS,
-  SUMMARY_FROM,
-  ListCache,
-} from '@custodian/register-sql';
+import { ASSET_LIST, DETAIL_COLUMNS, DETAIL_FROM, ListCache } from '@custodian/register-sql';
 import { isUniqueViolation, newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
@@ -50,12 +44,7 @@ export class AssetsService {
         listPage(
           db,
           {
-            columns: SUMMARY_COLUMNS,
-            from: SUMMARY_FROM,
-            table: 'register.assets',
-            alias: 'a',
-            counter: 'asset_count',
-            version: 'asset_version',
+            ...ASSET_LIST,
             workspaceId: caller.workspaceId,
             query,
             map: (row: AssetSummaryRow) => toSummary(row),
