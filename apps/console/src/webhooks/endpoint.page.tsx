@@ -143,7 +143,12 @@ function EndpointDetails({
       {can(session, 'webhooks.secrets') && (
         <SecretPanel endpointId={endpoint.id} onRotated={reload} />
       )}
-      <RecentDeliveries endpointId={endpoint.id} key={ping?.delivery_id} onSettled={reload} />
+      <RecentDeliveries
+        endpointId={endpoint.id}
+        key={ping?.delivery_id}
+        afterPing={ping !== null}
+        onSettled={reload}
+      />
     </>
   );
 }
@@ -160,9 +165,12 @@ const MAX_POLLS = 60;
  */
 function RecentDeliveries({
   endpointId,
+  afterPing,
   onSettled,
 }: {
   endpointId: string;
+  /** Mounted for a ping just sent: the endpoint is refreshed once it settles, even at once. */
+  afterPing: boolean;
   onSettled: () => void;
 }) {
   const [recent, { reload }] = useLoad(
@@ -170,12 +178,15 @@ function RecentDeliveries({
     [endpointId],
   );
   const polls = useRef(0);
+  // A ping may be delivered before the first read: the endpoint still owes a refresh.
+  const owed = useRef(afterPing);
   const pending =
     recent.status === 'ready' && recent.data.data.some((delivery) => delivery.status === 'pending');
   useEffect(() => {
     if (recent.status !== 'ready') return;
     if (!pending) {
-      if (polls.current > 0) onSettled();
+      if (owed.current || polls.current > 0) onSettled();
+      owed.current = false;
       polls.current = 0;
       return;
     }
