@@ -191,6 +191,37 @@ describe('assets list (e2e)', () => {
     );
   }, 30_000);
 
+  it('answers the bare array again only while nothing it shows changed (the gateway keeps its bytes)', async () => {
+    const own = await stack.tenant('pro', 'write');
+    const bare = async () => {
+      const response = await own.get<AssetSummary[]>('/assets');
+      expect(response.status).toBe(200);
+      return response.body;
+    };
+    const drill = (await own.post<AssetDetail>('/assets', { name: 'Drill' })).body;
+    expect((await bare()).map((asset) => asset.name)).toEqual(['Drill']);
+    expect((await bare()).map((asset) => asset.name)).toEqual(['Drill']);
+
+    expect((await own.patch(`/assets/${drill.id}`, { model: 'X-100' })).status).toBe(200);
+    expect((await bare())[0]).toMatchObject({ name: 'Drill', model: 'X-100' });
+
+    const ada = (await own.post<{ id: string }>('/people', { full_name: 'Ada', email: 'a@x.io' }))
+      .body;
+    expect((await own.patch(`/assets/${drill.id}`, { assigned_to_id: ada.id })).status).toBe(200);
+    expect((await bare())[0]!.assigned_to).toEqual({ id: ada.id, name: 'Ada' });
+    // The holder's name is another table's row.
+    expect((await own.patch(`/people/${ada.id}`, { full_name: 'Ada L.' })).status).toBe(200);
+    expect((await bare())[0]!.assigned_to).toEqual({ id: ada.id, name: 'Ada L.' });
+
+    // A write that bypasses the services is seen too.
+    await stack.query(`UPDATE register.assets SET name = 'Hammer drill' WHERE id = $1`, [drill.id]);
+    expect((await bare()).map((asset) => asset.name)).toEqual(['Hammer drill']);
+    // Another workspace's copy is its own.
+    expect(await tenant.get<AssetSummary[]>('/assets').then((r) => r.body.length)).toBe(
+      created.length,
+    );
+  });
+
   it('uses a page size of 50 by default', async () => {
     expect(created.length).toBeGreaterThan(50);
     const response = await tenant.get<Page<AssetSummary>>('/assets?page=1');

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsObject, IsString, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { TextLength } from './fields/text-length';
 import {
   ChangeLimitsInput,
   ChangePlanInput,
@@ -57,7 +58,7 @@ import {
   type SigningSecretView,
 } from './console-webhooks';
 import { patternsOf, reply, rpc } from './rpc/contract';
-import type { RawJson } from './rpc/raw-json';
+import { RawJson } from './rpc/raw-json';
 import {
   EmailInput,
   MemberRefInput,
@@ -137,13 +138,25 @@ export class RecordMessage extends CallerMessage {
 }
 
 /** A list route's query strings as the client sent them; the register parses them. */
+/** The longest tag a bare array's bytes carry (RawJson.tag, ListMessage.known). */
+export const LIST_TAG_MAX = 100;
+
 export class ListMessage extends CallerMessage {
   @IsObject() query!: RawQuery;
+
+  /**
+   * The tag of the bare array's bytes the caller holds (RawJson.tag): when they are still
+   * current, the reply is ListUnchanged instead of the bytes. Ignored for a page.
+   */
+  @IsOptional() @IsString() @TextLength(1, LIST_TAG_MAX) known?: string;
 
   static override accepts(value: unknown): boolean {
     return (
       isRecord(value) &&
-      hasExactly(value, ['caller', 'query']) &&
+      (hasExactly(value, ['caller', 'query']) ||
+        (hasExactly(value, ['caller', 'query', 'known']) &&
+          typeof value.known === 'string' &&
+          value.known.length <= LIST_TAG_MAX)) &&
       isRecord(value.query) &&
       isCallerContext(value.caller)
     );
@@ -180,10 +193,29 @@ const READ = { readOnly: true };
 const LIST = { readOnly: true, heavy: true };
 
 /**
- * A list's reply: the page with `page`, else the bare array as its JSON bytes, made once in the
- * register and passed through by the gateway as they are (ADR 0014, "The unpaged array").
+ * The reply to a list request that quoted the tag of bytes still current (ListMessage.known):
+ * the caller may answer its copy (ADR 0014, "The unpaged array").
  */
-export type ListReply<T> = Page<T> | RawJson<T[]>;
+export interface ListUnchanged {
+  unchanged: string;
+}
+
+/**
+ * A list's reply: the page with `page`, else the bare array as its JSON bytes, made once in the
+ * register and passed through by the gateway as they are, tagged with what they show; or,
+ * to a request that quoted a tag still current, ListUnchanged (ADR 0014, "The unpaged array").
+ */
+export type ListReply<T> = Page<T> | RawJson<T[]> | ListUnchanged;
+
+/** True when a list's reply says the caller's copy is still current. */
+export function isListUnchanged(reply: unknown): reply is ListUnchanged {
+  return (
+    typeof reply === 'object' &&
+    reply !== null &&
+    !(reply instanceof RawJson) &&
+    typeof (reply as Partial<ListUnchanged>).unchanged === 'string'
+  );
+}
 
 /** The register's API queue: the public API's assets, people and members. */
 export const RegisterRpc = {

@@ -11,6 +11,7 @@ import { AmqpConnection, type ChannelHandle } from './amqp-connection';
 import {
   DIRECT_REPLY_TO,
   RAW_REPLY_HEADER,
+  RAW_REPLY_TAG,
   RAW_REPLY_JSON,
   type RpcReplyMessage,
   type RpcRequestMessage,
@@ -171,8 +172,10 @@ export class RpcClient {
     this.pending.delete(id);
     clearTimeout(pending.timer);
     // A handler's RawJson, as its bytes: the caller gets them without their being parsed here.
-    if (message.properties.headers?.[RAW_REPLY_HEADER] === RAW_REPLY_JSON) {
-      pending.resolve(new RawJson(message.content));
+    const headers = message.properties.headers;
+    if (headers?.[RAW_REPLY_HEADER] === RAW_REPLY_JSON) {
+      const tag: unknown = headers[RAW_REPLY_TAG];
+      pending.resolve(new RawJson(message.content, typeof tag === 'string' ? tag : undefined));
       return;
     }
     let reply: RpcReplyMessage;

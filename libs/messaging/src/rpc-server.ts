@@ -7,6 +7,7 @@ import { QueueConsumer, type Delivery } from './queue-consumer';
 import { runInRpcRequest } from './rpc-request-context';
 import {
   RAW_REPLY_HEADER,
+  RAW_REPLY_TAG,
   RAW_REPLY_JSON,
   type RpcReplyMessage,
   type RpcRequestMessage,
@@ -113,7 +114,10 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
         delivery.channel.sendToQueue(replyTo, reply.bytes, {
           correlationId,
           contentType: 'application/json',
-          headers: { [RAW_REPLY_HEADER]: RAW_REPLY_JSON },
+          headers: {
+            [RAW_REPLY_HEADER]: RAW_REPLY_JSON,
+            ...(reply.tag === undefined ? {} : { [RAW_REPLY_TAG]: reply.tag }),
+          },
         });
       } else if (replyTo) {
         delivery.channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(reply)), {

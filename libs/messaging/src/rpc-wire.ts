@@ -27,3 +27,6 @@ export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
  */
 export const RAW_REPLY_HEADER = 'x-reply';
 export const RAW_REPLY_JSON = 'raw-json';
+
+/** The header that carries a RawJson reply's tag (RawJson.tag), when it has one. */
+export const RAW_REPLY_TAG = 'x-tag';

@@ -5,7 +5,7 @@ import { connect, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import { RmqRpcClient } from './rpc-client';
 import { currentRpcRequest } from './rpc-request-context';
 import { RmqRpcServer } from './rpc-server';
-import { RAW_REPLY_HEADER, RAW_REPLY_JSON } from './rpc-wire';
+import { RAW_REPLY_HEADER, RAW_REPLY_JSON, RAW_REPLY_TAG } from './rpc-wire';
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const suffix = uniqueSuffix();
@@ -434,6 +434,25 @@ describe('RawJson replies over RabbitMQ', () => {
     expect(reply).toBeInstanceOf(RawJson);
     expect(reply.bytes.equals(bytes)).toBe(true);
     expect(reply.parse()).toEqual(rows);
+  });
+
+  it('carries their tag to the client in a header, and no tag when the handler gave none', async () => {
+    const queue = newQueue();
+    await startServer(queue, {
+      tagged: () => new RawJson(bytes, 'f00d.42'),
+      untagged: () => new RawJson(bytes),
+    });
+    const client = await startClient(queue);
+
+    const tagged = await client.request<RawJson>('tagged', {});
+    expect(tagged.tag).toBe('f00d.42');
+    expect(tagged.bytes.equals(bytes)).toBe(true);
+    expect((await client.request<RawJson>('untagged', {})).tag).toBeUndefined();
+    const raw = await rawReply(queue, JSON.stringify({ pattern: 'tagged', data: {} }));
+    expect(raw.properties.headers).toEqual({
+      [RAW_REPLY_HEADER]: RAW_REPLY_JSON,
+      [RAW_REPLY_TAG]: 'f00d.42',
+    });
   });
 
   it('sends them as the message body itself, marked by a header, with no envelope', async () => {

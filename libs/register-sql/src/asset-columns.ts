@@ -26,4 +26,5 @@ export const ASSET_LIST: ListSource = {
   alias: 'a',
   counter: 'asset_count',
   version: 'asset_version',
+  rowsVersion: 'asset_rows_version',
 };

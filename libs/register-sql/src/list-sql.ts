@@ -11,8 +11,10 @@ export interface ListSource {
   alias: string;
   /** Column of register.workspace_counters that holds the workspace's records. */
   counter: 'asset_count' | 'person_count';
-  /** Column of register.workspace_counters bumped by every change a list can see. */
+  /** Column of register.workspace_counters bumped by every change a list's filters can see. */
   version: 'asset_version' | 'person_version';
+  /** Column of register.workspace_counters bumped by every change a list's rows show. */
+  rowsVersion: 'asset_rows_version' | 'person_rows_version';
 }
 
 /** A list query's filters and page; `page` null is the bare array of at most `limit`. */
@@ -43,11 +45,20 @@ export interface ListStatements {
 export const listTuning = { smallWorkspaceRows: 10_000 };
 
 /**
- * The statement that reads a workspace's records and list version from its counters
- * (`$1`: the workspace): `total` int, `version` bigint as text.
+ * The statement that reads a workspace's records, list version and rows version from its
+ * counters (`$1`: the workspace): `total` int, `version` and `rows_version` bigint as text.
  */
-export function workspaceCounterSql(source: Pick<ListSource, 'counter' | 'version'>): string {
-  return `SELECT ${source.counter} AS total, ${source.version} AS version
+export function workspaceCounterSql(
+  source: Pick<ListSource, 'counter' | 'version' | 'rowsVersion'>,
+): string {
+  return `SELECT ${source.counter} AS total, ${source.version} AS version,
+      ${source.rowsVersion} AS rows_version
+    FROM register.workspace_counters WHERE workspace_id = $1`;
+}
+
+/** The statement that reads a workspace's rows version alone (`$1`: the workspace). */
+export function rowsVersionSql(source: Pick<ListSource, 'rowsVersion'>): string {
+  return `SELECT ${source.rowsVersion} AS rows_version
     FROM register.workspace_counters WHERE workspace_id = $1`;
 }
 

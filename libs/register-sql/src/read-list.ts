@@ -15,14 +15,20 @@ export interface ListRead<Row> {
   rows: Row[];
   /** The exact total of a page; null for the bare array. */
   total: number | null;
+  /**
+   * The bare array's: the workspace's rows version, read before the rows in the same snapshot
+   * (so the rows are at least that new); '0' when the workspace has no counters row yet.
+   */
+  rowsVersion: string | null;
 }
 
 interface Counters {
   total: number;
   version: string | null;
+  rows_version: string;
 }
 
-const NO_COUNTERS: Counters = { total: 0, version: null };
+const NO_COUNTERS: Counters = { total: 0, version: null, rows_version: '0' };
 
 /**
  * One list read as the register makes it, ordered by created_at then id: the page (or the
@@ -30,8 +36,8 @@ const NO_COUNTERS: Counters = { total: 0, version: null };
  * the bench's bare handler, so "full path vs bare" compares everything around the same work.
  *
  * Its statements run one after another (`run` may be one connection): the workspace's counters
- * first (its records, which are the unfiltered total and decide the small-workspace plan, and
- * its list version); then the rows, which bring a filtered page's total along when it is not
+ * first (its records, which are the unfiltered total and decide the small-workspace plan, its
+ * list version, and the rows version that tags a bare array's bytes); then the rows, which bring a filtered page's total along when it is not
  * cached; a count of its own only for a page past the end. A filtered total and
  * the previous page's last id come from `cache` while the list version is the one they were
  * taken at; run in one snapshot (the register's read transactions are REPEATABLE READ), the
@@ -47,9 +53,7 @@ export async function readList<Row extends { id: string }>(
 ): Promise<ListRead<Row>> {
   const filtered = isFiltered(filter);
   const counters =
-    filtered || filter.page !== null
-      ? ((await run<Counters>(workspaceCounterSql(source), [workspaceId]))[0] ?? NO_COUNTERS)
-      : NO_COUNTERS;
+    (await run<Counters>(workspaceCounterSql(source), [workspaceId]))[0] ?? NO_COUNTERS;
   const small = filtered && counters.total <= listTuning.smallWorkspaceRows;
   const key: ListKey = {
     kind: source.table,
@@ -73,12 +77,12 @@ export async function readList<Row extends { id: string }>(
     counted: filtered && cachedTotal === null,
   });
   const rows = await run<Row & { list_total?: number }>(sql.rows, [workspaceId, ...sql.params]);
-  if (filter.page === null) return { rows, total: null };
+  if (filter.page === null) return { rows, total: null, rowsVersion: counters.rows_version };
   const last = rows.at(-1);
   if (version !== null && last && rows.length === filter.pageSize) {
     cache.setPageEnd(key, version, filter.pageSize, filter.page, last.id);
   }
-  if (sql.count === null) return { rows, total: counters.total };
+  if (sql.count === null) return { rows, total: counters.total, rowsVersion: null };
   let total = cachedTotal;
   if (total === null && rows[0]?.list_total !== undefined) {
     total = rows[0].list_total;
@@ -90,5 +94,5 @@ export async function readList<Row extends { id: string }>(
     total = counted?.total ?? 0;
   }
   if (version !== null) cache.setTotal(key, version, total);
-  return { rows, total };
+  return { rows, total, rowsVersion: null };
 }

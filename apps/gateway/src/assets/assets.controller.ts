@@ -15,6 +15,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
+import { UnpagedLists } from '../register-client/unpaged-lists';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { SendsRawJson } from '../http/raw-json';
 import type { RequestIdentity } from '@custodian/messaging';
@@ -36,7 +37,10 @@ import {
 @ApiTags('Assets')
 @Controller('assets')
 export class AssetsController {
-  constructor(private readonly register: RegisterClient) {}
+  constructor(
+    private readonly register: RegisterClient,
+    private readonly lists: UnpagedLists,
+  ) {}
 
   @Get()
   @RequiresScope('read')
@@ -59,7 +63,7 @@ export class AssetsController {
   @ApiErrors(400)
   @SendsRawJson()
   list(@Access() access: AccessRecord, @Query() query: RawQuery): Promise<ListReply<AssetSummary>> {
-    return this.register.call(RegisterRpc.assetsList, access, { query: { ...query } });
+    return this.lists.list(RegisterRpc.assetsList, access, query);
   }
 
   @Post()

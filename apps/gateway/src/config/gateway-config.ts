@@ -46,6 +46,13 @@ export class GatewayConfig {
   /** Every call to the register gives up after this; the client gets a 504 body. */
   @IsInt() @Min(100) @Max(30_000) REGISTER_TIMEOUT_MS: number = 4_000;
 
+  /**
+   * Memory for the last bytes of unpaged lists (GET /assets, /people without `page`), kept with
+   * the tag the register gave them and answered again while the register says they are current
+   * (register-client/unpaged-lists.ts); 0 keeps none.
+   */
+  @IsInt() @Min(0) @Max(4_096) UNPAGED_CACHE_MB: number = 32;
+
   /** How long a resolved key stays cached in Redis; revocation and plan changes rewrite it. */
   @IsInt() @Min(1) @Max(86_400) KEY_CACHE_TTL_SECONDS: number = 300;
 

@@ -14,6 +14,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
+import { UnpagedLists } from '../register-client/unpaged-lists';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { SendsRawJson } from '../http/raw-json';
 import type { RequestIdentity } from '@custodian/messaging';
@@ -29,7 +30,10 @@ import {
 @ApiTags('People')
 @Controller('people')
 export class PeopleController {
-  constructor(private readonly register: RegisterClient) {}
+  constructor(
+    private readonly register: RegisterClient,
+    private readonly lists: UnpagedLists,
+  ) {}
 
   @Get()
   @RequiresScope('read')
@@ -46,7 +50,7 @@ export class PeopleController {
     @Access() access: AccessRecord,
     @Query() query: RawQuery,
   ): Promise<ListReply<PersonSummary>> {
-    return this.register.call(RegisterRpc.peopleList, access, { query: { ...query } });
+    return this.lists.list(RegisterRpc.peopleList, access, query);
   }
 
   @Post()

@@ -18,7 +18,7 @@ export class AssetsRpcController {
 
   @Handles(RegisterRpc.assetsList, REGISTER_RPC_TRANSPORT)
   list(@Payload() message: ListMessage) {
-    return this.assets.list(message.caller, parseAssetListQuery(message.query));
+    return this.assets.list(message.caller, parseAssetListQuery(message.query), message.known);
   }
 
   @Handles(RegisterRpc.assetsGet, REGISTER_RPC_TRANSPORT)

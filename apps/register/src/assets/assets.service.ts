@@ -16,7 +16,7 @@ import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import type { EntityManager } from 'typeorm';
-import { listPage } from '../listing/list-page';
+import { answerList, bytesFormat } from '../listing/list-page';
 import { SharedRuns } from '../listing/shared-runs';
 import { toDetail, toSummary, type AssetDetailRow, type AssetSummaryRow } from './asset-rows';
 import { checkoutTarget, type Holder } from './custody';
@@ -26,6 +26,7 @@ import { resolveOptionalRef } from './named-refs';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 
 const TAG_CONSTRAINT = 'assets_workspace_tag';
+const BYTES_FORMAT = bytesFormat(ASSET_LIST.columns, toSummary);
 
 @Injectable()
 export class AssetsService {
@@ -38,24 +39,27 @@ export class AssetsService {
     private readonly lists: ListCache = new ListCache(),
   ) {}
 
-  list(caller: CallerContext, query: AssetListQuery): Promise<ListReply<AssetSummary>> {
-    const read = () =>
-      this.reads.heavy((db) =>
-        listPage(
-          db,
-          {
-            ...ASSET_LIST,
-            workspaceId: caller.workspaceId,
-            query,
-            map: (row: AssetSummaryRow) => toSummary(row),
-          },
-          this.lists,
-        ),
-      );
-    // The unpaged array: callers of the same one share a run (SharedRuns).
-    return query.page === null
-      ? this.unpaged.run(JSON.stringify([caller.workspaceId, query]), read)
-      : read();
+  /**
+   * `known`: the tag of the bare array's bytes the caller holds (the gateway's copy); while
+   * they are still current the answer is ListUnchanged, one primary-key read instead of the
+   * list.
+   */
+  list(
+    caller: CallerContext,
+    query: AssetListQuery,
+    known?: string,
+  ): Promise<ListReply<AssetSummary>> {
+    return answerList(
+      { reads: this.reads, unpaged: this.unpaged, cache: this.lists },
+      {
+        ...ASSET_LIST,
+        workspaceId: caller.workspaceId,
+        query,
+        map: (row: AssetSummaryRow) => toSummary(row),
+        format: BYTES_FORMAT,
+      },
+      known,
+    );
   }
 
   async get(caller: CallerContext, id: string): Promise<AssetDetail> {

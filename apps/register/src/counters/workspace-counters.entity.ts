@@ -30,6 +30,18 @@ export class WorkspaceCountersEntity {
   @Column({ type: 'bigint', default: 0 })
   person_version!: string;
 
+  /**
+   * Bumped by a trigger on every change of what an unpaged asset list shows (an asset, its
+   * holder's name, its category's name): what the gateway's copy of its bytes is checked
+   * against. bigint: sent as text.
+   */
+  @Column({ type: 'bigint', default: 0 })
+  asset_rows_version!: string;
+
+  /** The same for people. */
+  @Column({ type: 'bigint', default: 0 })
+  person_rows_version!: string;
+
   /** Seats in use: active members. */
   @Column({ type: 'integer', default: 0 })
   member_count!: number;

@@ -18,6 +18,7 @@ import { HashInvitationTokens1763830000000 } from './migrations/1763830000000-Ha
 import { CreateAppliedRequests1763840000000 } from './migrations/1763840000000-CreateAppliedRequests';
 import { CreateSignIn1763910000000 } from './migrations/1763910000000-CreateSignIn';
 import { SearchByWorkspace1763920000000 } from './migrations/1763920000000-SearchByWorkspace';
+import { ListBytesVersion1763930000000 } from './migrations/1763930000000-ListBytesVersion';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
 import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
@@ -46,6 +47,7 @@ export function registerDataSource(
       CreateAppliedRequests1763840000000,
       CreateSignIn1763910000000,
       SearchByWorkspace1763920000000,
+      ListBytesVersion1763930000000,
     ],
     entities: [
       CategoryEntity,

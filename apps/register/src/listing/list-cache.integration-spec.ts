@@ -153,6 +153,7 @@ describe('a walk through the pages', () => {
     alias: 'a',
     counter: 'asset_count',
     version: 'asset_version',
+    rowsVersion: 'asset_rows_version',
   };
 
   /** readList over the test database, with every statement it sends. */
@@ -223,7 +224,7 @@ describe('a walk through the pages', () => {
       new ListCache(),
       10_000,
     );
-    expect(read).toEqual({ rows: [], total: 3 });
+    expect(read).toEqual({ rows: [], total: 3, rowsVersion: null });
     expect(statements.filter((sql) => /SELECT count\(\*\)::int AS total/.test(sql))).toHaveLength(
       1,
     );

@@ -19,7 +19,11 @@ export class PeopleRpcController {
 
   @Handles(RegisterRpc.peopleList, REGISTER_RPC_TRANSPORT)
   list(@Payload() message: ListMessage) {
-    return this.people.list(message.caller, parseListQuery(message.query, PERSON_STATUSES));
+    return this.people.list(
+      message.caller,
+      parseListQuery(message.query, PERSON_STATUSES),
+      message.known,
+    );
   }
 
   @Handles(RegisterRpc.peopleGet, REGISTER_RPC_TRANSPORT)

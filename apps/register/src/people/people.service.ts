@@ -13,14 +13,14 @@ import {
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
 import { newId } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
-import { ListCache } from '@custodian/register-sql';
+import { ListCache, type ListSource } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import type { EntityManager } from 'typeorm';
 import { resolveOptionalRef } from '../assets/named-refs';
 import { UpdateSet } from '../sql/update-set';
-import { listPage } from '../listing/list-page';
+import { answerList, bytesFormat } from '../listing/list-page';
 import { SharedRuns } from '../listing/shared-runs';
 import type { ListQuery } from '../listing/list-query';
 import {
@@ -34,6 +34,18 @@ import {
   type PersonSummaryRow,
 } from './person-rows';
 
+/** What GET /people reads. */
+const PERSON_LIST: ListSource = {
+  columns: PERSON_SUMMARY_COLUMNS,
+  from: 'register.people p',
+  table: 'register.people',
+  alias: 'p',
+  counter: 'person_count',
+  version: 'person_version',
+  rowsVersion: 'person_rows_version',
+};
+const BYTES_FORMAT = bytesFormat(PERSON_LIST.columns, toPersonSummary);
+
 /** People equipment is issued to (not logins). Every write and its events: one transaction. */
 @Injectable()
 export class PeopleService {
@@ -46,29 +58,23 @@ export class PeopleService {
     private readonly lists: ListCache = new ListCache(),
   ) {}
 
-  list(caller: CallerContext, query: ListQuery<PersonStatus>): Promise<ListReply<PersonSummary>> {
-    const read = () =>
-      this.reads.heavy((db) =>
-        listPage(
-          db,
-          {
-            columns: PERSON_SUMMARY_COLUMNS,
-            from: 'register.people p',
-            table: 'register.people',
-            alias: 'p',
-            counter: 'person_count',
-            version: 'person_version',
-            workspaceId: caller.workspaceId,
-            query,
-            map: (row: PersonSummaryRow) => toPersonSummary(row),
-          },
-          this.lists,
-        ),
-      );
-    // The unpaged array: callers of the same one share a run (SharedRuns).
-    return query.page === null
-      ? this.unpaged.run(JSON.stringify([caller.workspaceId, query]), read)
-      : read();
+  /** `known`: as for AssetsService.list. */
+  list(
+    caller: CallerContext,
+    query: ListQuery<PersonStatus>,
+    known?: string,
+  ): Promise<ListReply<PersonSummary>> {
+    return answerList(
+      { reads: this.reads, unpaged: this.unpaged, cache: this.lists },
+      {
+        ...PERSON_LIST,
+        workspaceId: caller.workspaceId,
+        query,
+        map: (row: PersonSummaryRow) => toPersonSummary(row),
+        format: BYTES_FORMAT,
+      },
+      known,
+    );
   }
 
   get(caller: CallerContext, id: string): Promise<PersonDetail> {

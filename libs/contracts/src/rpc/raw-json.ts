@@ -11,8 +11,15 @@ export class RawJson<T = unknown> {
   /** Never set: it carries the decoded type, as RpcContract.reply does. */
   declare readonly type?: T;
 
-  /** `bytes` must be one JSON text in UTF-8; nothing checks it here (that would parse it). */
-  constructor(readonly bytes: Buffer) {}
+  /**
+   * `bytes` must be one JSON text in UTF-8; nothing checks it here (that would parse it).
+   * `tag`, when the handler gives one, names this content: a later request that quotes it may
+   * be answered that it is still current instead of with the bytes again (ListUnchanged).
+   */
+  constructor(
+    readonly bytes: Buffer,
+    readonly tag?: string,
+  ) {}
 
   /** Decodes it, for callers that need the value (tests, tools); the hot paths never do. */
   parse(): T {
