@@ -27,6 +27,11 @@ export interface CaseMeasure {
   bare?: LoadResult;
   /** The full path at a steady half of its peak rate. */
   steady?: LoadResult;
+  /**
+   * The bare handler at that same rate: what the same SQL costs without the hops (HTTP, auth
+   * and limits, RabbitMQ, Nest), so a miss can be told apart from the machine's own floor.
+   */
+  bareSteady?: LoadResult;
   /** RSS growth during the full path's run, MB per app (gateway, register). */
   rssMb?: Record<string, number>;
   /** RSS growth of the bare handler during its run, MB. */

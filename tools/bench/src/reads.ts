@@ -250,7 +250,14 @@ async function measureCase(
     durationSeconds: DURATION,
     ratePerSecond: rate,
   });
-  return { full: fullRun, bare: bareRun, steady, rssMb, bareRssMb: bareMb, firstMs };
+  await quiet();
+  const bareSteady = await paced({
+    ...bare,
+    name: `${route} bare at ${rate} req/s`,
+    durationSeconds: DURATION,
+    ratePerSecond: rate,
+  });
+  return { full: fullRun, bare: bareRun, steady, bareSteady, rssMb, bareRssMb: bareMb, firstMs };
 }
 
 /** Each path once, one after another, before anything else asked for it: the slowest, ms. */
@@ -442,11 +449,24 @@ function printTables(results: CaseRun[]): void {
 
   console.log(
     '\nFull path at a steady half of its peak rate (open loop); "first": the slowest first' +
-      ' request of a path, before the list cache knew it:\n',
+      ' request of a path, before the list cache knew it; "bare": the bare handler at the same' +
+      ' rate, the same SQL without the hops:\n',
   );
   console.log(
     markdownTable(
-      ['case', 'first ms', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'target', 'met'],
+      [
+        'case',
+        'first ms',
+        'req/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'errors',
+        'bare p95 ms',
+        'bare p99 ms',
+        'target',
+        'met',
+      ],
       results
         .filter((run) => run.measure.steady !== undefined)
         .map((run) => {
@@ -459,6 +479,8 @@ function printTables(results: CaseRun[]): void {
             ms(steady.p95),
             ms(steady.p99),
             errors(steady),
+            run.measure.bareSteady ? ms(run.measure.bareSteady.p95) : '-',
+            run.measure.bareSteady ? ms(run.measure.bareSteady.p99) : '-',
             // The unpaged array's target is of its run at full load, in its own table.
             ...(run.name === 'unpaged' ? ['(below, at full load)', '-'] : metCell(run)),
           ];
