@@ -90,6 +90,48 @@ describe('custody: checking assets out and in (e2e)', () => {
     expect((await tenant.get<PersonDetail>(`/people/${second.id}`)).body.holdings).toEqual([]);
   });
 
+  it('takes a due date with a check-out, shows it in custody, and refuses one that cannot be', async () => {
+    const holder = await person('Grace Hopper');
+    const due = '2099-06-01T17:00:00+02:00';
+    const out = await tenant.post<AssetDetail>('/assets', {
+      name: 'Oscilloscope',
+      assigned_to_id: holder.id,
+      due_at: due,
+    });
+    expect(out.status).toBe(201);
+    expect(out.body.custody).toEqual({
+      person: { id: holder.id, name: 'Grace Hopper' },
+      since: out.body.created_at,
+      due_at: '2099-06-01T15:00:00.000Z',
+    });
+    const refused: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['/assets', { name: 'No holder', due_at: due }, /^due_at needs a check-out/],
+      [
+        '/assets',
+        { name: 'Past', assigned_to_id: holder.id, due_at: '2001-01-01T00:00:00Z' },
+        /^due_at 2001-01-01T00:00:00Z is not in the future$/,
+      ],
+      [
+        '/assets',
+        { name: 'Local', assigned_to_id: holder.id, due_at: '2099-06-01 17:00' },
+        /^due_at must be a date and time with its offset/,
+      ],
+    ];
+    for (const [path, body, message] of refused) {
+      const response = await tenant.post<ErrorBody>(path, body);
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(message);
+    }
+    // Checked in: the due date goes with the check-out.
+    const back = await tenant.patch<AssetDetail>(`/assets/${out.body.id}`, {
+      assigned_to_id: null,
+    });
+    expect(back.body.custody).toBeNull();
+    const late = await tenant.patch<ErrorBody>(`/assets/${out.body.id}`, { due_at: due });
+    expect(late.status).toBe(400);
+    expect(late.body.message).toMatch(/^due_at needs a check-out/);
+  });
+
   it('refuses a person of another workspace or an inactive person with 400', async () => {
     const other = await stack.tenant('pro', 'write');
     const theirs = await person('Theirs', other);

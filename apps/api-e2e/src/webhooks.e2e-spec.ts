@@ -31,7 +31,12 @@ const matching = (pattern: RegExp): string => expect.stringMatching(pattern) as 
 describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2e)', () => {
   // Spec timings for retries (300 ms, 900 ms); a short attempt timeout keeps the suite quick.
   const stack = new TestStack({
-    env: { DELIVERY_TIMEOUT_MS: '500', DELIVERY_LEASE_MS: '5000', DELIVERY_INTERVAL_MS: '50' },
+    env: {
+      DELIVERY_TIMEOUT_MS: '500',
+      DELIVERY_LEASE_MS: '5000',
+      DELIVERY_INTERVAL_MS: '50',
+      OVERDUE_SWEEP_MS: '100',
+    },
   });
   const receiver = new WebhookReceiver();
   let tenant: Tenant;
@@ -392,9 +397,23 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
       category: 'Laptops',
       location: 'London',
       assigned_to_id: person.body.id,
+      due_at: new Date(Date.now() + 3_600_000).toISOString(),
     });
     expect(asset.status).toBe(201);
     expect(schemaErrors(Asset, asset.body)).toEqual([]);
+    // Its due date passes (moved in the data, not waited for): the sweep fires
+    // assignment.overdue before the check-in below clears the due date.
+    await stack.query(
+      `UPDATE register.assets SET custody_due_at = now() - interval '1 second' WHERE id = $1`,
+      [asset.body.id],
+    );
+    await eventually(async () => {
+      const rows = await stack.query(
+        `SELECT 1 FROM register.outbox WHERE event = 'assignment.overdue' AND workspace_id = $1`,
+        [workspace],
+      );
+      if (rows.length === 0) throw new Error('not overdue yet');
+    });
     const checkedIn = await own.patch<AssetDetail>(`/assets/${asset.body.id}`, {
       assigned_to_id: null,
       serial_number: 'SN-1',

@@ -1215,6 +1215,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             assigned_to_id?: string | null;
+            /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
+            due_at?: string | null;
         };
         CategoryRef: {
             /** @description Id of the category. */
@@ -1235,6 +1237,8 @@ export interface components {
              * @description When the asset was checked out to this person.
              */
             since: string;
+            /** @description When it is due back, or null for no due date. Past it, `assignment.overdue` fires once. */
+            due_at: string | null;
         };
         /**
          * @description An asset as `GET /assets/{id}` returns it; also the body of `POST /assets` (201) and `PATCH /assets/{id}` (200), and the `data` of the asset.* webhook events.
@@ -1264,7 +1268,8 @@ export interface components {
          *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
          *           "name": "Margaret Hamilton"
          *         },
-         *         "since": "2026-11-22T10:15:00.000Z"
+         *         "since": "2026-11-22T10:15:00.000Z",
+         *         "due_at": "2026-12-22T17:00:00.000Z"
          *       },
          *       "custom_fields": {
          *         "purchase_date": "2026-03-01",
@@ -1332,6 +1337,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             assigned_to_id?: string | null;
+            /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
+            due_at?: string | null;
         };
         /**
          * @description A person (someone equipment is issued to, not a login) as `GET /people` lists it. The single fetch (`Person`) adds department, location, holdings, holdings_count and created_at.
@@ -2626,7 +2633,8 @@ export interface operations {
                      *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *           "name": "Margaret Hamilton"
                      *         },
-                     *         "since": "2026-11-22T10:15:00.000Z"
+                     *         "since": "2026-11-22T10:15:00.000Z",
+                     *         "due_at": "2026-12-22T17:00:00.000Z"
                      *       },
                      *       "custom_fields": {
                      *         "purchase_date": "2026-03-01",
@@ -2731,7 +2739,8 @@ export interface operations {
                      *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *           "name": "Margaret Hamilton"
                      *         },
-                     *         "since": "2026-11-22T10:15:00.000Z"
+                     *         "since": "2026-11-22T10:15:00.000Z",
+                     *         "due_at": "2026-12-22T17:00:00.000Z"
                      *       },
                      *       "custom_fields": {
                      *         "purchase_date": "2026-03-01",
@@ -2836,7 +2845,8 @@ export interface operations {
                      *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *           "name": "Margaret Hamilton"
                      *         },
-                     *         "since": "2026-11-22T10:15:00.000Z"
+                     *         "since": "2026-11-22T10:15:00.000Z",
+                     *         "due_at": "2026-12-22T17:00:00.000Z"
                      *       },
                      *       "custom_fields": {
                      *         "purchase_date": "2026-03-01",
@@ -2941,7 +2951,8 @@ export interface operations {
                      *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *           "name": "Margaret Hamilton"
                      *         },
-                     *         "since": "2026-11-22T10:15:00.000Z"
+                     *         "since": "2026-11-22T10:15:00.000Z",
+                     *         "due_at": "2026-12-22T17:00:00.000Z"
                      *       },
                      *       "custom_fields": {
                      *         "purchase_date": "2026-03-01",
@@ -3046,7 +3057,8 @@ export interface operations {
                      *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *           "name": "Margaret Hamilton"
                      *         },
-                     *         "since": "2026-11-22T10:15:00.000Z"
+                     *         "since": "2026-11-22T10:15:00.000Z",
+                     *         "due_at": "2026-12-22T17:00:00.000Z"
                      *       },
                      *       "custom_fields": {
                      *         "purchase_date": "2026-03-01",
@@ -3151,7 +3163,8 @@ export interface operations {
                      *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *           "name": "Margaret Hamilton"
                      *         },
-                     *         "since": "2026-11-22T10:15:00.000Z"
+                     *         "since": "2026-11-22T10:15:00.000Z",
+                     *         "due_at": "2026-12-22T17:00:00.000Z"
                      *       },
                      *       "custom_fields": {
                      *         "purchase_date": "2026-03-01",
@@ -3257,7 +3270,8 @@ export interface operations {
                      *             "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *             "name": "Margaret Hamilton"
                      *           },
-                     *           "since": "2026-11-22T10:15:00.000Z"
+                     *           "since": "2026-11-22T10:15:00.000Z",
+                     *           "due_at": "2026-12-22T17:00:00.000Z"
                      *         },
                      *         "custom_fields": {
                      *           "purchase_date": "2026-03-01",
@@ -3444,7 +3458,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * assignment.overdue data
-                     * @description An asset checked out with a due date was not returned in time. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description An asset checked out with a due date was still out when it passed: the asset as fetched then, the person holding it, since when, and the due date. Once per due date, within `OVERDUE_SWEEP_MS` (5 s) of it.
                      * @example {
                      *       "asset": {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
@@ -3472,7 +3486,8 @@ export interface operations {
                      *             "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *             "name": "Margaret Hamilton"
                      *           },
-                     *           "since": "2026-11-22T10:15:00.000Z"
+                     *           "since": "2026-11-22T10:15:00.000Z",
+                     *           "due_at": "2026-12-22T17:00:00.000Z"
                      *         },
                      *         "custom_fields": {
                      *           "purchase_date": "2026-03-01",

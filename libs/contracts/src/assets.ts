@@ -1,4 +1,4 @@
-import { EnumField, OpenObjectField, TextField } from './fields/field.decorators';
+import { EnumField, InstantField, OpenObjectField, TextField } from './fields/field.decorators';
 import type { Asset } from './models/assets';
 
 export const ASSET_STATUSES = [
@@ -21,6 +21,12 @@ export const ASSET_UNPAGED_MAX = 10_000;
 export const UNPAGED_MAX_BYTES = 15 * 1024 * 1024;
 
 const TEXT_MAX = 200;
+
+const DUE_AT =
+  'When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in ' +
+  'the future; or null for none. Only for an asset checked out by this request ' +
+  '(`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears ' +
+  'it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date.';
 /** What may be left out, or sent as `null` to leave (or make) a field empty. */
 const CLEARABLE = { optional: true, nullable: true } as const;
 
@@ -42,6 +48,9 @@ export class CreateAssetInput {
 
   /** Checks the asset out to this person (of the same workspace). */
   @TextField({ min: 1, max: 64, ...CLEARABLE }) assigned_to_id?: string | null;
+
+  /** When the check-out is due back: only with `assigned_to_id`, and in the future. */
+  @InstantField({ ...CLEARABLE, description: DUE_AT }) due_at?: string | null;
 }
 
 /**
@@ -62,6 +71,12 @@ export class UpdateAssetInput {
 
   /** A person id checks the asset out to them; `null` checks it in. */
   @TextField({ min: 1, max: 64, ...CLEARABLE }) assigned_to_id?: string | null;
+
+  /**
+   * The due date of the check-out this request makes or of the one in place; `null` removes
+   * it. A check-out (or check-in) without it has none.
+   */
+  @InstantField({ ...CLEARABLE, description: DUE_AT }) due_at?: string | null;
 }
 
 /** Query of GET /assets, as the gateway received it (strings, unparsed). */

@@ -1,4 +1,5 @@
 import { deleteInBatches, type Queryable } from './database';
+import { PeriodicJob } from './periodic-job';
 
 /** What a retention job deletes: the rows of `table` that match `where` (`$1`...). */
 export interface RetentionRule {
@@ -13,39 +14,29 @@ export interface RetentionRule {
  * (OnApplicationBootstrap, BeforeApplicationShutdown): an app's job subclasses this and is a
  * provider. Replicas pruning at the same time only find less to do.
  */
-export abstract class RetentionJob {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-
+export abstract class RetentionJob extends PeriodicJob<number> {
   protected constructor(
     private readonly db: Queryable,
-    private readonly everyMs: number,
-    private readonly warn: (message: string) => void,
-  ) {}
+    everyMs: number,
+    warn: (message: string) => void,
+  ) {
+    super(everyMs, warn, 0);
+  }
 
   /** What to delete now (read at each run, so a rule relative to now() stays current). */
   protected abstract rule(): RetentionRule;
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.prune(), this.everyMs);
-    this.timer.unref();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
   /** Deletes what is past the retention; returns how many rows went (0 if the run failed). */
   prune(): Promise<number> {
+    return this.runOnce();
+  }
+
+  protected work(): Promise<number> {
     const { table, where, parameters } = this.rule();
-    this.running ??= deleteInBatches(this.db, table, where, parameters)
-      .catch((error: Error) => {
-        this.warn(`pruning ${table} deferred: ${error.message}`);
-        return 0;
-      })
-      .finally(() => (this.running = null));
-    return this.running;
+    return deleteInBatches(this.db, table, where, parameters);
+  }
+
+  protected label(): string {
+    return `pruning ${this.rule().table}`;
   }
 }

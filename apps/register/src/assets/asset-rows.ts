@@ -27,7 +27,13 @@ export type AssetSummaryRow = Pick<
 export type AssetDetailRow = AssetSummaryRow &
   Pick<
     AssetEntity,
-    'asset_tag' | 'category_id' | 'location_id' | 'assigned_at' | 'custom_fields' | 'created_at'
+    | 'asset_tag'
+    | 'category_id'
+    | 'location_id'
+    | 'assigned_at'
+    | 'custody_due_at'
+    | 'custom_fields'
+    | 'created_at'
   > & {
     location_name: LocationEntity['name'] | null;
   };
@@ -66,7 +72,11 @@ export function toDetail(row: AssetDetailRow): AssetDetail {
     custody:
       holder === null || row.assigned_at === null
         ? null
-        : { person: holder, since: row.assigned_at.toISOString() },
+        : {
+            person: holder,
+            since: row.assigned_at.toISOString(),
+            due_at: row.custody_due_at?.toISOString() ?? null,
+          },
     custom_fields: row.custom_fields,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -12,6 +12,9 @@ import { LocationEntity } from './location.entity';
 @Index('assets_workspace_order', ['workspace_id', 'created_at', 'id'])
 @Index('assets_workspace_status', ['workspace_id', 'status', 'created_at', 'id'])
 @Index('assets_holder', ['assigned_to_id'], { where: 'assigned_to_id IS NOT NULL' })
+@Index('assets_custody_due', ['custody_due_at'], {
+  where: 'custody_due_at IS NOT NULL AND overdue_at IS NULL',
+})
 // GIN (workspace_id, search_text gin_trgm_ops): TypeORM can declare neither the method nor the
 // operator class.
 @Index('assets_search', { synchronize: false })
@@ -58,6 +61,14 @@ export class AssetEntity {
 
   @Column({ type: 'timestamptz', nullable: true })
   assigned_at!: Date | null;
+
+  /** When the check-out is due back; null without a due date or a check-out. */
+  @Column({ type: 'timestamptz', nullable: true })
+  custody_due_at!: Date | null;
+
+  /** When assignment.overdue fired for custody_due_at; cleared with it. */
+  @Column({ type: 'timestamptz', nullable: true })
+  overdue_at!: Date | null;
 
   /** Values of the workspace's custom fields, by key. */
   @Column({ type: 'jsonb', default: {} })

@@ -77,6 +77,7 @@ export class AssetsService {
         const holder = input.assigned_to_id
           ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
           : null;
+        const dueAt = dueDate(input.due_at, holder !== null);
         const counter = await lockWorkspaceCounters(tx, caller.workspaceId);
         if (wouldExceed(caller.limits.assets, counter.asset_count)) {
           throw new DomainError(
@@ -98,9 +99,9 @@ export class AssetsService {
         await tx.query(
           `INSERT INTO register.assets (id, workspace_id, name, sku, status, brand, model,
              serial_number, asset_tag, category_id, location_id, custom_fields, assigned_to_id,
-             assigned_at)
+             assigned_at, custody_due_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END)`,
+             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14)`,
           [
             id,
             caller.workspaceId,
@@ -115,6 +116,7 @@ export class AssetsService {
             await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
             JSON.stringify(customFields),
             holder?.id ?? null,
+            dueAt,
           ],
         );
         await tx.query(
@@ -169,6 +171,16 @@ export class AssetsService {
           set('assigned_to_id', next?.id ?? null);
           update.raw(next ? 'assigned_at = now()' : 'assigned_at = NULL');
           custody = { in: previous, out: next };
+          // A new check-out has the due date given with it, or none; a check-in has none.
+          set('custody_due_at', dueDate(input.due_at, next !== null));
+          update.raw('overdue_at = NULL');
+        } else if (input.due_at !== undefined) {
+          // The check-out in place gets a new due date (or none), which may fire again.
+          const dueAt = dueDate(input.due_at, current.assigned_to_id !== null);
+          if (current.assigned_to_id !== null) {
+            set('custody_due_at', dueAt);
+            update.raw('overdue_at = NULL');
+          }
         }
         if (input.name !== undefined) set('name', input.name.trim());
         if (input.status !== undefined) set('status', input.status);
@@ -306,4 +318,23 @@ async function writeCustodyEvent(
     person,
     at: asset.updated_at,
   });
+}
+
+/**
+ * A check-out's due date as given (`due_at`), checked: only for an asset that is checked out
+ * after the write, and in the future. Undefined or null: no due date.
+ */
+function dueDate(dueAt: string | null | undefined, checkedOut: boolean): Date | null {
+  if (dueAt === undefined || dueAt === null) return null;
+  if (!checkedOut) {
+    throw new DomainError(
+      'invalid_input',
+      'due_at needs a check-out: give assigned_to_id with it, or set it on an asset checked out',
+    );
+  }
+  const at = new Date(dueAt);
+  if (!(at.getTime() > Date.now())) {
+    throw new DomainError('invalid_input', `due_at ${dueAt} is not in the future`);
+  }
+  return at;
 }

@@ -105,7 +105,7 @@ describe('custody', () => {
     const out = await ws.updateAsset(laptop.id, { assigned_to_id: ada.id });
     const holder = { id: ada.id, name: 'Ada Lovelace' };
     expect(out.assigned_to).toEqual(holder);
-    expect(out.custody).toEqual({ person: holder, since: out.updated_at });
+    expect(out.custody).toEqual({ person: holder, since: out.updated_at, due_at: null });
     expect(await assetRow(laptop.id)).toEqual({
       assigned_to_id: ada.id,
       assigned_at: new Date(out.updated_at),
@@ -119,7 +119,11 @@ describe('custody', () => {
     const ws = workspace();
     const bob = await ws.createPerson({ full_name: 'Bob' });
     const drill = await ws.createAsset({ name: 'Drill', assigned_to_id: bob.id });
-    expect(drill.custody).toEqual({ person: { id: bob.id, name: 'Bob' }, since: drill.created_at });
+    expect(drill.custody).toEqual({
+      person: { id: bob.id, name: 'Bob' },
+      since: drill.created_at,
+      due_at: null,
+    });
     const events = await db.query<Array<{ event: string }>>(
       `SELECT event FROM register.outbox WHERE workspace_id = $1 ORDER BY created_at, id`,
       [ws.id],

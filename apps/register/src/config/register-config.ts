@@ -99,6 +99,12 @@ export class RegisterConfig {
    */
   @IsInt() @Min(1) @Max(10_000) MAX_PENDING_INVITATIONS: number = 50;
 
+  /**
+   * How often the overdue sweep looks for check-outs past their due date
+   * (assets/overdue-sweep.ts): assignment.overdue fires at most this late.
+   */
+  @IsInt() @Min(50) @Max(3_600_000) OVERDUE_SWEEP_MS: number = 5_000;
+
   /** How often the outbox relay looks for unpublished rows. */
   @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 100;
 

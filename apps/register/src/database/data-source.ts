@@ -19,6 +19,7 @@ import { CreateAppliedRequests1763840000000 } from './migrations/1763840000000-C
 import { CreateSignIn1763910000000 } from './migrations/1763910000000-CreateSignIn';
 import { SearchByWorkspace1763920000000 } from './migrations/1763920000000-SearchByWorkspace';
 import { ListBytesVersion1763930000000 } from './migrations/1763930000000-ListBytesVersion';
+import { CustodyDueDates1763940000000 } from './migrations/1763940000000-CustodyDueDates';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
 import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
@@ -48,6 +49,7 @@ export function registerDataSource(
       CreateSignIn1763910000000,
       SearchByWorkspace1763920000000,
       ListBytesVersion1763930000000,
+      CustodyDueDates1763940000000,
     ],
     entities: [
       CategoryEntity,

@@ -46,6 +46,7 @@ export interface FieldOptions {
 /** Every timestamp the service writes: ISO 8601 UTC with milliseconds and `Z`. */
 export const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
 const TIMESTAMP = new RegExp(TIMESTAMP_PATTERN);
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -176,6 +177,26 @@ export function TimestampField(options: FieldOptions = {}) {
       [
         IsString(),
         Matches(TIMESTAMP, { message: `${name} must be a UTC timestamp with milliseconds` }),
+        IsISO8601({ strict: true }, { message: `${name} must be a valid date and time` }),
+      ],
+      options,
+    ),
+  );
+}
+
+/**
+ * An instant a client sends: ISO 8601 date and time with its offset (`Z` or `+02:00`),
+ * seconds or milliseconds; the service answers it back as a TimestampField (UTC, `Z`).
+ */
+export function InstantField(options: FieldOptions = {}) {
+  return named((name) =>
+    Field(
+      { type: 'string', format: 'date-time' },
+      [
+        IsString(),
+        Matches(INSTANT, {
+          message: `${name} must be a date and time with its offset, like 2026-12-01T17:00:00Z`,
+        }),
         IsISO8601({ strict: true }, { message: `${name} must be a valid date and time` }),
       ],
       options,

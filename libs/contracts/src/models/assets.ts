@@ -20,6 +20,13 @@ export class Custody {
 
   @TimestampField({ description: 'When the asset was checked out to this person.' })
   since!: string;
+
+  @TimestampField({
+    nullable: true,
+    description:
+      'When it is due back, or null for no due date. Past it, `assignment.overdue` fires once.',
+  })
+  due_at!: string | null;
 }
 
 /** A category as lists show it: by name only. */
@@ -72,7 +79,11 @@ export const ASSET_EXAMPLE = {
   category: { id: 'cat_01jd8x1a2b3c4d5e6f7g8h9j0k', name: 'Laptops' },
   location: { id: 'loc_01jd8x1m2n3p4q5r6s7t8v9w0x', name: 'Berlin office' },
   assigned_to: EXAMPLE_PERSON,
-  custody: { person: EXAMPLE_PERSON, since: '2026-11-22T10:15:00.000Z' },
+  custody: {
+    person: EXAMPLE_PERSON,
+    since: '2026-11-22T10:15:00.000Z',
+    due_at: '2026-12-22T17:00:00.000Z',
+  },
   custom_fields: { purchase_date: '2026-03-01', warranty_years: 3 },
   created_at: '2026-03-02T08:00:00.000Z',
   updated_at: '2026-11-22T10:15:00.000Z',

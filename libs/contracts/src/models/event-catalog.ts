@@ -42,6 +42,7 @@ export const EMITTED_EVENTS = [
   'asset.updated',
   'assignment.checked_out',
   'assignment.checked_in',
+  'assignment.overdue',
   'employee.created',
   'employee.offboarded',
   'member.invited',
@@ -165,7 +166,10 @@ export const EVENT_CATALOG = {
   },
   'assignment.overdue': {
     data: AssignmentOverdue,
-    description: notEmitted('An asset checked out with a due date was not returned in time.'),
+    description:
+      'An asset checked out with a due date was still out when it passed: the asset as fetched ' +
+      'then, the person holding it, since when, and the due date. Once per due date, within ' +
+      '`OVERDUE_SWEEP_MS` (5 s) of it.',
     examples: [{ asset: ASSET_EXAMPLE, person: PERSON, since: AT, due_at: AT }],
   },
 

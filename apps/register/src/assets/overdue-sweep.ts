@@ -1,0 +1,93 @@
+import { OutboxWriter } from '@custodian/messaging';
+import { PeriodicJob, queryRows } from '@custodian/persistence';
+import { DETAIL_COLUMNS, DETAIL_FROM } from '@custodian/register-sql';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { RegisterConfig } from '../config/register-config';
+import { toDetail, type AssetDetailRow } from './asset-rows';
+
+/** Check-outs fired per transaction; a sweep goes on until fewer are due. */
+const BATCH = 500;
+
+/**
+ * Fires `assignment.overdue` for every check-out whose due date has passed while the asset is
+ * still out: once per due date (its `overdue_at` is set in the transaction that writes the
+ * event to the outbox), whichever replica sweeps and however often the register restarts, since
+ * the state is in Postgres, not in a timer. Replicas claim rows with SKIP LOCKED, so they share
+ * the work rather than wait on each other; a PATCH holding the asset (a check-in) is skipped
+ * and seen again on the next sweep if it is still due. Every OVERDUE_SWEEP_MS (5 s), so an
+ * event is at most that late.
+ *
+ * `sweep(now)` takes the time it compares with, so tests move a clock instead of waiting.
+ */
+@Injectable()
+export class OverdueSweep
+  extends PeriodicJob<number>
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: OutboxWriter,
+    @Inject(RegisterConfig) config: Pick<RegisterConfig, 'OVERDUE_SWEEP_MS'>,
+  ) {
+    const logger = new Logger('OverdueSweep');
+    super(config.OVERDUE_SWEEP_MS, (message) => logger.warn(message), 0);
+  }
+
+  /** Fires what is due at `now`; returns how many check-outs it fired for. */
+  async sweep(now: Date = new Date()): Promise<number> {
+    let fired = 0;
+    for (;;) {
+      const batch = await this.db.transaction((tx) => this.fireBatch(tx, now));
+      fired += batch;
+      if (batch < BATCH) return fired;
+    }
+  }
+
+  protected work(): Promise<number> {
+    return this.sweep();
+  }
+
+  protected label(): string {
+    return 'overdue sweep';
+  }
+
+  private async fireBatch(tx: EntityManager, now: Date): Promise<number> {
+    const claimed = await queryRows<{ id: string }>(
+      tx,
+      `WITH due AS (
+         SELECT id FROM register.assets
+         WHERE custody_due_at <= $1 AND overdue_at IS NULL AND assigned_to_id IS NOT NULL
+         ORDER BY custody_due_at
+         LIMIT ${BATCH}
+         FOR UPDATE SKIP LOCKED)
+       UPDATE register.assets a SET overdue_at = $1
+       FROM due WHERE a.id = due.id
+       RETURNING a.id`,
+      [now],
+    );
+    if (claimed.length === 0) return 0;
+    const rows = await tx.query<Array<AssetDetailRow & { workspace_id: string }>>(
+      `SELECT ${DETAIL_COLUMNS}, a.workspace_id FROM ${DETAIL_FROM}
+       WHERE a.id = ANY($1) ORDER BY a.custody_due_at, a.id`,
+      [claimed.map((row) => row.id)],
+    );
+    for (const row of rows) {
+      const asset = toDetail(row);
+      if (!asset.custody || row.custody_due_at === null) continue;
+      await this.outbox.write(tx, row.workspace_id, 'assignment.overdue', {
+        asset,
+        person: asset.custody.person,
+        since: asset.custody.since,
+        due_at: row.custody_due_at.toISOString(),
+      });
+    }
+    return claimed.length;
+  }
+}
