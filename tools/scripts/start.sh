@@ -37,7 +37,10 @@ trap 'stop; exit 130' INT
 trap 'stop; exit 143' TERM
 
 for app in register webhook-worker gateway; do
-  run "dist/apps/$app/src/main.js" &
+  # node itself in the background, not the run function: a function run with & is a subshell
+  # whose pid $! names, and a TERM to it would leave its node running (only Ctrl-C, which
+  # signals the whole group, reached the apps).
+  node -r ./tools/runtime/register-paths.js "dist/apps/$app/src/main.js" &
   pids+=($!)
 done
 echo "Custodian is starting (Ctrl-C stops):"
