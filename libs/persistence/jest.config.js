@@ -1,0 +1,2 @@
+// Unit tests (*.spec.ts): `nx test <project>`.
+module.exports = require('../../jest.preset.js').projectConfig(__dirname, 'unit');
