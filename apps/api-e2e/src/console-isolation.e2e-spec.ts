@@ -1,5 +1,9 @@
 import {
   GatewayAdminPatterns,
+  type Asset,
+  type AssetSummary,
+  type DeletedAsset,
+  type Page,
   type ConsoleEndpoint,
   type ConsoleKey,
   type ConsoleSession,
@@ -72,6 +76,9 @@ interface Ids {
   key: string;
   endpoint: string;
   delivery: string;
+  asset: string;
+  /** An asset in the bin. */
+  deletedAsset: string;
 }
 
 /**
@@ -94,6 +101,13 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   'POST /console/api/webhooks/{id}/test': (ids) => ({ id: ids.endpoint }),
   'GET /console/api/deliveries/{id}': (ids) => ({ id: ids.delivery }),
   'POST /console/api/deliveries/{id}/resend': (ids) => ({ id: ids.delivery }),
+  'GET /console/api/assets/{id}': (ids) => ({ id: ids.asset }),
+  'PATCH /console/api/assets/{id}': (ids) => ({
+    id: ids.asset,
+    body: { name: 'taken over', condition: 'broken' },
+  }),
+  'DELETE /console/api/assets/{id}': (ids) => ({ id: ids.asset }),
+  'POST /console/api/assets/{id}/restore': (ids) => ({ id: ids.deletedAsset }),
 };
 
 /**
@@ -174,6 +188,25 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
   },
   'POST /console/api/deliveries/{id}/resend': {
     path: (ids) => `/console/api/deliveries/${ids.delivery}/resend`,
+    as: 'owner',
+  },
+  'POST /console/api/assets': {
+    path: () => '/console/api/assets',
+    as: 'owner',
+    valid: () => ({ name: 'hostile' }),
+  },
+  'POST /console/api/assets/scan': {
+    path: () => '/console/api/assets/scan',
+    as: 'owner',
+    valid: () => ({ code: 'NO-SUCH-TAG' }),
+  },
+  'PATCH /console/api/assets/{id}': {
+    path: (ids) => `/console/api/assets/${ids.asset}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/assets/{id}/restore': {
+    path: (ids) => `/console/api/assets/${ids.deletedAsset}/restore`,
     as: 'owner',
   },
 };
@@ -402,7 +435,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     remember(`API key of ${name}`, key.body.key);
     const endpoint = await client.post<CreatedConsoleEndpoint>('/console/api/webhooks', {
       url: receiver.url(hook),
-      events: ['*'],
+      // Not the asset events: the sweeps' asset writes must not add deliveries to the log.
+      events: ['employee.created'],
       description: `${name} receiver`,
     });
     expect(endpoint.status).toBe(201);
@@ -415,6 +449,14 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       );
       if (detail.body.status !== 'delivered') throw new Error(`ping ${detail.body.status}`);
     });
+    const asset = await client.post<Asset>('/console/api/assets', {
+      name: `${name} laptop`,
+      asset_tag: `${name.toUpperCase()}-1`,
+    });
+    expect(asset.status).toBe(201);
+    const binned = await client.post<Asset>('/console/api/assets', { name: `${name} old phone` });
+    expect(binned.status).toBe(201);
+    expect((await client.delete(`/console/api/assets/${binned.body.id}`)).status).toBe(200);
     return {
       client,
       ids: {
@@ -422,6 +464,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         key: key.body.id,
         endpoint: endpoint.body.id,
         delivery: ping.body.delivery_id,
+        asset: asset.body.id,
+        deletedAsset: binned.body.id,
       },
       key: key.body.key,
       endpoint: endpoint.body,
@@ -456,8 +500,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       WRITE_METHODS.has(operation.split(' ')[0]!.toLowerCase()),
     );
     expect(writes.sort()).toEqual(Object.keys(WRITE_ROUTES).sort());
-    // Sanity: the document is the one of the 20 console paths, not an empty file.
-    expect(Object.keys(DOCUMENT.paths)).toHaveLength(20);
+    // Sanity: the document is the one of the 26 console paths, not an empty file.
+    expect(Object.keys(DOCUMENT.paths)).toHaveLength(26);
   });
 
   it("answers every id route called with another workspace's ids as not found", async () => {
@@ -481,7 +525,14 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
   });
 
   it("lists none of another workspace's records, and bulk routes touch none", async () => {
-    const foreign = [idsB.key, idsB.endpoint, idsB.delivery, endpointB.url];
+    const foreign = [
+      idsB.key,
+      idsB.endpoint,
+      idsB.delivery,
+      endpointB.url,
+      idsB.asset,
+      idsB.deletedAsset,
+    ];
     const noneOfB = (response: ApiResponse<unknown>, what: string) => {
       for (const id of foreign)
         expect({ what, leaked: response.text.includes(id) }).toEqual({ what, leaked: false });
@@ -529,6 +580,17 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     expect(resent.status).toBe(404);
     expectErrorBody(resent, "POST deliveries/resend on B's endpoint");
     noneOfB({ ...resent, text: resent.text.replaceAll(idsB.endpoint, '') }, 'resend on B');
+    const assets = await a.get<Page<AssetSummary>>('/console/api/assets');
+    expect(assets.status).toBe(200);
+    expect(assets.body.data.map((asset) => asset.id)).toEqual([idsA.asset]);
+    noneOfB(assets, 'GET assets');
+    const bin = await a.get<DeletedAsset[]>('/console/api/assets/deleted');
+    expect(bin.body.map((asset) => asset.id)).toEqual([idsA.deletedAsset]);
+    noneOfB(bin, 'GET assets/deleted');
+    const scanned = await a.post<ErrorBody>('/console/api/assets/scan', { code: 'BRAVO-1' });
+    expect(scanned.status).toBe(404);
+    noneOfB(scanned, "scanning B's tag");
+
     const resentAll = await a.post<{ resent: number }>('/console/api/deliveries/resend', {});
     expect(resentAll.status).toBe(202);
     expect(resentAll.body.resent).toBe(0);
@@ -554,6 +616,11 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     );
     expect(revealed.status).toBe(200);
     expect(revealed.body).toEqual({ secret: secretB, previous: null });
+
+    const asset = await b.get<Asset>(`/console/api/assets/${idsB.asset}`);
+    expect(asset.body).toMatchObject({ name: 'Bravo laptop', condition: null });
+    const bin = await b.get<DeletedAsset[]>('/console/api/assets/deleted');
+    expect(bin.body.map((deleted) => deleted.id)).toEqual([idsB.deletedAsset]);
 
     const log = await b.get<DeliveryLogPage>('/console/api/deliveries');
     expect(log.body.data).toEqual([
@@ -611,7 +678,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       signed_in: true,
       workspace: { id: idsA.workspace },
     });
-  });
+    // Hundreds of requests, one after another.
+  }, 30_000);
 
   it('answers malformed ids with 404 or 400 and the error body, never a 5xx', async () => {
     for (const [operation, call] of Object.entries(ID_ROUTES)) {
@@ -656,7 +724,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       expect({ query, status: response.status }).toEqual({ query, status });
       expectErrorBody(response, `GET deliveries?${query}`);
     }
-  });
+    // Hundreds of requests, one after another.
+  }, 30_000);
 
   it('writes no secret to any log line', async () => {
     // More secrets of the kinds the logs could carry: a rotated signing secret, a password set

@@ -23,6 +23,7 @@ import { openConnection } from '@custodian/messaging';
 import { envelopeErrors, eventually, schemaErrors, WebhookReceiver } from '@custodian/testing';
 import { verify } from '@custodian/webhook-signature';
 import { Client } from 'pg';
+import { consoleOwner } from './support/console-sign-in';
 import { Tenant, TestStack } from './support/stack';
 
 /** `expect.stringMatching`, typed as the string it stands for. */
@@ -420,6 +421,16 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     });
     expect(checkedIn.status).toBe(200);
     expect(schemaErrors(Asset, checkedIn.body)).toEqual([]);
+    // What only a person does, in the console: condition, scan, delete and restore.
+    const owner = await consoleOwner(stack, workspace, 'contract-owner@example.com');
+    const consoleAsset = `/console/api/assets/${asset.body.id}`;
+    expect((await owner.patch(consoleAsset, { condition: 'poor' })).status).toBe(200);
+    const scan = await owner.post('/console/api/assets/scan', { code: asset.body.asset_tag });
+    expect(scan.status).toBe(200);
+    expect((await owner.delete(consoleAsset)).status).toBe(200);
+    // Room for it again, so that the restore does not reach the limit a second time.
+    await stack.adminCall(GatewayAdminPatterns.workspaceLimits, { workspace, assets: '2' });
+    expect((await owner.post(`${consoleAsset}/restore`)).status).toBe(200);
     const offboarded = await own.patch<PersonDetail>(`/people/${person.body.id}`, {
       status: 'inactive',
     });

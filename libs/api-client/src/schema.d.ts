@@ -1214,6 +1214,8 @@ export interface components {
             custom_fields?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
+            condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -1275,6 +1277,8 @@ export interface components {
          *         "purchase_date": "2026-03-01",
          *         "warranty_years": 3
          *       },
+         *       "condition": "good",
+         *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
          *       "created_at": "2026-03-02T08:00:00.000Z",
          *       "updated_at": "2026-11-22T10:15:00.000Z"
          *     }
@@ -1311,6 +1315,10 @@ export interface components {
             custom_fields: {
                 [key: string]: unknown;
             };
+            /** @description Physical condition (new, good, fair, poor, broken), or null when not recorded. */
+            condition: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description When its tag or serial number was last scanned in the console, or null. */
+            last_scanned_at: string | null;
             /**
              * Format: date-time
              * @description When the asset was created.
@@ -1336,6 +1344,8 @@ export interface components {
             custom_fields?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
+            condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -1560,6 +1570,33 @@ export interface components {
             error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Payload Too Large" | "Unsupported Media Type" | "Unprocessable Entity" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
             /** @description What went wrong, for a person: names the failing field, or the limit and the plan. */
             message: string;
+        };
+        ConditionChange: {
+            asset: components["schemas"]["Asset"];
+            /** @description The condition before; null: none was recorded. */
+            from: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The condition now; null: cleared. */
+            to: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /**
+             * Format: date-time
+             * @description When it changed (the updated_at of the asset).
+             */
+            at: string;
+        };
+        AssetScan: {
+            asset: components["schemas"]["Asset"];
+            /** @description The code as the scanner typed it (trimmed). */
+            code: string;
+            /**
+             * @description What the code matched.
+             * @enum {string}
+             */
+            matched: "asset_tag" | "serial_number";
+            /**
+             * Format: date-time
+             * @description When it was scanned.
+             */
+            at: string;
         };
         CustodyChange: {
             asset: components["schemas"]["Asset"];
@@ -2640,6 +2677,8 @@ export interface operations {
                      *         "purchase_date": "2026-03-01",
                      *         "warranty_years": 3
                      *       },
+                     *       "condition": "good",
+                     *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -2746,6 +2785,8 @@ export interface operations {
                      *         "purchase_date": "2026-03-01",
                      *         "warranty_years": 3
                      *       },
+                     *       "condition": "good",
+                     *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -2818,7 +2859,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * asset.deleted data
-                     * @description An asset was deleted; as it was before. The asset as `GET /assets/{id}` returns it. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description An asset was deleted in the console (soft delete: it leaves lists and fetches with 404 until restored); the asset as it was. The asset as `GET /assets/{id}` returns it.
                      * @example {
                      *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
                      *       "name": "MacBook Pro 14\"",
@@ -2852,6 +2893,8 @@ export interface operations {
                      *         "purchase_date": "2026-03-01",
                      *         "warranty_years": 3
                      *       },
+                     *       "condition": "good",
+                     *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -2924,7 +2967,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * asset.restored data
-                     * @description A deleted asset was restored. The asset as `GET /assets/{id}` returns it. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A deleted asset was restored in the console, with the same id. The asset as `GET /assets/{id}` returns it.
                      * @example {
                      *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
                      *       "name": "MacBook Pro 14\"",
@@ -2958,6 +3001,8 @@ export interface operations {
                      *         "purchase_date": "2026-03-01",
                      *         "warranty_years": 3
                      *       },
+                     *       "condition": "good",
+                     *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -3030,45 +3075,52 @@ export interface operations {
                     created_at: string;
                     /**
                      * asset.condition_changed data
-                     * @description The condition of an asset changed. The asset as `GET /assets/{id}` returns it. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description The condition of an asset changed (`condition` on create is part of `asset.created`): the asset afterwards, the condition before and after, and when. Fired beside `asset.updated`.
                      * @example {
-                     *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *       "name": "MacBook Pro 14\"",
-                     *       "sku": "MBP14-M3-512",
-                     *       "status": "active",
-                     *       "brand": "Apple",
-                     *       "model": "MacBook Pro 14 (M3, 2023)",
-                     *       "serial_number": "C02XK1ZXJGH7",
-                     *       "asset_tag": "AT-000042",
-                     *       "category": {
-                     *         "id": "cat_01jd8x1a2b3c4d5e6f7g8h9j0k",
-                     *         "name": "Laptops"
-                     *       },
-                     *       "location": {
-                     *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
-                     *         "name": "Berlin office"
-                     *       },
-                     *       "assigned_to": {
-                     *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
-                     *         "name": "Margaret Hamilton"
-                     *       },
-                     *       "custody": {
-                     *         "person": {
+                     *       "asset": {
+                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+                     *         "name": "MacBook Pro 14\"",
+                     *         "sku": "MBP14-M3-512",
+                     *         "status": "active",
+                     *         "brand": "Apple",
+                     *         "model": "MacBook Pro 14 (M3, 2023)",
+                     *         "serial_number": "C02XK1ZXJGH7",
+                     *         "asset_tag": "AT-000042",
+                     *         "category": {
+                     *           "id": "cat_01jd8x1a2b3c4d5e6f7g8h9j0k",
+                     *           "name": "Laptops"
+                     *         },
+                     *         "location": {
+                     *           "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+                     *           "name": "Berlin office"
+                     *         },
+                     *         "assigned_to": {
                      *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *           "name": "Margaret Hamilton"
                      *         },
-                     *         "since": "2026-11-22T10:15:00.000Z",
-                     *         "due_at": "2026-12-22T17:00:00.000Z"
+                     *         "custody": {
+                     *           "person": {
+                     *             "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+                     *             "name": "Margaret Hamilton"
+                     *           },
+                     *           "since": "2026-11-22T10:15:00.000Z",
+                     *           "due_at": "2026-12-22T17:00:00.000Z"
+                     *         },
+                     *         "custom_fields": {
+                     *           "purchase_date": "2026-03-01",
+                     *           "warranty_years": 3
+                     *         },
+                     *         "condition": "good",
+                     *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "created_at": "2026-03-02T08:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
-                     *       "custom_fields": {
-                     *         "purchase_date": "2026-03-01",
-                     *         "warranty_years": 3
-                     *       },
-                     *       "created_at": "2026-03-02T08:00:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "from": "good",
+                     *       "to": "poor",
+                     *       "at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: components["schemas"]["Asset"];
+                    data: components["schemas"]["ConditionChange"];
                 };
             };
         };
@@ -3136,45 +3188,52 @@ export interface operations {
                     created_at: string;
                     /**
                      * asset.scanned data
-                     * @description The tag of an asset was scanned. The asset as `GET /assets/{id}` returns it. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description The asset tag or serial number of an asset was scanned in the console: the asset, the code as scanned, what it matched, and when.
                      * @example {
-                     *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *       "name": "MacBook Pro 14\"",
-                     *       "sku": "MBP14-M3-512",
-                     *       "status": "active",
-                     *       "brand": "Apple",
-                     *       "model": "MacBook Pro 14 (M3, 2023)",
-                     *       "serial_number": "C02XK1ZXJGH7",
-                     *       "asset_tag": "AT-000042",
-                     *       "category": {
-                     *         "id": "cat_01jd8x1a2b3c4d5e6f7g8h9j0k",
-                     *         "name": "Laptops"
-                     *       },
-                     *       "location": {
-                     *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
-                     *         "name": "Berlin office"
-                     *       },
-                     *       "assigned_to": {
-                     *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
-                     *         "name": "Margaret Hamilton"
-                     *       },
-                     *       "custody": {
-                     *         "person": {
+                     *       "asset": {
+                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+                     *         "name": "MacBook Pro 14\"",
+                     *         "sku": "MBP14-M3-512",
+                     *         "status": "active",
+                     *         "brand": "Apple",
+                     *         "model": "MacBook Pro 14 (M3, 2023)",
+                     *         "serial_number": "C02XK1ZXJGH7",
+                     *         "asset_tag": "AT-000042",
+                     *         "category": {
+                     *           "id": "cat_01jd8x1a2b3c4d5e6f7g8h9j0k",
+                     *           "name": "Laptops"
+                     *         },
+                     *         "location": {
+                     *           "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+                     *           "name": "Berlin office"
+                     *         },
+                     *         "assigned_to": {
                      *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *           "name": "Margaret Hamilton"
                      *         },
-                     *         "since": "2026-11-22T10:15:00.000Z",
-                     *         "due_at": "2026-12-22T17:00:00.000Z"
+                     *         "custody": {
+                     *           "person": {
+                     *             "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+                     *             "name": "Margaret Hamilton"
+                     *           },
+                     *           "since": "2026-11-22T10:15:00.000Z",
+                     *           "due_at": "2026-12-22T17:00:00.000Z"
+                     *         },
+                     *         "custom_fields": {
+                     *           "purchase_date": "2026-03-01",
+                     *           "warranty_years": 3
+                     *         },
+                     *         "condition": "good",
+                     *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "created_at": "2026-03-02T08:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
-                     *       "custom_fields": {
-                     *         "purchase_date": "2026-03-01",
-                     *         "warranty_years": 3
-                     *       },
-                     *       "created_at": "2026-03-02T08:00:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "code": "AT-000042",
+                     *       "matched": "asset_tag",
+                     *       "at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
-                    data: components["schemas"]["Asset"];
+                    data: components["schemas"]["AssetScan"];
                 };
             };
         };
@@ -3277,6 +3336,8 @@ export interface operations {
                      *           "purchase_date": "2026-03-01",
                      *           "warranty_years": 3
                      *         },
+                     *         "condition": "good",
+                     *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -3380,6 +3441,8 @@ export interface operations {
                      *           "purchase_date": "2026-03-01",
                      *           "warranty_years": 3
                      *         },
+                     *         "condition": "good",
+                     *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -3493,6 +3556,8 @@ export interface operations {
                      *           "purchase_date": "2026-03-01",
                      *           "warranty_years": 3
                      *         },
+                     *         "condition": "good",
+                     *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },

@@ -419,6 +419,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of assets
+         * @description Oldest first, as the API lists them; `total` counts every match.
+         *
+         *     Needs the `assets.view` permission.
+         */
+        get: operations["listAssets"];
+        put?: never;
+        /**
+         * Create an asset
+         * @description As `POST /api/v1/assets`: counts against the plan's asset limit.
+         *
+         *     Needs the `assets.manage` permission.
+         */
+        post: operations["createAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/assets/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bin
+         * @description The 200 most recently deleted assets, newest first.
+         *
+         *     Needs the `assets.view` permission.
+         */
+        get: operations["listDeletedAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/assets/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scan a tag or serial number
+         * @description Finds the asset whose asset tag, else serial number, is the code (any case; the exact case wins), records when it was scanned and fires `asset.scanned`.
+         *
+         *     Needs the `assets.scan` permission.
+         */
+        post: operations["scanAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One asset
+         * @description Needs the `assets.view` permission.
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        /**
+         * Move an asset to the bin
+         * @description Soft delete: the asset leaves lists, and fetches answer 404, until it is restored. Frees its slot of the plan's asset limit. Refused (409) while it is checked out. Fires `asset.deleted`.
+         *
+         *     Needs the `assets.manage` permission.
+         */
+        delete: operations["deleteAsset"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit, check out or in, or change the condition of an asset
+         * @description As `PATCH /api/v1/assets/{id}`.
+         *
+         *     Needs the `assets.manage` permission.
+         */
+        patch: operations["updateAsset"];
+        trace?: never;
+    };
+    "/console/api/assets/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted asset
+         * @description Back with the same id and fields. Needs its asset tag to be free and a slot of the plan's asset limit. Fires `asset.restored`.
+         *
+         *     Needs the `assets.manage` permission.
+         */
+        post: operations["restoreAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of people
+         * @description Needs the `people.view` permission.
+         */
+        get: operations["listPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -474,7 +620,7 @@ export interface components {
             email: string | null;
             workspace: components["schemas"]["ConsoleWorkspace"] | null;
             member: components["schemas"]["ConsoleMember"] | null;
-            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets")[];
+            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view")[];
             memberships: components["schemas"]["ConsoleMembership"][];
         };
         SignInLinkBody: {
@@ -754,6 +900,334 @@ export interface components {
                 [key: string]: unknown;
             };
             attempt_log: components["schemas"]["DeliveryAttemptLog"][];
+        };
+        CategoryName: {
+            /** @description Name of the category. */
+            name: string;
+        };
+        PersonRef: {
+            /** @description Id of the person. */
+            id: string;
+            /** @description Name of the person. */
+            name: string;
+        };
+        /**
+         * @description An asset as `GET /assets` lists it. The single fetch (`Asset`) adds asset_tag, location, custody, custom_fields and created_at, and gives the category its id.
+         * @example {
+         *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *       "name": "MacBook Pro 14\"",
+         *       "sku": "MBP14-M3-512",
+         *       "status": "active",
+         *       "brand": "Apple",
+         *       "model": "MacBook Pro 14 (M3, 2023)",
+         *       "serial_number": "C02XK1ZXJGH7",
+         *       "category": {
+         *         "name": "Laptops"
+         *       },
+         *       "assigned_to": {
+         *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *         "name": "Margaret Hamilton"
+         *       },
+         *       "updated_at": "2026-11-22T10:15:00.000Z"
+         *     }
+         */
+        AssetSummary: {
+            /** @description Id of the asset, scoped to the workspace: `ast_` + a ULID. */
+            id: string;
+            /** @description Name of the asset (1-200 characters). */
+            name: string;
+            /** @description Stock-keeping unit, or null. */
+            sku: string | null;
+            /**
+             * @description Status of the asset. Accepted on write and in the list filter: active, maintenance, retired, lost, stolen, inactive
+             * @enum {string}
+             */
+            status: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
+            /** @description Brand, or null. */
+            brand: string | null;
+            /** @description Model, or null. */
+            model: string | null;
+            /** @description Serial number, or null. */
+            serial_number: string | null;
+            /** @description The category (`{name}` in lists), or null. */
+            category: components["schemas"]["CategoryName"] | null;
+            /** @description The person the asset is checked out to (`{id, name}`), or null. */
+            assigned_to: components["schemas"]["PersonRef"] | null;
+            /**
+             * Format: date-time
+             * @description When the asset last changed.
+             */
+            updated_at: string;
+        };
+        /**
+         * @description A page of assets: the body of `GET /assets` when `page` is given. Walk the pages until page * pageSize >= total.
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *           "name": "MacBook Pro 14\"",
+         *           "sku": "MBP14-M3-512",
+         *           "status": "active",
+         *           "brand": "Apple",
+         *           "model": "MacBook Pro 14 (M3, 2023)",
+         *           "serial_number": "C02XK1ZXJGH7",
+         *           "category": {
+         *             "name": "Laptops"
+         *           },
+         *           "assigned_to": {
+         *             "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *             "name": "Margaret Hamilton"
+         *           },
+         *           "updated_at": "2026-11-22T10:15:00.000Z"
+         *         }
+         *       ],
+         *       "page": 1,
+         *       "pageSize": 50,
+         *       "total": 1
+         *     }
+         */
+        AssetPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["AssetSummary"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateAssetInput: {
+            name: string;
+            sku?: string | null;
+            status?: ("active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive") | null;
+            brand?: string | null;
+            model?: string | null;
+            serial_number?: string | null;
+            asset_tag?: string | null;
+            category?: string | null;
+            location?: string | null;
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
+            condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            assigned_to_id?: string | null;
+            /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
+            due_at?: string | null;
+        };
+        CategoryRef: {
+            /** @description Id of the category. */
+            id: string;
+            /** @description Name of the category. */
+            name: string;
+        };
+        LocationRef: {
+            /** @description Id of the location. */
+            id: string;
+            /** @description Name of the location. */
+            name: string;
+        };
+        Custody: {
+            person: components["schemas"]["PersonRef"];
+            /**
+             * Format: date-time
+             * @description When the asset was checked out to this person.
+             */
+            since: string;
+            /** @description When it is due back, or null for no due date. Past it, `assignment.overdue` fires once. */
+            due_at: string | null;
+        };
+        /**
+         * @description An asset as `GET /assets/{id}` returns it; also the body of `POST /assets` (201) and `PATCH /assets/{id}` (200), and the `data` of the asset.* webhook events.
+         * @example {
+         *       "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *       "name": "MacBook Pro 14\"",
+         *       "sku": "MBP14-M3-512",
+         *       "status": "active",
+         *       "brand": "Apple",
+         *       "model": "MacBook Pro 14 (M3, 2023)",
+         *       "serial_number": "C02XK1ZXJGH7",
+         *       "asset_tag": "AT-000042",
+         *       "category": {
+         *         "id": "cat_01jd8x1a2b3c4d5e6f7g8h9j0k",
+         *         "name": "Laptops"
+         *       },
+         *       "location": {
+         *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+         *         "name": "Berlin office"
+         *       },
+         *       "assigned_to": {
+         *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *         "name": "Margaret Hamilton"
+         *       },
+         *       "custody": {
+         *         "person": {
+         *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *           "name": "Margaret Hamilton"
+         *         },
+         *         "since": "2026-11-22T10:15:00.000Z",
+         *         "due_at": "2026-12-22T17:00:00.000Z"
+         *       },
+         *       "custom_fields": {
+         *         "purchase_date": "2026-03-01",
+         *         "warranty_years": 3
+         *       },
+         *       "condition": "good",
+         *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+         *       "created_at": "2026-03-02T08:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:15:00.000Z"
+         *     }
+         */
+        Asset: {
+            /** @description Id of the asset, scoped to the workspace: `ast_` + a ULID. */
+            id: string;
+            /** @description Name of the asset (1-200 characters). */
+            name: string;
+            /** @description Stock-keeping unit, or null. */
+            sku: string | null;
+            /**
+             * @description Status of the asset. Accepted on write and in the list filter: active, maintenance, retired, lost, stolen, inactive
+             * @enum {string}
+             */
+            status: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
+            /** @description Brand, or null. */
+            brand: string | null;
+            /** @description Model, or null. */
+            model: string | null;
+            /** @description Serial number, or null. */
+            serial_number: string | null;
+            /** @description Asset tag, unique in the workspace; generated (`AT-000001`, ...) when not given. */
+            asset_tag: string;
+            /** @description The category (`{id, name}`), or null. Categories are created on first use. */
+            category: components["schemas"]["CategoryRef"] | null;
+            /** @description The location (`{id, name}`), or null. Locations are created on first use. */
+            location: components["schemas"]["LocationRef"] | null;
+            /** @description The person the asset is checked out to (`{id, name}`), or null. */
+            assigned_to: components["schemas"]["PersonRef"] | null;
+            /** @description Who holds the asset and since when, or null when it is not checked out. */
+            custody: components["schemas"]["Custody"] | null;
+            /** @description Values of the workspace's custom fields, by key (text, number, boolean, `YYYY-MM-DD` date or select option). Keys without a value are absent. */
+            custom_fields: {
+                [key: string]: unknown;
+            };
+            /** @description Physical condition (new, good, fair, poor, broken), or null when not recorded. */
+            condition: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description When its tag or serial number was last scanned in the console, or null. */
+            last_scanned_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the asset was created.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the asset last changed.
+             */
+            updated_at: string;
+        };
+        DeletedAsset: {
+            /** @description Id of the asset; it keeps it when restored. */
+            id: string;
+            /** @description Name of the asset when it was deleted. */
+            name: string;
+            /** @description Its asset tag; restoring needs it to be free. */
+            asset_tag: string;
+            /**
+             * Format: date-time
+             * @description When it was deleted.
+             */
+            deleted_at: string;
+        };
+        ScanBody: {
+            /** @description An asset tag or serial number as scanned; surrounding spaces are ignored. */
+            code: string;
+        };
+        ScannedAsset: {
+            asset: components["schemas"]["Asset"];
+            /**
+             * @description What the scanned code matched.
+             * @enum {string}
+             */
+            matched: "asset_tag" | "serial_number";
+        };
+        UpdateAssetInput: {
+            name?: string;
+            sku?: string | null;
+            /** @enum {string} */
+            status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
+            brand?: string | null;
+            model?: string | null;
+            serial_number?: string | null;
+            asset_tag?: string;
+            category?: string | null;
+            location?: string | null;
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
+            condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            assigned_to_id?: string | null;
+            /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
+            due_at?: string | null;
+        };
+        /**
+         * @description A person (someone equipment is issued to, not a login) as `GET /people` lists it. The single fetch (`Person`) adds department, location, holdings, holdings_count and created_at.
+         * @example {
+         *       "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *       "full_name": "Margaret Hamilton",
+         *       "email": "margaret@example.com",
+         *       "employee_number": "E-1969",
+         *       "status": "active",
+         *       "updated_at": "2026-11-22T10:15:00.000Z"
+         *     }
+         */
+        PersonSummary: {
+            /** @description Id of the person, scoped to the workspace: `per_` + a ULID. */
+            id: string;
+            /** @description Full name (1-200 characters). */
+            full_name: string;
+            /** @description E-mail address, or null. Not unique. */
+            email: string | null;
+            /** @description Employee number, or null. */
+            employee_number: string | null;
+            /**
+             * @description Status of the person: `active` (default) or `inactive` (offboarded).
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /**
+             * Format: date-time
+             * @description When the person last changed.
+             */
+            updated_at: string;
+        };
+        /**
+         * @description A page of people: the body of `GET /people` when `page` is given.
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *           "full_name": "Margaret Hamilton",
+         *           "email": "margaret@example.com",
+         *           "employee_number": "E-1969",
+         *           "status": "active",
+         *           "updated_at": "2026-11-22T10:15:00.000Z"
+         *         }
+         *       ],
+         *       "page": 1,
+         *       "pageSize": 50,
+         *       "total": 1
+         *     }
+         */
+        PersonPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["PersonSummary"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
         };
         /**
          * @description The body of every error response (4xx and 5xx), including unknown routes, malformed JSON and bodies over 1 MiB.
@@ -2684,6 +3158,797 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: {
+                assigned_to_id?: string;
+                search?: string;
+                status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
+                pageSize?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAssetInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDeletedAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedAsset"][];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    scanAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScanBody"];
+            };
+        };
+        responses: {
+            /** @description Found and recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScannedAsset"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedAsset"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAssetInput"];
+            };
+        };
+        responses: {
+            /** @description The asset after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Restored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query?: {
+                search?: string;
+                status?: "active" | "inactive";
+                pageSize?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

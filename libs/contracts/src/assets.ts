@@ -11,9 +11,19 @@ export const ASSET_STATUSES = [
 ] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
+/** The physical condition of an asset, best first; null while nobody has recorded one. */
+export const ASSET_CONDITIONS = ['new', 'good', 'fair', 'poor', 'broken'] as const;
+export type AssetCondition = (typeof ASSET_CONDITIONS)[number];
+const CONDITION =
+  'Physical condition: ' +
+  ASSET_CONDITIONS.join(', ') +
+  '; or null for not recorded. A change fires `asset.condition_changed` with both values.';
+
 export const ASSET_PAGE_SIZE_DEFAULT = 50;
 export const ASSET_PAGE_SIZE_MAX = 200;
 export const ASSET_UNPAGED_MAX = 10_000;
+/** How many deleted assets the console's bin lists, most recently deleted first. */
+export const DELETED_ASSETS_SHOWN = 200;
 /**
  * The unpaged lists (assets, people) as JSON: at most 15 MiB, so the RPC reply that carries
  * one stays under 16 MiB (RabbitMQ 4's default max_message_size) whatever the rows hold.
@@ -45,6 +55,8 @@ export class CreateAssetInput {
   @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) category?: string | null;
   @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
   @OpenObjectField(CLEARABLE) custom_fields?: Record<string, unknown> | null;
+  @EnumField(ASSET_CONDITIONS, { ...CLEARABLE, description: CONDITION })
+  condition?: AssetCondition | null;
 
   /** Checks the asset out to this person (of the same workspace). */
   @TextField({ min: 1, max: 64, ...CLEARABLE }) assigned_to_id?: string | null;
@@ -68,6 +80,8 @@ export class UpdateAssetInput {
   @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) category?: string | null;
   @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
   @OpenObjectField(CLEARABLE) custom_fields?: Record<string, unknown> | null;
+  @EnumField(ASSET_CONDITIONS, { ...CLEARABLE, description: CONDITION })
+  condition?: AssetCondition | null;
 
   /** A person id checks the asset out to them; `null` checks it in. */
   @TextField({ min: 1, max: 64, ...CLEARABLE }) assigned_to_id?: string | null;

@@ -40,7 +40,8 @@ import {
   type RenewedInvitationView,
 } from './members';
 import { CreatePersonInput, UpdatePersonInput, type PersonDetail } from './people';
-import type { AssetSummary, PersonSummary } from './models';
+import type { AssetSummary, DeletedAsset, PersonSummary, ScannedAsset } from './models';
+import { TextField } from './fields/field.decorators';
 import {
   ConsoleEndpointCreateMessage,
   ConsoleEndpointUpdateMessage,
@@ -171,6 +172,11 @@ export class UpdateAssetMessage extends RecordMessage {
   @ValidateNested() @Type(() => UpdateAssetInput) body!: UpdateAssetInput;
 }
 
+/** A code as a barcode scanner typed it: an asset tag or a serial number. */
+export class ScanAssetMessage extends CallerMessage {
+  @TextField({ min: 1, max: 200, notBlank: true }) code!: string;
+}
+
 export class CreatePersonMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreatePersonInput) body!: CreatePersonInput;
 }
@@ -223,6 +229,12 @@ export const RegisterRpc = {
   assetsGet: rpc('assets.get', RecordMessage, reply<AssetDetail>(), READ),
   assetsCreate: rpc('assets.create', CreateAssetMessage, reply<AssetDetail>()),
   assetsUpdate: rpc('assets.update', UpdateAssetMessage, reply<AssetDetail>()),
+  /** Soft delete (the console's): refused while the asset is checked out. */
+  assetsDelete: rpc('assets.delete', RecordMessage, reply<DeletedAsset>()),
+  assetsRestore: rpc('assets.restore', RecordMessage, reply<AssetDetail>()),
+  /** The workspace's deleted assets, most recently deleted first (DELETED_ASSETS_SHOWN). */
+  assetsDeleted: rpc('assets.deleted', CallerMessage, reply<DeletedAsset[]>(), READ),
+  assetsScan: rpc('assets.scan', ScanAssetMessage, reply<ScannedAsset>()),
   peopleList: rpc('people.list', ListMessage, reply<ListReply<PersonSummary>>(), LIST),
   peopleGet: rpc('people.get', RecordMessage, reply<PersonDetail>(), READ),
   peopleCreate: rpc('people.create', CreatePersonMessage, reply<PersonDetail>()),

@@ -13,7 +13,8 @@ export const SUMMARY_FROM = `register.assets a
   LEFT JOIN register.people p ON p.id = a.assigned_to_id`;
 
 export const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a.location_id,
-  l.name AS location_name, a.assigned_at, a.custody_due_at, a.custom_fields, a.created_at`;
+  l.name AS location_name, a.assigned_at, a.custody_due_at, a.custom_fields, a.condition,
+  a.last_scanned_at, a.created_at`;
 
 export const DETAIL_FROM = `${SUMMARY_FROM}
   LEFT JOIN register.locations l ON l.id = a.location_id`;

@@ -4,6 +4,9 @@ import { RateLimitsModule } from '../limits/rate-limits.module';
 import { RedisModule } from '../redis/redis.module';
 import { RegisterClientModule } from '../register-client/register-client.module';
 import { ConsoleKeysController } from './keys/console-keys.controller';
+import { ConsoleAssetsController } from './register/console-assets.controller';
+import { ConsolePeopleController } from './register/console-people.controller';
+import { ConsoleRegister } from './register/console-register';
 import { ConsoleAccessGuard } from './session/console-access';
 import { SessionStore } from './session/session-store';
 import { ConsoleSessions } from './sign-in/console-sessions';
@@ -26,7 +29,16 @@ import { WorkerAdminClient } from '../worker-client/worker-admin-client';
     ConsoleEventsController,
     ConsoleWebhooksController,
     ConsoleDeliveriesController,
+    ConsoleAssetsController,
+    ConsolePeopleController,
   ],
-  providers: [SessionStore, ConsoleSessions, SignInLimiter, ConsoleAccessGuard, WorkerAdminClient],
+  providers: [
+    SessionStore,
+    ConsoleSessions,
+    SignInLimiter,
+    ConsoleAccessGuard,
+    WorkerAdminClient,
+    ConsoleRegister,
+  ],
 })
 export class ConsoleModule {}

@@ -39,14 +39,27 @@ export class RegisterClient extends RpcPeer {
    * `overloaded`: 503 with Retry-After, since asking again is harmless. A write's timeout stays
    * a 504: it may have committed, and only its Idempotency-Key can tell.
    */
-  async call<C extends RpcContract<CallerMessage>>(
+  call<C extends RpcContract<CallerMessage>>(
     contract: C,
     access: AccessRecord,
     message: Omit<RequestOf<C>, 'caller'>,
     identity?: RequestIdentity,
   ): Promise<ReplyOf<C>> {
+    return this.callAs(contract, callerOf(access), message, identity);
+  }
+
+  /**
+   * The same message with the caller given as it is: the console's, which acts for a signed-in
+   * member rather than an API key (console/register/console-register.ts).
+   */
+  async callAs<C extends RpcContract<CallerMessage>>(
+    contract: C,
+    caller: CallerContext,
+    message: Omit<RequestOf<C>, 'caller'>,
+    identity?: RequestIdentity,
+  ): Promise<ReplyOf<C>> {
     // Omit<R, 'caller'> plus the caller is R; the compiler cannot see it through the generic.
-    const full = { ...message, caller: callerOf(access) } as RequestOf<C>;
+    const full = { ...message, caller } as RequestOf<C>;
     try {
       if (!contract.heavy) return await this.send(contract, full, undefined, identity);
       const lane = this.heavyLane;

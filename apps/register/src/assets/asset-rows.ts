@@ -33,6 +33,8 @@ export type AssetDetailRow = AssetSummaryRow &
     | 'assigned_at'
     | 'custody_due_at'
     | 'custom_fields'
+    | 'condition'
+    | 'last_scanned_at'
     | 'created_at'
   > & {
     location_name: LocationEntity['name'] | null;
@@ -78,6 +80,8 @@ export function toDetail(row: AssetDetailRow): AssetDetail {
             due_at: row.custody_due_at?.toISOString() ?? null,
           },
     custom_fields: row.custom_fields,
+    condition: row.condition,
+    last_scanned_at: row.last_scanned_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,4 +1,9 @@
-import { ASSET_STATUSES, type AssetStatus } from '@custodian/contracts';
+import {
+  ASSET_CONDITIONS,
+  ASSET_STATUSES,
+  type AssetCondition,
+  type AssetStatus,
+} from '@custodian/contracts';
 import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 import { PersonEntity } from '../people/person.entity';
@@ -9,6 +14,7 @@ import { LocationEntity } from './location.entity';
 @Entity({ schema: 'register', name: 'assets' })
 @Unique('assets_workspace_tag', ['workspace_id', 'asset_tag'])
 @Check('assets_status_check', checkOneOf('status', ASSET_STATUSES))
+@Check('assets_condition_check', checkOneOf('condition', ASSET_CONDITIONS))
 @Index('assets_workspace_order', ['workspace_id', 'created_at', 'id'])
 @Index('assets_workspace_status', ['workspace_id', 'status', 'created_at', 'id'])
 @Index('assets_holder', ['assigned_to_id'], { where: 'assigned_to_id IS NOT NULL' })
@@ -18,6 +24,10 @@ import { LocationEntity } from './location.entity';
 // GIN (workspace_id, search_text gin_trgm_ops): TypeORM can declare neither the method nor the
 // operator class.
 @Index('assets_search', { synchronize: false })
+// (workspace_id, lower(asset_tag)) and (workspace_id, lower(serial_number)): a scan's lookup in
+// any case; TypeORM cannot declare expression indexes.
+@Index('assets_scan_tag', { synchronize: false })
+@Index('assets_scan_serial', { synchronize: false })
 export class AssetEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'assets_pkey' })
   id!: string;
@@ -73,6 +83,13 @@ export class AssetEntity {
   /** Values of the workspace's custom fields, by key. */
   @Column({ type: 'jsonb', default: {} })
   custom_fields!: Record<string, unknown>;
+
+  @Column({ type: 'text', nullable: true })
+  condition!: AssetCondition | null;
+
+  /** When the asset was last found by a scan (AssetsService.scan). */
+  @Column({ type: 'timestamptz', nullable: true })
+  last_scanned_at!: Date | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created_at!: Date;

@@ -1,8 +1,10 @@
 import {
+  CallerMessage,
   CreateAssetMessage,
   ListMessage,
   RecordMessage,
   RegisterRpc,
+  ScanAssetMessage,
   UpdateAssetMessage,
 } from '@custodian/contracts';
 import { Handles } from '@custodian/messaging';
@@ -10,11 +12,17 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { REGISTER_RPC_TRANSPORT } from '../rpc/transports';
 import { parseAssetListQuery } from './asset-list-query';
+import { AssetBin } from './asset-bin';
+import { AssetScanner } from './asset-scanner';
 import { AssetsService } from './assets.service';
 
 @Controller()
 export class AssetsRpcController {
-  constructor(private readonly assets: AssetsService) {}
+  constructor(
+    private readonly assets: AssetsService,
+    private readonly bin: AssetBin,
+    private readonly scanner: AssetScanner,
+  ) {}
 
   @Handles(RegisterRpc.assetsList, REGISTER_RPC_TRANSPORT)
   list(@Payload() message: ListMessage) {
@@ -34,5 +42,25 @@ export class AssetsRpcController {
   @Handles(RegisterRpc.assetsUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateAssetMessage) {
     return this.assets.update(message.caller, message.id, message.body);
+  }
+
+  @Handles(RegisterRpc.assetsDelete, REGISTER_RPC_TRANSPORT)
+  delete(@Payload() message: RecordMessage) {
+    return this.bin.delete(message.caller, message.id);
+  }
+
+  @Handles(RegisterRpc.assetsRestore, REGISTER_RPC_TRANSPORT)
+  restore(@Payload() message: RecordMessage) {
+    return this.bin.restore(message.caller, message.id);
+  }
+
+  @Handles(RegisterRpc.assetsDeleted, REGISTER_RPC_TRANSPORT)
+  deleted(@Payload() message: CallerMessage) {
+    return this.bin.listDeleted(message.caller);
+  }
+
+  @Handles(RegisterRpc.assetsScan, REGISTER_RPC_TRANSPORT)
+  scan(@Payload() message: ScanAssetMessage) {
+    return this.scanner.scan(message.caller, message.code);
   }
 }

@@ -9,23 +9,24 @@ import {
   type ListReply,
   type UpdateAssetInput,
 } from '@custodian/contracts';
-import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { ASSET_LIST, DETAIL_COLUMNS, DETAIL_FROM, ListCache } from '@custodian/register-sql';
-import { isUniqueViolation, newId } from '@custodian/persistence';
+import { ASSET_LIST, ListCache } from '@custodian/register-sql';
+import { newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import type { EntityManager } from 'typeorm';
 import { answerList, bytesFormat } from '../listing/list-page';
 import { SharedRuns } from '../listing/shared-runs';
-import { toDetail, toSummary, type AssetDetailRow, type AssetSummaryRow } from './asset-rows';
+import { findAssetRow } from './asset-lookup';
+import { assertAssetSlot, noteLastAssetSlot } from './asset-slots';
+import { assertTagFree, tagTaken, translateTagConflict } from './asset-tags';
+import { toDetail, toSummary, type AssetSummaryRow } from './asset-rows';
 import { checkoutTarget, type Holder } from './custody';
 import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
 import { resolveOptionalRef } from './named-refs';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 
-const TAG_CONSTRAINT = 'assets_workspace_tag';
 const BYTES_FORMAT = bytesFormat(ASSET_LIST.columns, toSummary);
 
 @Injectable()
@@ -63,7 +64,7 @@ export class AssetsService {
   }
 
   async get(caller: CallerContext, id: string): Promise<AssetDetail> {
-    return toDetail(await this.reads.run((db) => this.findRow(db, caller.workspaceId, id)));
+    return toDetail(await this.reads.run((db) => findAssetRow(db, caller.workspaceId, id)));
   }
 
   async create(caller: CallerContext, input: CreateAssetInput): Promise<AssetDetail> {
@@ -79,12 +80,7 @@ export class AssetsService {
           : null;
         const dueAt = dueDate(input.due_at, holder !== null);
         const counter = await lockWorkspaceCounters(tx, caller.workspaceId);
-        if (wouldExceed(caller.limits.assets, counter.asset_count)) {
-          throw new DomainError(
-            'limit_reached',
-            limitReachedMessage('assets', caller.limits.assets ?? 0, caller.plan),
-          );
-        }
+        assertAssetSlot(caller, counter);
         let tagSeq = Number(counter.asset_tag_seq);
         let assetTag = input.asset_tag?.trim();
         if (assetTag) {
@@ -99,9 +95,9 @@ export class AssetsService {
         await tx.query(
           `INSERT INTO register.assets (id, workspace_id, name, sku, status, brand, model,
              serial_number, asset_tag, category_id, location_id, custom_fields, assigned_to_id,
-             assigned_at, custody_due_at)
+             assigned_at, custody_due_at, condition)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14)`,
+             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14, $15)`,
           [
             id,
             caller.workspaceId,
@@ -117,6 +113,7 @@ export class AssetsService {
             JSON.stringify(customFields),
             holder?.id ?? null,
             dueAt,
+            input.condition ?? null,
           ],
         );
         await tx.query(
@@ -124,7 +121,7 @@ export class AssetsService {
              SET asset_count = asset_count + 1, asset_tag_seq = $2 WHERE workspace_id = $1`,
           [caller.workspaceId, tagSeq],
         );
-        const asset = toDetail(await this.findRow(tx, caller.workspaceId, id));
+        const asset = toDetail(await findAssetRow(tx, caller.workspaceId, id));
         await this.outbox.write(tx, caller.workspaceId, 'asset.created', asset);
         if (holder)
           await writeCustodyEvent(
@@ -135,15 +132,7 @@ export class AssetsService {
             asset,
             holder,
           );
-        if (caller.limits.assets !== null && counter.asset_count + 1 === caller.limits.assets) {
-          // This create used the last slot: one event per crossing, in the same transaction.
-          await this.outbox.write(tx, caller.workspaceId, 'plan.limit_reached', {
-            workspace: { id: caller.workspaceId },
-            plan: caller.plan,
-            limit: 'assets',
-            value: caller.limits.assets,
-          });
-        }
+        await noteLastAssetSlot(this.outbox, tx, caller, counter.asset_count + 1);
         return asset;
       });
     } catch (error) {
@@ -154,7 +143,7 @@ export class AssetsService {
   async update(caller: CallerContext, id: string, input: UpdateAssetInput): Promise<AssetDetail> {
     try {
       return await this.writes.run(caller.workspaceId, async (tx) => {
-        const current = await this.findRow(tx, caller.workspaceId, id, true);
+        const current = await findAssetRow(tx, caller.workspaceId, id, true);
         const update = new UpdateSet(current.id, caller.workspaceId);
         const set = (column: string, value: unknown) => update.set(column, value);
         // Custody first: the asset row is locked (FOR UPDATE above), so concurrent PATCHes of one
@@ -182,6 +171,11 @@ export class AssetsService {
             update.raw('overdue_at = NULL');
           }
         }
+        const condition =
+          input.condition !== undefined && input.condition !== current.condition
+            ? { from: current.condition, to: input.condition }
+            : null;
+        if (condition) set('condition', condition.to);
         if (input.name !== undefined) set('name', input.name.trim());
         if (input.status !== undefined) set('status', input.status);
         for (const column of ['sku', 'brand', 'model', 'serial_number'] as const) {
@@ -215,8 +209,15 @@ export class AssetsService {
         }
         if (update.empty) return toDetail(current);
         await tx.query(update.statement('register.assets'), update.params);
-        const asset = toDetail(await this.findRow(tx, caller.workspaceId, current.id));
+        const asset = toDetail(await findAssetRow(tx, caller.workspaceId, current.id));
         await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
+        if (condition) {
+          await this.outbox.write(tx, caller.workspaceId, 'asset.condition_changed', {
+            asset,
+            ...condition,
+            at: asset.updated_at,
+          });
+        }
         if (custody.in) {
           await writeCustodyEvent(
             this.outbox,
@@ -243,65 +244,6 @@ export class AssetsService {
       throw translateTagConflict(error, input.asset_tag);
     }
   }
-
-  /**
-   * The one way an asset is looked up by id: always within the caller's workspace, and the
-   * same 404 whether the id is unknown or belongs to another workspace.
-   */
-  private async findRow(
-    manager: EntityManager,
-    workspaceId: string,
-    id: string,
-    forUpdate = false,
-  ): Promise<AssetDetailRow> {
-    if (id.length > 64 || id.includes('\u0000')) {
-      throw new DomainError('not_found', `Asset ${id} not found`);
-    }
-    if (forUpdate) {
-      // The lock first, in a statement of its own: after waiting for a concurrent PATCH, a
-      // locking SELECT rechecks only the locked row and would keep the joined rows of its older
-      // snapshot (the previous holder's name, empty when there was none). The read below sees
-      // the committed state.
-      await manager.query(
-        `SELECT 1 FROM register.assets WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
-        [id, workspaceId],
-      );
-    }
-    const rows = await manager.query<AssetDetailRow[]>(
-      `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM} WHERE a.id = $1 AND a.workspace_id = $2`,
-      [id, workspaceId],
-    );
-    const row = rows[0];
-    if (!row) throw new DomainError('not_found', `Asset ${id} not found`);
-    return row;
-  }
-}
-
-async function tagTaken(
-  tx: EntityManager,
-  workspaceId: string,
-  tag: string,
-): Promise<string | null> {
-  const rows = await tx.query<Array<{ id: string }>>(
-    `SELECT id FROM register.assets WHERE workspace_id = $1 AND asset_tag = $2`,
-    [workspaceId, tag],
-  );
-  return rows[0]?.id ?? null;
-}
-
-async function assertTagFree(tx: EntityManager, workspaceId: string, tag: string): Promise<void> {
-  const holder = await tagTaken(tx, workspaceId, tag);
-  if (holder) throw tagConflict(tag);
-}
-
-function tagConflict(tag: string): DomainError {
-  return new DomainError('conflict', `asset_tag ${tag} is already used by another asset`);
-}
-
-/** Two concurrent writes of one tag both pass the check; the unique index decides. */
-function translateTagConflict(error: unknown, tag: string | undefined): unknown {
-  if (isUniqueViolation(error, TAG_CONSTRAINT)) return tagConflict(tag?.trim() ?? 'given');
-  return error;
 }
 
 /** Check-out and check-in events carry the asset as fetched and the person concerned. */

@@ -20,6 +20,8 @@ import { CreateSignIn1763910000000 } from './migrations/1763910000000-CreateSign
 import { SearchByWorkspace1763920000000 } from './migrations/1763920000000-SearchByWorkspace';
 import { ListBytesVersion1763930000000 } from './migrations/1763930000000-ListBytesVersion';
 import { CustodyDueDates1763940000000 } from './migrations/1763940000000-CustodyDueDates';
+import { AssetConditionScansAndBin1763950000000 } from './migrations/1763950000000-AssetConditionScansAndBin';
+import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
 import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
@@ -50,12 +52,14 @@ export function registerDataSource(
       SearchByWorkspace1763920000000,
       ListBytesVersion1763930000000,
       CustodyDueDates1763940000000,
+      AssetConditionScansAndBin1763950000000,
     ],
     entities: [
       CategoryEntity,
       LocationEntity,
       WorkspaceCountersEntity,
       AssetEntity,
+      DeletedAssetEntity,
       outboxEntity(REGISTER_SCHEMA),
       DepartmentEntity,
       PersonEntity,

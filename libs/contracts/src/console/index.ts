@@ -1,3 +1,4 @@
+export * from './assets';
 export * from './keys';
 export * from './permissions';
 export * from './session';

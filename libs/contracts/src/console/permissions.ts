@@ -8,19 +8,32 @@ export const CONSOLE_PERMISSIONS = [
   'webhooks.view',
   'webhooks.manage',
   'webhooks.secrets',
+  'assets.view',
+  'assets.manage',
+  'assets.scan',
+  'people.view',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
 /**
  * The role matrix (docs/decisions.md). Owners and admins manage keys and webhooks, as an API
- * key acting as admin would; managers see keys and the delivery log but change neither; members
- * see the workspace only (the register's screens come in part 2).
+ * key acting as admin would; managers see keys and the delivery log but change neither, and
+ * run the register (assets: create, edit, custody, condition, bin); members see assets and
+ * people and scan tags.
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
   admin: CONSOLE_PERMISSIONS,
-  manager: ['workspace.view', 'keys.view', 'webhooks.view'],
-  member: ['workspace.view'],
+  manager: [
+    'workspace.view',
+    'keys.view',
+    'webhooks.view',
+    'assets.view',
+    'assets.manage',
+    'assets.scan',
+    'people.view',
+  ],
+  member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view'],
 };
 
 export function permissionsOf(role: MemberRole): ConsolePermission[] {

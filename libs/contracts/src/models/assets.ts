@@ -1,4 +1,10 @@
-import { ASSET_STATUSES, type AssetStatus, type Page } from '../assets';
+import {
+  ASSET_CONDITIONS,
+  ASSET_STATUSES,
+  type AssetCondition,
+  type AssetStatus,
+  type Page,
+} from '../assets';
 import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
   EnumField,
@@ -85,6 +91,8 @@ export const ASSET_EXAMPLE = {
     due_at: '2026-12-22T17:00:00.000Z',
   },
   custom_fields: { purchase_date: '2026-03-01', warranty_years: 3 },
+  condition: 'good',
+  last_scanned_at: '2026-11-20T09:30:00.000Z',
   created_at: '2026-03-02T08:00:00.000Z',
   updated_at: '2026-11-22T10:15:00.000Z',
 } as const satisfies Asset;
@@ -167,6 +175,18 @@ export class Asset extends ListedAsset {
   })
   custom_fields!: Record<string, unknown>;
 
+  @EnumField(ASSET_CONDITIONS, {
+    nullable: true,
+    description: `Physical condition (${ASSET_CONDITIONS.join(', ')}), or null when not recorded.`,
+  })
+  condition!: AssetCondition | null;
+
+  @TimestampField({
+    nullable: true,
+    description: 'When its tag or serial number was last scanned in the console, or null.',
+  })
+  last_scanned_at!: string | null;
+
   @TimestampField({ description: 'When the asset was created.' }) created_at!: string;
 
   @TimestampField({ description: 'When the asset last changed.' }) updated_at!: string;
@@ -180,3 +200,22 @@ export const AssetPage = pageOf(AssetSummary, {
   examples: [{ data: [ASSET_SUMMARY_EXAMPLE], page: 1, pageSize: 50, total: 1 }],
 });
 export type AssetPage = Page<AssetSummary>;
+
+/** A deleted asset as the console's bin lists it (console API only). */
+@ContractSchema({ name: 'DeletedAsset' })
+export class DeletedAsset {
+  @IdField('ast', 'Id of the asset; it keeps it when restored.') id!: string;
+  @TextField({ description: 'Name of the asset when it was deleted.' }) name!: string;
+  @TextField({ description: 'Its asset tag; restoring needs it to be free.' }) asset_tag!: string;
+  @TimestampField({ description: 'When it was deleted.' }) deleted_at!: string;
+}
+
+export const SCAN_MATCHES = ['asset_tag', 'serial_number'] as const;
+export type ScanMatch = (typeof SCAN_MATCHES)[number];
+
+/** What a scan found (console API only); the scan is recorded and fires `asset.scanned`. */
+@ContractSchema({ name: 'ScannedAsset' })
+export class ScannedAsset {
+  @NestedField(Asset) asset!: Asset;
+  @EnumField(SCAN_MATCHES, { description: 'What the scanned code matched.' }) matched!: ScanMatch;
+}

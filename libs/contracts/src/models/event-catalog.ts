@@ -5,10 +5,12 @@ import type { ContractClass } from '../fields/field.decorators';
 import { ASSET_EXAMPLE, Asset } from './assets';
 import {
   AssetRequest,
+  AssetScan,
   AssignmentOverdue,
   Audit,
   AuditItemMissing,
   Booking,
+  ConditionChange,
   CustodyChange,
   License,
   LicenseSeatChange,
@@ -40,6 +42,10 @@ export interface EventEntry {
 export const EMITTED_EVENTS = [
   'asset.created',
   'asset.updated',
+  'asset.deleted',
+  'asset.restored',
+  'asset.condition_changed',
+  'asset.scanned',
   'assignment.checked_out',
   'assignment.checked_in',
   'assignment.overdue',
@@ -63,9 +69,9 @@ const WORKSPACE = { id: 'wsp_01jd8w0a9b8c7d6e5f4g3h2j1k', name: 'Acme' };
 
 const notEmitted = (what: string) => `${what} ${NOT_EMITTED}`;
 
-const asset = (what: string, emitted = true) => ({
+const asset = (what: string) => ({
   data: Asset,
-  description: `${what} The asset as \`GET /assets/{id}\` returns it.${emitted ? '' : ` ${NOT_EMITTED}`}`,
+  description: `${what} The asset as \`GET /assets/{id}\` returns it.`,
 });
 
 const custody = { asset: ASSET_EXAMPLE, person: PERSON, at: ASSET_EXAMPLE.updated_at };
@@ -145,10 +151,26 @@ const booking = (what: string, status: string) => ({
 export const EVENT_CATALOG = {
   'asset.created': asset('An asset was created.'),
   'asset.updated': asset('An asset was changed (PATCH with at least one field given).'),
-  'asset.deleted': asset('An asset was deleted; as it was before.', false),
-  'asset.restored': asset('A deleted asset was restored.', false),
-  'asset.condition_changed': asset('The condition of an asset changed.', false),
-  'asset.scanned': asset('The tag of an asset was scanned.', false),
+  'asset.deleted': asset(
+    'An asset was deleted in the console (soft delete: it leaves lists and fetches with 404 ' +
+      'until restored); the asset as it was.',
+  ),
+  'asset.restored': asset('A deleted asset was restored in the console, with the same id.'),
+  'asset.condition_changed': {
+    data: ConditionChange,
+    description:
+      'The condition of an asset changed (`condition` on create is part of `asset.created`): ' +
+      'the asset afterwards, the condition before and after, and when. Fired beside ' +
+      '`asset.updated`.',
+    examples: [{ asset: ASSET_EXAMPLE, from: 'good', to: 'poor', at: AT }],
+  },
+  'asset.scanned': {
+    data: AssetScan,
+    description:
+      'The asset tag or serial number of an asset was scanned in the console: the asset, the ' +
+      'code as scanned, what it matched, and when.',
+    examples: [{ asset: ASSET_EXAMPLE, code: 'AT-000042', matched: 'asset_tag', at: AT }],
+  },
 
   'assignment.checked_out': {
     data: CustodyChange,

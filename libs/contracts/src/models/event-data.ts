@@ -10,7 +10,8 @@ import {
   TimestampField,
 } from '../fields/field.decorators';
 import { EffectiveLimits, PLAN_NAMES, type PlanName } from '../plans';
-import { Asset } from './assets';
+import { ASSET_CONDITIONS, type AssetCondition } from '../assets';
+import { Asset, SCAN_MATCHES, type ScanMatch } from './assets';
 import { LocationRef, PersonRef, type NamedRef } from './refs';
 import { PLAN, WORKSPACE_ID } from './workspace';
 
@@ -22,6 +23,32 @@ import { PLAN, WORKSPACE_ID } from './workspace';
  */
 
 // ---- emitted -----------------------------------------------------------------------------
+
+/** asset.condition_changed: the asset after the change, and the condition before and after. */
+@ContractSchema({ name: 'ConditionChange' })
+export class ConditionChange {
+  @NestedField(Asset) asset!: Asset;
+  @EnumField(ASSET_CONDITIONS, {
+    nullable: true,
+    description: 'The condition before; null: none was recorded.',
+  })
+  from!: AssetCondition | null;
+  @EnumField(ASSET_CONDITIONS, {
+    nullable: true,
+    description: 'The condition now; null: cleared.',
+  })
+  to!: AssetCondition | null;
+  @TimestampField({ description: 'When it changed (the updated_at of the asset).' }) at!: string;
+}
+
+/** asset.scanned: the asset found, the code as scanned, what it matched, when. */
+@ContractSchema({ name: 'AssetScan' })
+export class AssetScan {
+  @NestedField(Asset) asset!: Asset;
+  @TextField({ description: 'The code as the scanner typed it (trimmed).' }) code!: string;
+  @EnumField(SCAN_MATCHES, { description: 'What the code matched.' }) matched!: ScanMatch;
+  @TimestampField({ description: 'When it was scanned.' }) at!: string;
+}
 
 /** assignment.checked_out and .checked_in: the asset as fetched, the person concerned, when. */
 @ContractSchema({ name: 'CustodyChange' })

@@ -4,7 +4,18 @@ import { Member } from './members';
 import { Person, PersonPage, PersonSummary } from './people';
 import { Ping } from './workspace';
 
-export { ASSET_EXAMPLE, Asset, AssetPage, AssetSummary, CategoryName, Custody } from './assets';
+export {
+  ASSET_EXAMPLE,
+  Asset,
+  AssetPage,
+  AssetSummary,
+  CategoryName,
+  Custody,
+  DeletedAsset,
+  SCAN_MATCHES,
+  ScannedAsset,
+  type ScanMatch,
+} from './assets';
 export { ErrorBody } from './errors';
 export * from './event-catalog';
 export * from './event-data';

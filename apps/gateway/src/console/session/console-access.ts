@@ -33,6 +33,10 @@ const DOING: Record<ConsolePermission, string> = {
   'webhooks.view': 'see webhooks and the delivery log',
   'webhooks.manage': 'change webhooks or resend deliveries',
   'webhooks.secrets': 'see or rotate signing secrets',
+  'assets.view': 'see assets',
+  'assets.manage': 'change assets',
+  'assets.scan': 'scan assets',
+  'people.view': 'see people',
 };
 
 /**

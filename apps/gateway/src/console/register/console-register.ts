@@ -1,0 +1,47 @@
+import type {
+  CallerContext,
+  CallerMessage,
+  ReplyOf,
+  RequestOf,
+  RpcContract,
+} from '@custodian/contracts';
+import { Injectable } from '@nestjs/common';
+import { WorkspacesService } from '../../admin/workspaces.service';
+import { RegisterClient } from '../../register-client/register-client';
+import type { ConsoleCaller } from '../session/console-request';
+
+/** The key id a console call carries: no key, but who it acts for (register logs name it). */
+export function consoleKeyId(memberId: string): string {
+  return `console:${memberId}`;
+}
+
+/**
+ * The register's API queue for a signed-in member: the same messages, services, validation,
+ * plan limits and events as an API key's calls, with the workspace's current plan read on
+ * each call (a plan changed a moment ago applies at once). The console is not plan-gated: a
+ * workspace without API access still keeps its register in the console.
+ */
+@Injectable()
+export class ConsoleRegister {
+  constructor(
+    private readonly register: RegisterClient,
+    private readonly workspaces: WorkspacesService,
+  ) {}
+
+  async call<C extends RpcContract<CallerMessage>>(
+    contract: C,
+    caller: ConsoleCaller,
+    message: Omit<RequestOf<C>, 'caller'>,
+  ): Promise<ReplyOf<C>> {
+    const workspace = await this.workspaces.get(caller.workspaceId);
+    const context: CallerContext = {
+      workspaceId: workspace.id,
+      keyId: consoleKeyId(caller.memberId),
+      // What a member may do is the route's permission (ConsoleAccess), checked before this.
+      scope: 'write',
+      plan: workspace.plan,
+      limits: workspace.limits,
+    };
+    return this.register.callAs(contract, context, message);
+  }
+}

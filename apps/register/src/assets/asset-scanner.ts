@@ -1,0 +1,78 @@
+import {
+  DomainError,
+  type CallerContext,
+  type ScanMatch,
+  type ScannedAsset,
+} from '@custodian/contracts';
+import { OutboxWriter } from '@custodian/messaging';
+import { queryRows } from '@custodian/persistence';
+import { Injectable } from '@nestjs/common';
+import { WriteTransactions } from '../requests/write-transactions';
+import { findAssetRow } from './asset-lookup';
+import { toDetail } from './asset-rows';
+
+interface Candidate {
+  id: string;
+  exact: boolean;
+}
+
+/**
+ * A scan in the console: a code as a barcode scanner types it finds the asset whose tag, else
+ * whose serial number, it is (in any case; the exact case wins), records when it was seen and
+ * fires `asset.scanned`. The asset's updated_at does not move: a scan changes nothing about it.
+ */
+@Injectable()
+export class AssetScanner {
+  constructor(
+    private readonly writes: WriteTransactions,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  scan(caller: CallerContext, code: string): Promise<ScannedAsset> {
+    const workspaceId = caller.workspaceId;
+    const typed = code.trim();
+    return this.writes.run(workspaceId, async (tx) => {
+      let matched: ScanMatch = 'asset_tag';
+      let found = await queryRows<Candidate>(
+        tx,
+        `SELECT id, asset_tag = $2 AS exact FROM register.assets
+          WHERE workspace_id = $1 AND lower(asset_tag) = lower($2)
+          ORDER BY exact DESC, id LIMIT 2`,
+        [workspaceId, typed],
+      );
+      if (found.length === 0) {
+        matched = 'serial_number';
+        found = await queryRows<Candidate>(
+          tx,
+          `SELECT id, serial_number = $2 AS exact FROM register.assets
+            WHERE workspace_id = $1 AND lower(serial_number) = lower($2)
+            ORDER BY exact DESC, id LIMIT 2`,
+          [workspaceId, typed],
+        );
+      }
+      const [first, second] = found;
+      if (!first) {
+        throw new DomainError('not_found', `No asset has the asset tag or serial number ${typed}`);
+      }
+      if (second && (!first.exact || second.exact)) {
+        throw new DomainError(
+          'conflict',
+          `Several assets have the ${matched === 'asset_tag' ? 'asset tag' : 'serial number'} ` +
+            `${typed}; scan or type their asset tag exactly`,
+        );
+      }
+      await tx.query(
+        `UPDATE register.assets SET last_scanned_at = now() WHERE id = $1 AND workspace_id = $2`,
+        [first.id, workspaceId],
+      );
+      const asset = toDetail(await findAssetRow(tx, workspaceId, first.id));
+      await this.outbox.write(tx, workspaceId, 'asset.scanned', {
+        asset,
+        code: typed,
+        matched,
+        at: asset.last_scanned_at ?? new Date().toISOString(),
+      });
+      return { asset, matched };
+    });
+  }
+}
