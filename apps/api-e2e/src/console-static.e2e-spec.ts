@@ -107,5 +107,6 @@ describe('the console served by the gateway (e2e)', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
-  });
+    // A gateway of its own starts here: up to startExtraGateway's 20 s health wait.
+  }, 30_000);
 });

@@ -54,3 +54,17 @@ export type DeliveryFilters = NonNullable<
   NonNullable<paths['/console/api/deliveries']['get']['parameters']['query']>
 >;
 export type ResendFilters = JsonBody<'/console/api/deliveries/resend', 'post'>;
+export type AssetPage = JsonResponse<'/console/api/assets', 'get', 200>;
+export type AssetSummary = AssetPage['data'][number];
+export type AssetListQuery = NonNullable<
+  paths['/console/api/assets']['get']['parameters']['query']
+>;
+export type Asset = JsonResponse<'/console/api/assets/{id}', 'get', 200>;
+export type AssetStatus = Asset['status'];
+export type AssetCondition = NonNullable<Asset['condition']>;
+export type AssetInput = JsonBody<'/console/api/assets', 'post'>;
+export type AssetChanges = JsonBody<'/console/api/assets/{id}', 'patch'>;
+export type DeletedAsset = JsonResponse<'/console/api/assets/deleted', 'get', 200>[number];
+export type ScannedAsset = JsonResponse<'/console/api/assets/scan', 'post', 200>;
+export type PersonPage = JsonResponse<'/console/api/people', 'get', 200>;
+export type PersonSummary = PersonPage['data'][number];

@@ -1,5 +1,11 @@
 import { Route, Routes } from 'react-router';
 import { AccountPage } from '../account/account.page';
+import { AssetFormPage } from '../assets/asset-form.page';
+import { AssetPage } from '../assets/asset.page';
+import { AssetsPage } from '../assets/assets.page';
+import { BinPage } from '../assets/bin.page';
+import { LabelPage } from '../assets/label.page';
+import { ScanPage } from '../assets/scan.page';
 import { DeliveriesPage } from '../deliveries/deliveries.page';
 import { DeliveryPage } from '../deliveries/delivery.page';
 import { KeysPage } from '../keys/keys.page';
@@ -29,6 +35,62 @@ export function AppRoutes() {
         </Route>
         <Route element={<RequireWorkspace />}>
           <Route index element={<OverviewPage />} />
+          <Route
+            path="assets"
+            element={
+              <RequirePermission permission="assets.view" action="see assets">
+                <AssetsPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="assets/new"
+            element={
+              <RequirePermission permission="assets.manage" action="add assets">
+                <AssetFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="assets/bin"
+            element={
+              <RequirePermission permission="assets.view" action="see assets">
+                <BinPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="assets/:id"
+            element={
+              <RequirePermission permission="assets.view" action="see assets">
+                <AssetPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="assets/:id/edit"
+            element={
+              <RequirePermission permission="assets.manage" action="change assets">
+                <AssetFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="assets/:id/label"
+            element={
+              <RequirePermission permission="assets.view" action="see assets">
+                <LabelPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="scan"
+            element={
+              <RequirePermission permission="assets.scan" action="scan assets">
+                <ScanPage />
+              </RequirePermission>
+            }
+          />
           <Route
             path="keys"
             element={

@@ -9,9 +9,21 @@ const PERMISSIONS_BY_ROLE: Record<string, Permission[]> = {
     'webhooks.view',
     'webhooks.manage',
     'webhooks.secrets',
+    'assets.view',
+    'assets.manage',
+    'assets.scan',
+    'people.view',
   ],
-  manager: ['workspace.view', 'keys.view', 'webhooks.view'],
-  member: ['workspace.view'],
+  manager: [
+    'workspace.view',
+    'keys.view',
+    'webhooks.view',
+    'assets.view',
+    'assets.manage',
+    'assets.scan',
+    'people.view',
+  ],
+  member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view'],
 };
 
 function session(role: 'owner' | 'manager' | 'member', picked = true): Session {
@@ -39,6 +51,8 @@ describe('navItems', () => {
   it('shows every screen to an owner', () => {
     expect(navItems(session('owner')).map((item) => item.label)).toEqual([
       'Overview',
+      'Assets',
+      'Scan',
       'API keys',
       'Webhooks',
       'Delivery log',
@@ -46,8 +60,13 @@ describe('navItems', () => {
     ]);
   });
 
-  it('hides keys and webhooks from a member', () => {
-    expect(navItems(session('member')).map((item) => item.to)).toEqual(['/', '/account']);
+  it('hides keys and webhooks from a member, who sees assets and scans', () => {
+    expect(navItems(session('member')).map((item) => item.to)).toEqual([
+      '/',
+      '/assets',
+      '/scan',
+      '/account',
+    ]);
   });
 });
 

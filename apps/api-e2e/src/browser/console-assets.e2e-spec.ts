@@ -1,0 +1,214 @@
+import {
+  GatewayAdminPatterns,
+  RegisterAdminPatterns,
+  WorkerAdminPatterns,
+  type Asset,
+  type EventEnvelope,
+  type PersonDetail,
+  type WorkspaceView,
+} from '@custodian/contracts';
+import { WebhookReceiver, eventually, freePort } from '@custodian/testing';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Tenant, TestStack } from '../support/stack';
+import { launchChromium, screenshot } from './chromium';
+
+const PASSWORD = 'a long enough password';
+
+/**
+ * An asset manager's day in the console, in real headless Chromium against the real stack:
+ * sign in, add an asset, scan its tag, check it out with a due date and in again, record its
+ * condition, delete it and restore it from the bin; a local receiver sees each event. Only the
+ * keyboard and the mouse, through labels and roles a person reads.
+ */
+jest.setTimeout(30_000);
+
+describe('the register in the console, in a browser (e2e)', () => {
+  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
+  const receiver = new WebhookReceiver();
+  const manager = 'ops@globex.example';
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  let tenant: Tenant;
+  let assetUrl = '';
+
+  beforeAll(async () => {
+    await receiver.start();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    Object.assign(stack.env, {
+      PORT: String(port),
+      PUBLIC_BASE_URL: base,
+      CONSOLE_DIR: path.resolve(__dirname, '../../../../dist/apps/console'),
+    });
+    [browser] = await Promise.all([launchChromium(), stack.start()]);
+    const workspace = await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name: 'Globex',
+      plan: 'pro',
+      owner_email: manager,
+    });
+    await stack.registerAdminCall(RegisterAdminPatterns.passwordSet, {
+      email: manager,
+      password: PASSWORD,
+    });
+    tenant = new Tenant(stack, workspace, await stack.createKey(workspace.id, 'write'));
+    const person = await tenant.post<PersonDetail>('/people', {
+      full_name: 'Dorothy Vaughan',
+      email: 'dorothy@globex.example',
+    });
+    expect(person.status).toBe(201);
+    await stack.workerAdminCall(WorkerAdminPatterns.webhookCreate, {
+      workspace: workspace.id,
+      url: receiver.url('/day'),
+      events: '*',
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+  }, 60_000);
+
+  afterEach(async () => {
+    const name = expect.getState().currentTestName?.replace(/\W+/g, '-') ?? 'test';
+    await screenshot(page, `last-${name}`).catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack.stop();
+    await receiver.stop();
+  });
+
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+
+  /** The events the receiver got, in order, as `event` keys with their data. */
+  function received(): Array<EventEnvelope<Record<string, unknown>>> {
+    return receiver
+      .on('/day')
+      .map((request) => JSON.parse(request.rawBody) as EventEnvelope<Record<string, unknown>>);
+  }
+
+  async function arrives(event: string): Promise<EventEnvelope<Record<string, unknown>>> {
+    return eventually(
+      () => {
+        const found = received().find((envelope) => envelope.event === event);
+        return found ? Promise.resolve(found) : Promise.reject(new Error(`no ${event} yet`));
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+  }
+
+  it('signs in with a password and adds an asset', async () => {
+    await page.goto(`${base}/console/sign-in`);
+    await page.locator('#password-email').fill(manager);
+    await page.locator('#password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await nav('Assets');
+    await page.getByRole('heading', { name: 'Assets' }).waitFor();
+    await page.getByText('No assets yet.').waitFor();
+
+    await page.getByRole('link', { name: 'Add asset' }).click();
+    await page.getByLabel('Name').fill('ThinkPad X1 Carbon');
+    await page.getByLabel('Asset tag').fill('GLX-0042');
+    await page.getByLabel('Serial number').fill('PF-3XK9Q');
+    await page.getByLabel('Brand').fill('Lenovo');
+    await page.getByLabel('Category').fill('Laptops');
+    await page.getByLabel('Condition').selectOption('good');
+    await screenshot(page, 'asset-form');
+    await page.getByRole('button', { name: 'Add asset' }).click();
+    await page.getByRole('heading', { name: 'ThinkPad X1 Carbon' }).waitFor();
+    assetUrl = page.url();
+    expect((await arrives('asset.created')).data).toMatchObject({
+      asset_tag: 'GLX-0042',
+      condition: 'good',
+    });
+  });
+
+  it('finds the asset by scanning its tag, as a scanner types it', async () => {
+    await nav('Scan');
+    // The field has the focus: a scanner types the code and presses Enter.
+    await page.keyboard.type('glx-0042');
+    await page.keyboard.press('Enter');
+    await page.getByText('Scanned glx-0042: the asset tag of this asset.').waitFor();
+    expect(page.url()).toBe(assetUrl);
+    await screenshot(page, 'asset-scanned');
+    expect((await arrives('asset.scanned')).data).toMatchObject({
+      code: 'glx-0042',
+      matched: 'asset_tag',
+    });
+
+    await nav('Scan');
+    await page.keyboard.type('NOT-A-TAG');
+    await page.keyboard.press('Enter');
+    await page.getByText('No asset has the asset tag or serial number NOT-A-TAG').waitFor();
+    expect(await page.locator('#scan-code').inputValue()).toBe('');
+  });
+
+  it('checks the asset out with a due date, then in, and records its condition', async () => {
+    await page.goto(assetUrl);
+    await page.getByLabel('Find a person').fill('dorothy');
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page
+      .getByLabel('Check out to')
+      .selectOption({ label: 'Dorothy Vaughan (dorothy@globex.example)' });
+    await page.getByLabel('Due back', { exact: true }).fill('2031-06-30T17:00');
+    await page.getByRole('button', { name: 'Check out', exact: true }).click();
+    await page.getByText('Checked out to').waitFor();
+    await page.getByText('Dorothy Vaughan').first().waitFor();
+    await screenshot(page, 'asset-checked-out');
+    const out = await arrives('assignment.checked_out');
+    const custody = (out.data.asset as Asset).custody;
+    expect(custody?.due_at).toBe(new Date(2031, 5, 30, 17, 0).toISOString());
+
+    await page.getByRole('button', { name: 'Check in' }).click();
+    await page.getByText('In stock: nobody holds it.').waitFor();
+    await arrives('assignment.checked_in');
+
+    await page.getByLabel('Condition').selectOption('poor');
+    await page.getByRole('button', { name: 'Record condition' }).click();
+    await eventually(async () => {
+      const text = await page.getByRole('button', { name: 'Record condition' }).isDisabled();
+      if (!text) throw new Error('not saved yet');
+    });
+    expect((await arrives('asset.condition_changed')).data).toMatchObject({
+      from: 'good',
+      to: 'poor',
+    });
+  });
+
+  it('deletes the asset to the bin and restores it', async () => {
+    await page.goto(assetUrl);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Move to the bin' }).click();
+    await page.getByRole('heading', { name: 'Bin' }).waitFor();
+    await page.getByText('“ThinkPad X1 Carbon” is in the bin.').waitFor();
+    await screenshot(page, 'asset-bin');
+    const id = assetUrl.split('/').pop()!;
+    expect((await tenant.get(`/assets/${id}`)).status).toBe(404);
+    await arrives('asset.deleted');
+
+    await page.getByRole('button', { name: /Restore/ }).click();
+    await page.getByText('“ThinkPad X1 Carbon” is restored.').waitFor();
+    expect(page.url()).toBe(assetUrl);
+    expect((await tenant.get(`/assets/${id}`)).status).toBe(200);
+    await arrives('asset.restored');
+
+    await nav('Assets');
+    await page.getByRole('link', { name: 'ThinkPad X1 Carbon' }).waitFor();
+    await screenshot(page, 'assets');
+  });
+
+  it('prints a label whose QR code opens the asset', async () => {
+    await page.goto(assetUrl);
+    await page.getByRole('link', { name: 'Label' }).click();
+    const code = page.getByRole('img', {
+      name: 'QR code opening ThinkPad X1 Carbon in the console',
+    });
+    await code.waitFor();
+    // A version-3 code or larger: the asset's whole console address is in it.
+    const modules = await code.locator('path').getAttribute('d');
+    expect(modules?.split('M').length).toBeGreaterThan(300);
+    await page.getByText('GLX-0042').waitFor();
+    await screenshot(page, 'asset-label');
+  });
+});

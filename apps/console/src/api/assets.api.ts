@@ -1,0 +1,80 @@
+import type {
+  Asset,
+  AssetChanges,
+  AssetInput,
+  AssetListQuery,
+  AssetPage,
+  DeletedAsset,
+  PersonPage,
+  ScannedAsset,
+} from '@custodian/console-client';
+import { client, send } from './client';
+
+const byId = (id: string) => ({ params: { path: { id } } });
+
+export function listAssets(query: AssetListQuery): Promise<AssetPage> {
+  return send(
+    'see assets',
+    client.GET('/console/api/assets', { params: { query } }),
+    'assets.view',
+  );
+}
+
+export function getAsset(id: string): Promise<Asset> {
+  return send('see assets', client.GET('/console/api/assets/{id}', byId(id)), 'assets.view');
+}
+
+export function createAsset(input: AssetInput): Promise<Asset> {
+  return send(
+    'change assets',
+    client.POST('/console/api/assets', { body: input }),
+    'assets.manage',
+  );
+}
+
+export function updateAsset(id: string, changes: AssetChanges): Promise<Asset> {
+  return send(
+    'change assets',
+    client.PATCH('/console/api/assets/{id}', { ...byId(id), body: changes }),
+    'assets.manage',
+  );
+}
+
+export function deleteAsset(id: string): Promise<DeletedAsset> {
+  return send(
+    'change assets',
+    client.DELETE('/console/api/assets/{id}', byId(id)),
+    'assets.manage',
+  );
+}
+
+export function restoreAsset(id: string): Promise<Asset> {
+  return send(
+    'change assets',
+    client.POST('/console/api/assets/{id}/restore', byId(id)),
+    'assets.manage',
+  );
+}
+
+export function listDeletedAssets(): Promise<DeletedAsset[]> {
+  return send('see assets', client.GET('/console/api/assets/deleted'), 'assets.view');
+}
+
+export function scanAsset(code: string): Promise<ScannedAsset> {
+  return send(
+    'scan assets',
+    client.POST('/console/api/assets/scan', { body: { code } }),
+    'assets.scan',
+  );
+}
+
+/** Active people whose name, e-mail or employee number contains `search` (the picker). */
+export function findPeople(search: string): Promise<PersonPage> {
+  return send(
+    'see people',
+    client.GET('/console/api/people', {
+      params: { query: { status: 'active', pageSize: 20, ...(search ? { search } : {}) } },
+    }),
+    'people.view',
+  );
+}

@@ -1,0 +1,173 @@
+import type {
+  Asset,
+  AssetChanges,
+  AssetCondition,
+  AssetInput,
+  AssetStatus,
+} from '@custodian/console-client';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { createAsset, getAsset, updateAsset } from '../api/assets.api';
+import { ErrorNotice, Loading } from '../shared/notices';
+import { useAction } from '../shared/use-action';
+import { useLoad } from '../shared/use-load';
+import { usePageTitle } from '../shared/use-page-title';
+import { CONDITIONS, CONDITION_LABEL, STATUSES, STATUS_LABEL } from './asset-values';
+
+/** /assets/new and /assets/:id/edit. */
+export function AssetFormPage() {
+  const { id } = useParams();
+  usePageTitle(id ? 'Edit asset' : 'Add asset');
+  const [loaded] = useLoad(() => (id ? getAsset(id) : Promise.resolve(null)), [id]);
+  return (
+    <div className="page page-narrow">
+      <p className="breadcrumb">
+        <Link to="/assets">Assets</Link>
+        {id && (
+          <>
+            {' / '}
+            <Link to={`/assets/${id}`}>Asset</Link>
+          </>
+        )}
+      </p>
+      <h1>{id ? 'Edit asset' : 'Add asset'}</h1>
+      {loaded.status === 'loading' && <Loading what="the asset" />}
+      {loaded.status === 'failed' && <ErrorNotice error={loaded.error} />}
+      {loaded.status === 'ready' && <AssetForm asset={loaded.data} />}
+    </div>
+  );
+}
+
+const TEXT_FIELDS = [
+  { name: 'asset_tag', label: 'Asset tag', hint: 'Left empty on a new asset: AT-000001, …' },
+  { name: 'serial_number', label: 'Serial number' },
+  { name: 'brand', label: 'Brand' },
+  { name: 'model', label: 'Model' },
+  { name: 'sku', label: 'SKU' },
+  { name: 'category', label: 'Category', hint: 'A new name creates the category.' },
+  { name: 'location', label: 'Location', hint: 'A new name creates the location.' },
+] as const;
+type TextName = (typeof TEXT_FIELDS)[number]['name'];
+
+function initialText(asset: Asset | null): Record<TextName, string> {
+  return {
+    asset_tag: asset?.asset_tag ?? '',
+    serial_number: asset?.serial_number ?? '',
+    brand: asset?.brand ?? '',
+    model: asset?.model ?? '',
+    sku: asset?.sku ?? '',
+    category: asset?.category?.name ?? '',
+    location: asset?.location?.name ?? '',
+  };
+}
+
+function AssetForm({ asset }: { asset: Asset | null }) {
+  const navigate = useNavigate();
+  const [name, setName] = useState(asset?.name ?? '');
+  const [text, setText] = useState(() => initialText(asset));
+  const [status, setStatus] = useState<AssetStatus>(asset?.status ?? 'active');
+  const [condition, setCondition] = useState<AssetCondition | ''>(asset?.condition ?? '');
+  const saving = useAction((): Promise<Asset> => {
+    const value = (field: TextName) => text[field].trim() || null;
+    if (asset) {
+      const changes: AssetChanges = {
+        name: name.trim(),
+        status,
+        condition: condition || null,
+        serial_number: value('serial_number'),
+        brand: value('brand'),
+        model: value('model'),
+        sku: value('sku'),
+        category: value('category'),
+        location: value('location'),
+      };
+      // A tag cannot be removed, only replaced.
+      const tag = value('asset_tag');
+      if (tag) changes.asset_tag = tag;
+      return updateAsset(asset.id, changes);
+    }
+    const input: AssetInput = { name: name.trim(), status };
+    if (condition) input.condition = condition;
+    for (const { name: field } of TEXT_FIELDS) {
+      const given = value(field);
+      if (given) input[field] = given;
+    }
+    return createAsset(input);
+  });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const saved = await saving.run();
+    if (saved) await navigate(`/assets/${saved.value.id}`);
+  }
+
+  return (
+    <form className="card form-wide" onSubmit={(event) => void submit(event)}>
+      <div className="field">
+        <label htmlFor="asset-name">Name</label>
+        <input
+          id="asset-name"
+          required
+          maxLength={200}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+      </div>
+      {TEXT_FIELDS.map((field) => (
+        <div className="field" key={field.name}>
+          <label htmlFor={`asset-${field.name}`}>{field.label}</label>
+          <input
+            id={`asset-${field.name}`}
+            maxLength={field.name === 'asset_tag' ? 64 : 200}
+            value={text[field.name]}
+            aria-describedby={'hint' in field ? `asset-${field.name}-hint` : undefined}
+            onChange={(event) => setText({ ...text, [field.name]: event.target.value })}
+          />
+          {'hint' in field && (
+            <p id={`asset-${field.name}-hint`} className="hint">
+              {field.hint}
+            </p>
+          )}
+        </div>
+      ))}
+      <div className="field">
+        <label htmlFor="asset-status-field">Status</label>
+        <select
+          id="asset-status-field"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as AssetStatus)}
+        >
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {STATUS_LABEL[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="asset-condition">Condition</label>
+        <select
+          id="asset-condition"
+          value={condition}
+          onChange={(event) => setCondition(event.target.value as AssetCondition | '')}
+        >
+          <option value="">Not recorded</option>
+          {CONDITIONS.map((value) => (
+            <option key={value} value={value}>
+              {CONDITION_LABEL[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ErrorNotice error={saving.error} />
+      <div className="actions">
+        <button type="submit" className="button-primary" disabled={saving.busy}>
+          {saving.busy ? 'Saving…' : asset ? 'Save changes' : 'Add asset'}
+        </button>
+        <Link to={asset ? `/assets/${asset.id}` : '/assets'} className="button">
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}

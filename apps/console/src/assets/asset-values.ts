@@ -1,0 +1,64 @@
+import type { AssetCondition, AssetStatus } from '@custodian/console-client';
+
+// The values the API accepts, as a person reads them. `satisfies` ties each list to the
+// generated schema: a value the API drops stops compiling here.
+
+export const STATUSES = [
+  'active',
+  'maintenance',
+  'retired',
+  'lost',
+  'stolen',
+  'inactive',
+] as const satisfies readonly AssetStatus[];
+
+export const STATUS_LABEL: Record<AssetStatus, string> = {
+  active: 'Active',
+  maintenance: 'In maintenance',
+  retired: 'Retired',
+  lost: 'Lost',
+  stolen: 'Stolen',
+  inactive: 'Inactive',
+};
+
+export const CONDITIONS = [
+  'new',
+  'good',
+  'fair',
+  'poor',
+  'broken',
+] as const satisfies readonly AssetCondition[];
+
+export const CONDITION_LABEL: Record<AssetCondition, string> = {
+  new: 'New',
+  good: 'Good',
+  fair: 'Fair',
+  poor: 'Poor',
+  broken: 'Broken',
+};
+
+export function isStatus(value: string | null): value is AssetStatus {
+  return (STATUSES as readonly string[]).includes(value ?? '');
+}
+
+/**
+ * A `datetime-local` input's value (the reader's local time, no zone) as the instant the API
+ * takes; empty is no due date. Null when the browser's value is not a date.
+ */
+export function dueDateToSend(local: string): string | null {
+  if (local === '') return null;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** A `datetime-local` value for a moment `days` from `now`, at 17:00 local time. */
+export function defaultDueDate(now: Date, days = 14): string {
+  const due = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, 17, 0);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${due.getFullYear()}-${pad(due.getMonth() + 1)}-${pad(due.getDate())}T17:00`;
+}
+
+/** The console's address of an asset: what its label's QR code opens. */
+export function assetLink(origin: string, id: string): string {
+  return `${origin}/console/assets/${encodeURIComponent(id)}`;
+}
