@@ -79,6 +79,8 @@ interface Ids {
   asset: string;
   /** An asset in the bin. */
   deletedAsset: string;
+  /** An invited member. */
+  member: string;
 }
 
 /**
@@ -108,6 +110,7 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   }),
   'DELETE /console/api/assets/{id}': (ids) => ({ id: ids.asset }),
   'POST /console/api/assets/{id}/restore': (ids) => ({ id: ids.deletedAsset }),
+  'DELETE /console/api/members/{id}': (ids) => ({ id: ids.member }),
 };
 
 /**
@@ -457,6 +460,12 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     const binned = await client.post<Asset>('/console/api/assets', { name: `${name} old phone` });
     expect(binned.status).toBe(201);
     expect((await client.delete(`/console/api/assets/${binned.body.id}`)).status).toBe(200);
+    const invited = await httpRequest<{ id: string }>(`${base}/api/v1/members`, {
+      method: 'POST',
+      headers: { 'x-api-key': key.body.key },
+      body: { email: `invited@${name.toLowerCase()}.example` },
+    });
+    expect(invited.status).toBe(201);
     return {
       client,
       ids: {
@@ -466,6 +475,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         delivery: ping.body.delivery_id,
         asset: asset.body.id,
         deletedAsset: binned.body.id,
+        member: invited.body.id,
       },
       key: key.body.key,
       endpoint: endpoint.body,
@@ -500,8 +510,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       WRITE_METHODS.has(operation.split(' ')[0]!.toLowerCase()),
     );
     expect(writes.sort()).toEqual(Object.keys(WRITE_ROUTES).sort());
-    // Sanity: the document is the one of the 26 console paths, not an empty file.
-    expect(Object.keys(DOCUMENT.paths)).toHaveLength(26);
+    // Sanity: the document is the one of the 28 console paths, not an empty file.
+    expect(Object.keys(DOCUMENT.paths)).toHaveLength(28);
   });
 
   it("answers every id route called with another workspace's ids as not found", async () => {
@@ -532,6 +542,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       endpointB.url,
       idsB.asset,
       idsB.deletedAsset,
+      idsB.member,
     ];
     const noneOfB = (response: ApiResponse<unknown>, what: string) => {
       for (const id of foreign)
@@ -587,6 +598,9 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     const bin = await a.get<DeletedAsset[]>('/console/api/assets/deleted');
     expect(bin.body.map((asset) => asset.id)).toEqual([idsA.deletedAsset]);
     noneOfB(bin, 'GET assets/deleted');
+    const members = await a.get<Array<{ id: string }>>('/console/api/members');
+    expect(members.body.map((member) => member.id)).toContain(idsA.member);
+    noneOfB(members, 'GET members');
     const scanned = await a.post<ErrorBody>('/console/api/assets/scan', { code: 'BRAVO-1' });
     expect(scanned.status).toBe(404);
     noneOfB(scanned, "scanning B's tag");

@@ -439,6 +439,8 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     const member = await own.post<MemberView>('/members', { email: 'contract@example.com' });
     expect(member.status).toBe(201);
     expect(schemaErrors(Member, member.body)).toEqual([]);
+    // The invitation is cancelled in the console: member.removed.
+    expect((await owner.delete(`/console/api/members/${member.body.id}`)).status).toBe(200);
     // A monthly quota of 1: the first request of a fresh key uses it up (gateway variant).
     await stack.adminCall(GatewayAdminPatterns.workspaceLimits, { workspace, monthly_quota: '1' });
     const reader = new Tenant(stack, own.workspace, await stack.createKey(workspace, 'read'));

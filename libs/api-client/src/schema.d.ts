@@ -4409,7 +4409,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * member.removed data
-                     * @description A member was removed from the workspace; the member as it was. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A member was removed from the workspace in the console (an invited one: the invitation was cancelled); the member as it was. Their sessions end with it.
                      * @example {
                      *       "id": "usr_01jd8x9z8y7x6w5v4t3s2r1q0p",
                      *       "email": "grace@example.com",

@@ -565,6 +565,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members of the workspace
+         * @description Oldest first, invited ones included, as `GET /api/v1/members` lists them.
+         *
+         *     Needs the `members.view` permission.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Roles up to one's own; only an owner removes an owner; nobody removes themselves. An active member's seat is freed and their console sessions end (their next request is refused); an invited member's invitation is cancelled. Fires `member.removed`.
+         *
+         *     Needs the `members.manage` permission.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -620,7 +664,7 @@ export interface components {
             email: string | null;
             workspace: components["schemas"]["ConsoleWorkspace"] | null;
             member: components["schemas"]["ConsoleMember"] | null;
-            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view")[];
+            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "members.view" | "members.manage")[];
             memberships: components["schemas"]["ConsoleMembership"][];
         };
         SignInLinkBody: {
@@ -1228,6 +1272,40 @@ export interface components {
             pageSize: number;
             /** @description Number of items matching the query. */
             total: number;
+        };
+        /**
+         * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
+         * @example {
+         *       "id": "usr_01jd8x9z8y7x6w5v4t3s2r1q0p",
+         *       "email": "grace@example.com",
+         *       "name": "Grace Hopper",
+         *       "role": "member",
+         *       "status": "invited",
+         *       "invited_at": "2026-11-22T10:15:00.000Z",
+         *       "joined_at": null
+         *     }
+         */
+        Member: {
+            /** @description The user id (the `{userId}` of `PATCH /members/{userId}`): `usr_` + a ULID. */
+            id: string;
+            /** @description E-mail address, as written when invited. */
+            email: string;
+            /** @description Display name, or null when not given. */
+            name: string | null;
+            /**
+             * @description Role in the workspace, highest first: owner, admin, manager, member.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "manager" | "member";
+            /**
+             * @description `invited` until the invitation is accepted, then `active` (takes a seat).
+             * @enum {string}
+             */
+            status: "invited" | "active";
+            /** @description When the member was (last) invited; null for a workspace owner created active. */
+            invited_at: string | null;
+            /** @description When the member accepted the invitation (became active), or null. */
+            joined_at: string | null;
         };
         /**
          * @description The body of every error response (4xx and 5xx), including unknown routes, malformed JSON and bodies over 1 MiB.
@@ -3949,6 +4027,166 @@ export interface operations {
             };
             /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member as it was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

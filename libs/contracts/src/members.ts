@@ -27,6 +27,16 @@ export class UpdateMemberInput {
   @EnumField(MEMBER_ROLES) role!: MemberRole;
 }
 
+/**
+ * Admin queue (the console): remove member `id` of `workspace`, as the member `actor` (the
+ * signed-in member, whose role the register reads itself and the hierarchy bounds).
+ */
+export class MemberRemoveInput {
+  @IsString() @TextLength(1, 64) workspace!: string;
+  @IsString() @TextLength(1, 64) id!: string;
+  @IsString() @TextLength(1, 64) actor!: string;
+}
+
 /** Admin queue: `invitation list --workspace W`. */
 export class InvitationListInput {
   @IsString() @TextLength(1, 64) workspace!: string;

@@ -33,6 +33,7 @@ import {
   InvitationListInput,
   InvitationRenewInput,
   InviteMemberInput,
+  MemberRemoveInput,
   OwnerCreateInput,
   UpdateMemberInput,
   type InvitationView,
@@ -268,6 +269,8 @@ export const RegisterAdminRpc = {
   passwordSet: rpc('admin.password.set', SetPasswordInput, reply<PasswordSetView>()),
   memberships: rpc('admin.member.memberships', EmailInput, reply<SignInIdentity>()),
   memberGet: rpc('admin.member.get', MemberRefInput, reply<MemberView>()),
+  /** The member as it was; `member.removed` fires, an active one's seat is freed. */
+  memberRemove: rpc('admin.member.remove', MemberRemoveInput, reply<MemberView>()),
 };
 
 /** Console work the gateway owns: workspaces, plans and keys. */

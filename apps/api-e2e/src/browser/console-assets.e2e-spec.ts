@@ -10,6 +10,7 @@ import {
 import { WebhookReceiver, eventually, freePort } from '@custodian/testing';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { consoleMember } from '../support/console-sign-in';
 import { Tenant, TestStack } from '../support/stack';
 import { launchChromium, screenshot } from './chromium';
 
@@ -18,7 +19,8 @@ const PASSWORD = 'a long enough password';
 /**
  * An asset manager's day in the console, in real headless Chromium against the real stack:
  * sign in, add an asset, scan its tag, check it out with a due date and in again, record its
- * condition, delete it and restore it from the bin; a local receiver sees each event. Only the
+ * condition, delete it and restore it from the bin, print its label, remove a member; a local
+ * receiver sees each event. Only the
  * keyboard and the mouse, through labels and roles a person reads.
  */
 jest.setTimeout(30_000);
@@ -210,5 +212,22 @@ describe('the register in the console, in a browser (e2e)', () => {
     expect(modules?.split('M').length).toBeGreaterThan(300);
     await page.getByText('GLX-0042').waitFor();
     await screenshot(page, 'asset-label');
+  });
+
+  it('removes a member, whose session ends at once', async () => {
+    const leaving = await consoleMember(tenant, 'member', 'leaving@globex.example');
+    expect((await leaving.get('/console/api/assets')).status).toBe(200);
+    await nav('Members');
+    const row = page.getByRole('row', { name: /leaving@globex\.example/ });
+    await row.getByRole('button', { name: /Remove/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
+    await page.getByText('signed out of this workspace, and the seat is free').waitFor();
+    await screenshot(page, 'members');
+    expect(await row.count()).toBe(0);
+    expect((await leaving.get('/console/api/assets')).status).toBe(403);
+    expect((await arrives('member.removed')).data).toMatchObject({
+      email: 'leaving@globex.example',
+      status: 'active',
+    });
   });
 });

@@ -9,6 +9,7 @@ import { ScanPage } from '../assets/scan.page';
 import { DeliveriesPage } from '../deliveries/deliveries.page';
 import { DeliveryPage } from '../deliveries/delivery.page';
 import { KeysPage } from '../keys/keys.page';
+import { MembersPage } from '../members/members.page';
 import { OverviewPage } from '../overview/overview.page';
 import { AcceptInvitationPage } from '../sign-in/accept-invitation.page';
 import { SignInLinkPage } from '../sign-in/sign-in-link.page';
@@ -88,6 +89,14 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="assets.scan" action="scan assets">
                 <ScanPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="members"
+            element={
+              <RequirePermission permission="members.view" action="see members">
+                <MembersPage />
               </RequirePermission>
             }
           />

@@ -13,6 +13,8 @@ const PERMISSIONS_BY_ROLE: Record<string, Permission[]> = {
     'assets.manage',
     'assets.scan',
     'people.view',
+    'members.view',
+    'members.manage',
   ],
   manager: [
     'workspace.view',
@@ -22,8 +24,9 @@ const PERMISSIONS_BY_ROLE: Record<string, Permission[]> = {
     'assets.manage',
     'assets.scan',
     'people.view',
+    'members.view',
   ],
-  member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view'],
+  member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view', 'members.view'],
 };
 
 function session(role: 'owner' | 'manager' | 'member', picked = true): Session {
@@ -53,6 +56,7 @@ describe('navItems', () => {
       'Overview',
       'Assets',
       'Scan',
+      'Members',
       'API keys',
       'Webhooks',
       'Delivery log',
@@ -65,6 +69,7 @@ describe('navItems', () => {
       '/',
       '/assets',
       '/scan',
+      '/members',
       '/account',
     ]);
   });

@@ -15,6 +15,7 @@ export function navItems(session: Session): NavItem[] {
   const items: NavItem[] = [{ to: '/', label: 'Overview' }];
   if (can(session, 'assets.view')) items.push({ to: '/assets', label: 'Assets' });
   if (can(session, 'assets.scan')) items.push({ to: '/scan', label: 'Scan' });
+  if (can(session, 'members.view')) items.push({ to: '/members', label: 'Members' });
   if (can(session, 'keys.view')) items.push({ to: '/keys', label: 'API keys' });
   if (can(session, 'webhooks.view')) {
     items.push({ to: '/webhooks', label: 'Webhooks' });

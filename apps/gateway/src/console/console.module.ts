@@ -5,6 +5,7 @@ import { RedisModule } from '../redis/redis.module';
 import { RegisterClientModule } from '../register-client/register-client.module';
 import { ConsoleKeysController } from './keys/console-keys.controller';
 import { ConsoleAssetsController } from './register/console-assets.controller';
+import { ConsoleMembersController } from './register/console-members.controller';
 import { ConsolePeopleController } from './register/console-people.controller';
 import { ConsoleRegister } from './register/console-register';
 import { ConsoleAccessGuard } from './session/console-access';
@@ -31,6 +32,7 @@ import { WorkerAdminClient } from '../worker-client/worker-admin-client';
     ConsoleDeliveriesController,
     ConsoleAssetsController,
     ConsolePeopleController,
+    ConsoleMembersController,
   ],
   providers: [
     SessionStore,

@@ -1,5 +1,11 @@
 import { MEMBER_ROLES, type MemberRole } from '@custodian/contracts';
-import { API_KEY_ROLE, inviteRefusal, roleChangeRefusal, roleRank } from './member-roles';
+import {
+  API_KEY_ROLE,
+  inviteRefusal,
+  removalRefusal,
+  roleChangeRefusal,
+  roleRank,
+} from './member-roles';
 
 describe('member roles', () => {
   it('ranks owner > admin > manager > member', () => {
@@ -67,6 +73,26 @@ describe('member roles', () => {
 
     it('refuses a manager changing roles', () => {
       expect(roleChangeRefusal('manager', 'member', 'member')).toMatch(/cannot change/);
+    });
+  });
+
+  describe('removalRefusal', () => {
+    it('is the whole matrix: actors down the rows, targets across', () => {
+      const matrix = MEMBER_ROLES.map((actor) =>
+        MEMBER_ROLES.map((target) => (removalRefusal(actor, target) === null ? 'yes' : 'no')),
+      );
+      expect(matrix).toEqual([
+        // owner, admin, manager, member
+        ['yes', 'yes', 'yes', 'yes'], // owner
+        ['no', 'yes', 'yes', 'yes'], // admin
+        ['no', 'no', 'no', 'no'], // manager
+        ['no', 'no', 'no', 'no'], // member
+      ]);
+    });
+
+    it('says why, naming both roles', () => {
+      expect(removalRefusal('admin', 'owner')).toBe('An owner cannot be removed by an admin');
+      expect(removalRefusal('member', 'member')).toBe('A member cannot remove members');
     });
   });
 });

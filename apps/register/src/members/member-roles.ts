@@ -47,3 +47,14 @@ export function roleChangeRefusal(
   }
   return null;
 }
+
+/**
+ * Why `actor` may not remove a member whose role is `target`, or null when it may: those who
+ * manage members remove roles up to their own, and only an owner removes an owner.
+ */
+export function removalRefusal(actor: MemberRole, target: MemberRole): string | null {
+  if (!managesMembers(actor)) return `A ${actor} cannot remove members`;
+  if (target === 'owner' && actor !== 'owner') return `An owner cannot be removed by an ${actor}`;
+  if (roleRank(target) < roleRank(actor)) return `An ${actor} cannot remove an ${target}`;
+  return null;
+}

@@ -5,6 +5,7 @@ import {
   InvitationRenewInput,
   InviteMemberMessage,
   MemberRefInput,
+  MemberRemoveInput,
   OwnerCreateInput,
   RegisterAdminRpc,
   RegisterRpc,
@@ -68,5 +69,10 @@ export class MembersAdminRpcController {
   @Handles(RegisterAdminRpc.memberGet, REGISTER_ADMIN_TRANSPORT)
   get(@Payload() input: MemberRefInput) {
     return this.members.get(input);
+  }
+
+  @Handles(RegisterAdminRpc.memberRemove, REGISTER_ADMIN_TRANSPORT)
+  remove(@Payload() input: MemberRemoveInput) {
+    return this.members.remove(input);
   }
 }

@@ -116,7 +116,19 @@ function workspace(seats: number | null = 25) {
     createOwner: (email: string) =>
       service.createOwner({ workspace: caller.workspaceId, email, name: 'Owner' }),
     accept: (token: string) => service.accept({ token }),
+    remove: (id: string, actor: string) =>
+      service.remove({ workspace: caller.workspaceId, id, actor }),
   };
+}
+
+/** A member of `ws` with `role` who accepted (holds a seat). */
+async function activeMember(
+  ws: ReturnType<typeof workspace>,
+  email: string,
+  role: 'admin' | 'manager' | 'member',
+): Promise<MemberView> {
+  const invited = await ws.invite({ email, role });
+  return ws.accept(await tokenOf(invited.id));
 }
 
 interface InvitationRow {
@@ -396,6 +408,82 @@ describe('roles', () => {
       code: 'not_found',
       message: `Member ${member.id} not found`,
     });
+  });
+});
+
+describe('remove', () => {
+  it('removes an active member: the seat is freed, member.removed carries the member as it was', async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('owner@remove.example');
+    const member = await activeMember(ws, 'leaving@remove.example', 'member');
+    const seats = await seatsUsed(ws.id);
+
+    const removed = await ws.remove(member.id, owner.id);
+    expect(removed).toEqual(member);
+    expect((await ws.list()).map((m) => m.id)).toEqual([owner.id]);
+    expect(await seatsUsed(ws.id)).toBe(seats! - 1);
+    expect((await events(ws.id)).at(-1)).toEqual({ event: 'member.removed', data: member });
+    await expect(service.get({ workspace: ws.id, id: member.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('cancels an invitation when the invited member is removed: the link stops working, no seat moves', async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('owner@cancel.example');
+    const invited = await ws.invite({ email: 'never@cancel.example' });
+    const token = await tokenOf(invited.id);
+    const seats = await seatsUsed(ws.id);
+    expect(await ws.remove(invited.id, owner.id)).toMatchObject({ status: 'invited' });
+    expect(await invitationRows(ws.id)).toEqual([]);
+    expect(await seatsUsed(ws.id)).toBe(seats);
+    expect((await domainRejection(ws.accept(token))).code).toBe('not_found');
+  });
+
+  it('follows the hierarchy: only an owner removes an owner, an admin removes up to admins, a manager nobody, nobody themselves; refusals change nothing', async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('owner@rules.example');
+    const other = await ws.createOwner('other-owner@rules.example');
+    const admin = await activeMember(ws, 'admin@rules.example', 'admin');
+    const peer = await activeMember(ws, 'peer@rules.example', 'admin');
+    const manager = await activeMember(ws, 'manager@rules.example', 'manager');
+    const before = await snapshot(ws.id);
+
+    const cases: Array<[string, string, string, string]> = [
+      [admin.id, owner.id, 'forbidden', 'An owner cannot be removed by an admin'],
+      [manager.id, admin.id, 'forbidden', 'A manager cannot remove members'],
+      [
+        owner.id,
+        owner.id,
+        'conflict',
+        'You cannot remove yourself; another owner or admin can remove you',
+      ],
+    ];
+    for (const [actor, target, code, message] of cases) {
+      const refusal = await domainRejection(ws.remove(target, actor));
+      expect({ actor, target, code: refusal.code, message: refusal.message }).toEqual({
+        actor,
+        target,
+        code,
+        message,
+      });
+    }
+    expect(await snapshot(ws.id)).toEqual(before);
+
+    expect((await ws.remove(peer.id, admin.id)).id).toBe(peer.id);
+    expect((await ws.remove(other.id, owner.id)).id).toBe(other.id);
+    // A removed actor acts no more.
+    expect((await domainRejection(ws.remove(manager.id, peer.id))).code).toBe('not_found');
+  });
+
+  it("another workspace's member is not found, and so is an actor of another workspace", async () => {
+    const ws = workspace();
+    const there = workspace();
+    const owner = await ws.createOwner('owner@here.example');
+    const theirs = await there.createOwner('owner@there.example');
+    expect((await domainRejection(ws.remove(theirs.id, owner.id))).code).toBe('not_found');
+    expect((await domainRejection(ws.remove(owner.id, theirs.id))).code).toBe('not_found');
+    expect((await there.list()).map((m) => m.id)).toEqual([theirs.id]);
   });
 });
 

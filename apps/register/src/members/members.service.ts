@@ -8,6 +8,7 @@ import {
   type InvitationRenewInput,
   type InviteMemberInput,
   type MemberRefInput,
+  type MemberRemoveInput,
   type OwnerCreateInput,
   type UpdateMemberInput,
   type InvitationView,
@@ -28,7 +29,7 @@ import { Mailer } from '../mail/mailer';
 import { consoleLink, hashToken, newToken } from '../tokens/one-time-token';
 import type { InvitationEntity } from './invitation.entity';
 import type { MemberEntity } from './member.entity';
-import { API_KEY_ROLE, inviteRefusal, roleChangeRefusal } from './member-roles';
+import { API_KEY_ROLE, inviteRefusal, removalRefusal, roleChangeRefusal } from './member-roles';
 
 const EMAIL_CONSTRAINT = 'members_workspace_email';
 const MEMBER_COLUMNS = `m.id, m.email, m.name, m.role, m.status, m.invited_at, m.joined_at`;
@@ -85,6 +86,46 @@ export class MembersService {
    */
   async get(input: MemberRefInput): Promise<MemberView> {
     return toView(await findMember(this.db.manager, input.workspace, input.id));
+  }
+
+  /**
+   * The console's Remove: the member (and an invitation still open) is deleted, an active
+   * member's seat is freed, and `member.removed` carries the member as it was. The actor's role
+   * is read here, in the same transaction, so a demotion a moment ago already counts. Their
+   * console sessions end with it: the gateway asks for the member on every request.
+   */
+  async remove(input: MemberRemoveInput): Promise<MemberView> {
+    return this.writes.run(input.workspace, async (tx) => {
+      // The counters row first: removals and accepts of one workspace count seats in turn.
+      await lockWorkspaceCounters(tx, input.workspace);
+      const actor = await findMember(tx, input.workspace, input.actor, true);
+      if (actor.status !== 'active') {
+        throw new DomainError('forbidden', 'You are no longer a member of this workspace');
+      }
+      const target = await findMember(tx, input.workspace, input.id, true);
+      if (target.id === actor.id) {
+        throw new DomainError(
+          'conflict',
+          'You cannot remove yourself; another owner or admin can remove you',
+        );
+      }
+      const refusal = removalRefusal(actor.role, target.role);
+      if (refusal) throw new DomainError('forbidden', refusal);
+      await tx.query(`DELETE FROM register.members WHERE id = $1 AND workspace_id = $2`, [
+        target.id,
+        input.workspace,
+      ]);
+      if (target.status === 'active') {
+        await tx.query(
+          `UPDATE register.workspace_counters SET member_count = member_count - 1
+            WHERE workspace_id = $1`,
+          [input.workspace],
+        );
+      }
+      const removed = toView(target);
+      await this.outbox.write(tx, input.workspace, 'member.removed', removed);
+      return removed;
+    });
   }
 
   /** POST /members: an invited member, its invitation and `member.invited`; then the e-mail. */

@@ -52,6 +52,7 @@ export const EMITTED_EVENTS = [
   'employee.created',
   'employee.offboarded',
   'member.invited',
+  'member.removed',
   'plan.changed',
   'plan.limit_reached',
   'ping',
@@ -236,7 +237,9 @@ export const EVENT_CATALOG = {
   },
   'member.removed': {
     data: Member,
-    description: notEmitted('A member was removed from the workspace; the member as it was.'),
+    description:
+      'A member was removed from the workspace in the console (an invited one: the invitation ' +
+      'was cancelled); the member as it was. Their sessions end with it.',
     examples: [{ ...MEMBER_EXAMPLE, status: 'active', joined_at: AT }],
   },
 

@@ -37,6 +37,8 @@ const DOING: Record<ConsolePermission, string> = {
   'assets.manage': 'change assets',
   'assets.scan': 'scan assets',
   'people.view': 'see people',
+  'members.view': 'see members',
+  'members.manage': 'remove members',
 };
 
 /**

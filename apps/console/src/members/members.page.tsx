@@ -1,0 +1,139 @@
+import type { Member } from '@custodian/console-client';
+import { useState } from 'react';
+import { listMembers, removeMember } from '../api/members.api';
+import { useSession } from '../app/session-context';
+import { ConfirmDialog } from '../shared/confirm-dialog';
+import { formatDate } from '../shared/format';
+import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { can } from '../shared/permissions';
+import { useAction } from '../shared/use-action';
+import { useLoad } from '../shared/use-load';
+import { usePageTitle } from '../shared/use-page-title';
+
+const RANK: Record<Member['role'], number> = { owner: 0, admin: 1, manager: 2, member: 3 };
+
+const who = (member: Member) => member.name ?? member.email;
+
+/**
+ * Whether the signed-in member's role may remove `member` (the register decides again): roles
+ * up to one's own, an owner only by an owner, never oneself.
+ */
+function removable(mine: Member['role'] | undefined, myId: string | undefined, member: Member) {
+  if (!mine || member.id === myId) return false;
+  if (member.role === 'owner') return mine === 'owner';
+  return RANK[member.role] >= RANK[mine];
+}
+
+/** /members: who has a login to this workspace, and removing one. */
+export function MembersPage() {
+  usePageTitle('Members');
+  const { session } = useSession();
+  const manage = can(session, 'members.manage');
+  const [members, { update }] = useLoad(listMembers, []);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [removed, setRemoved] = useState<Member | null>(null);
+  const removal = useAction(removeMember);
+
+  async function confirmRemove() {
+    if (!removing) return;
+    const done = await removal.run(removing.id);
+    if (!done) return;
+    update((list) => list.filter((member) => member.id !== done.value.id));
+    setRemoved(done.value);
+    setRemoving(null);
+  }
+
+  return (
+    <div className="page">
+      <h1>Members</h1>
+      <p className="lead">
+        People who sign in to this workspace. Invite them with the API (
+        <code>POST /api/v1/members</code>); each active member takes a seat of the plan.
+      </p>
+      {removed && (
+        <Notice tone="success">
+          {who(removed)} is removed
+          {removed.status === 'active'
+            ? ': signed out of this workspace, and the seat is free.'
+            : ': the invitation is cancelled.'}
+        </Notice>
+      )}
+      {members.status === 'loading' && <Loading what="members" />}
+      {members.status === 'failed' && <ErrorNotice error={members.error} />}
+      {members.status === 'ready' && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Members of the workspace</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Joined</th>
+                {manage && (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.map((member) => (
+                <tr key={member.id}>
+                  <td>{member.name ?? <span className="muted">—</span>}</td>
+                  <td>{member.email}</td>
+                  <td>{member.role}</td>
+                  <td>
+                    {member.status === 'active' ? (
+                      <span className="badge badge-on">Active</span>
+                    ) : (
+                      <span className="badge badge-pending">Invited</span>
+                    )}
+                  </td>
+                  <td className="nowrap">{formatDate(member.joined_at, '—')}</td>
+                  {manage && (
+                    <td className="cell-actions">
+                      {removable(session.member?.role, session.member?.id, member) && (
+                        <button
+                          type="button"
+                          className="button-small button-danger-quiet"
+                          onClick={() => {
+                            removal.clearError();
+                            setRemoving(member);
+                          }}
+                        >
+                          Remove<span className="visually-hidden"> {who(member)}</span>
+                        </button>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove this member?"
+        confirmLabel="Remove member"
+        danger
+        busy={removal.busy}
+        error={removal.error}
+        onConfirm={() => void confirmRemove()}
+        onClose={() => setRemoving(null)}
+      >
+        {removing && (
+          <p>
+            {who(removing)} ({removing.email}, {removing.role})
+            {removing.status === 'active'
+              ? ' loses access at once: their next request in the console is refused, and their seat is freed.'
+              : "'s invitation is cancelled: the link stops working."}{' '}
+            API keys they created keep working; revoke them under API keys.
+          </p>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}
