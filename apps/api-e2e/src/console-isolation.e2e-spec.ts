@@ -212,6 +212,11 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     path: (ids) => `/console/api/assets/${ids.deletedAsset}/restore`,
     as: 'owner',
   },
+  'POST /console/api/members': {
+    path: () => '/console/api/members',
+    as: 'owner',
+    valid: () => ({ email: 'hostile@a.example' }),
+  },
 };
 
 /** Ids no route may answer anything but a 404 or 400 to (sent percent-encoded, as one segment). */

@@ -47,7 +47,7 @@ describe('console members: removal (e2e)', () => {
     const byMember = await member.delete<ErrorBody>(`/console/api/members/${ownerId}`);
     expect([byMember.status, byMember.body.message]).toEqual([
       403,
-      'Your role (member) cannot remove members; ask an owner or admin',
+      'Your role (member) cannot invite or remove members; ask an owner or admin',
     ]);
     const byAdmin = await admin.delete<ErrorBody>(`/console/api/members/${ownerId}`);
     expect([byAdmin.status, byAdmin.body.message]).toEqual([
@@ -82,5 +82,42 @@ describe('console members: removal (e2e)', () => {
     );
     expect(events.map((row) => row.data)).toEqual([removed.body]);
     expect((await owner.delete(`/console/api/members/${memberId}`)).status).toBe(404);
+  }, 30_000);
+
+  it('invites as the API does: the same checks and event; a member may not invite', async () => {
+    const owner = await consoleOwner(stack, tenant.workspace.id, 'inviter@members.example');
+    const member = await consoleMember(tenant, 'member', 'plain@members.example');
+    const refused = await member.post<ErrorBody>('/console/api/members', {
+      email: 'x@members.example',
+    });
+    expect([refused.status, refused.body.message]).toEqual([
+      403,
+      'Your role (member) cannot invite or remove members; ask an owner or admin',
+    ]);
+
+    const invited = await owner.post<MemberView>('/console/api/members', {
+      email: 'grace@members.example',
+      role: 'manager',
+      name: 'Grace',
+    });
+    expect(invited.status).toBe(201);
+    expect(invited.body).toMatchObject({ role: 'manager', status: 'invited', name: 'Grace' });
+    const again = await owner.post<ErrorBody>('/console/api/members', {
+      email: 'GRACE@members.example',
+    });
+    const viaApi = await tenant.post<ErrorBody>('/members', { email: 'GRACE@members.example' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(viaApi.body);
+    const owners = await owner.post<ErrorBody>('/console/api/members', {
+      email: 'boss@members.example',
+      role: 'owner',
+    });
+    expect(owners.status).toBe(403);
+    const events = await stack.query<{ data: MemberView }>(
+      `SELECT data FROM register.outbox WHERE workspace_id = $1 AND event = 'member.invited'
+        AND data->>'id' = $2`,
+      [tenant.workspace.id, invited.body.id],
+    );
+    expect(events.map((row) => row.data)).toEqual([invited.body]);
   }, 30_000);
 });

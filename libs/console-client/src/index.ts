@@ -69,3 +69,4 @@ export type ScannedAsset = JsonResponse<'/console/api/assets/scan', 'post', 200>
 export type PersonPage = JsonResponse<'/console/api/people', 'get', 200>;
 export type PersonSummary = PersonPage['data'][number];
 export type Member = JsonResponse<'/console/api/members', 'get', 200>[number];
+export type MemberInvitation = JsonBody<'/console/api/members', 'post'>;

@@ -90,10 +90,17 @@ describe('the register in the console, in a browser (e2e)', () => {
       .map((request) => JSON.parse(request.rawBody) as EventEnvelope<Record<string, unknown>>);
   }
 
-  async function arrives(event: string): Promise<EventEnvelope<Record<string, unknown>>> {
+  /** The first `event` delivered (of those whose data has `email`, when given). */
+  async function arrives(
+    event: string,
+    email?: string,
+  ): Promise<EventEnvelope<Record<string, unknown>>> {
     return eventually(
       () => {
-        const found = received().find((envelope) => envelope.event === event);
+        const found = received().find(
+          (envelope) =>
+            envelope.event === event && (email === undefined || envelope.data.email === email),
+        );
         return found ? Promise.resolve(found) : Promise.reject(new Error(`no ${event} yet`));
       },
       { timeoutMs: 10_000, intervalMs: 100 },
@@ -214,10 +221,23 @@ describe('the register in the console, in a browser (e2e)', () => {
     await screenshot(page, 'asset-label');
   });
 
-  it('removes a member, whose session ends at once', async () => {
+  it('invites a member, and removes another, whose session ends at once', async () => {
     const leaving = await consoleMember(tenant, 'member', 'leaving@globex.example');
     expect((await leaving.get('/console/api/assets')).status).toBe(200);
     await nav('Members');
+    await page.getByLabel('E-mail').fill('katherine@globex.example');
+    await page.getByLabel(/^Manager/).check();
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText('katherine@globex.example is invited as manager').waitFor();
+    await page
+      .getByRole('row', { name: /katherine@globex\.example/ })
+      .getByText('Invited')
+      .waitFor();
+    expect((await arrives('member.invited', 'katherine@globex.example')).data).toMatchObject({
+      email: 'katherine@globex.example',
+      role: 'manager',
+    });
+
     const row = page.getByRole('row', { name: /leaving@globex\.example/ });
     await row.getByRole('button', { name: /Remove/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();

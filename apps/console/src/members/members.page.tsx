@@ -9,6 +9,7 @@ import { can } from '../shared/permissions';
 import { useAction } from '../shared/use-action';
 import { useLoad } from '../shared/use-load';
 import { usePageTitle } from '../shared/use-page-title';
+import { InviteForm } from './invite-form';
 
 const RANK: Record<Member['role'], number> = { owner: 0, admin: 1, manager: 2, member: 3 };
 
@@ -32,6 +33,7 @@ export function MembersPage() {
   const [members, { update }] = useLoad(listMembers, []);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [removed, setRemoved] = useState<Member | null>(null);
+  const [invited, setInvited] = useState<Member | null>(null);
   const removal = useAction(removeMember);
 
   async function confirmRemove() {
@@ -39,16 +41,23 @@ export function MembersPage() {
     const done = await removal.run(removing.id);
     if (!done) return;
     update((list) => list.filter((member) => member.id !== done.value.id));
+    setInvited(null);
     setRemoved(done.value);
     setRemoving(null);
+  }
+
+  function showInvited(member: Member) {
+    update((list) => [...list.filter((shown) => shown.id !== member.id), member]);
+    setRemoved(null);
+    setInvited(member);
   }
 
   return (
     <div className="page">
       <h1>Members</h1>
       <p className="lead">
-        People who sign in to this workspace. Invite them with the API (
-        <code>POST /api/v1/members</code>); each active member takes a seat of the plan.
+        People who sign in to this workspace. An invitation e-mails a link that signs the new member
+        in; each active member takes a seat of the plan.
       </p>
       {removed && (
         <Notice tone="success">
@@ -56,6 +65,11 @@ export function MembersPage() {
           {removed.status === 'active'
             ? ': signed out of this workspace, and the seat is free.'
             : ': the invitation is cancelled.'}
+        </Notice>
+      )}
+      {invited && (
+        <Notice tone="success">
+          {invited.email} is invited as {invited.role}: the e-mailed link is valid for 7 days.
         </Notice>
       )}
       {members.status === 'loading' && <Loading what="members" />}
@@ -114,6 +128,7 @@ export function MembersPage() {
           </table>
         </div>
       )}
+      {manage && <InviteForm onInvited={showInvited} />}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this member?"

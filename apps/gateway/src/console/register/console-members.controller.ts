@@ -1,6 +1,12 @@
-import { Member, RegisterAdminRpc, RegisterRpc, type MemberView } from '@custodian/contracts';
-import { Controller, Delete, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  InviteMemberInput,
+  Member,
+  RegisterAdminRpc,
+  RegisterRpc,
+  type MemberView,
+} from '@custodian/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../openapi/api-docs.decorators';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
 import { Caller, ConsoleAccess } from '../session/console-access';
@@ -26,6 +32,23 @@ export class ConsoleMembersController {
   @ApiOkResponse({ type: [Member], description: 'OK.' })
   list(@Caller() caller: ConsoleCaller): Promise<MemberView[]> {
     return this.register.call(RegisterRpc.membersList, caller, {});
+  }
+
+  @Post()
+  @ConsoleAccess('members.manage')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'inviteMember',
+    summary: 'Invite a member',
+    description:
+      'As `POST /api/v1/members`: the invitation e-mail carries the link that signs the new ' +
+      'member in; the seat is taken when it is accepted. Roles admin, manager or member (owners ' +
+      'are made with the admin CLI). Fires `member.invited`.',
+  })
+  @ApiCreatedResponse({ type: Member, description: 'Invited.' })
+  @ApiErrors(409)
+  invite(@Caller() caller: ConsoleCaller, @Body() body: InviteMemberInput): Promise<MemberView> {
+    return this.register.call(RegisterRpc.membersInvite, caller, { body });
   }
 
   @Delete(':id')

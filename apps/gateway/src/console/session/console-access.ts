@@ -38,7 +38,7 @@ const DOING: Record<ConsolePermission, string> = {
   'assets.scan': 'scan assets',
   'people.view': 'see people',
   'members.view': 'see members',
-  'members.manage': 'remove members',
+  'members.manage': 'invite or remove members',
 };
 
 /**
