@@ -12,7 +12,7 @@ import { ErrorNotice, Loading } from '../shared/notices';
 import { useAction } from '../shared/use-action';
 import { useLoad } from '../shared/use-load';
 import { usePageTitle } from '../shared/use-page-title';
-import { CONDITIONS, CONDITION_LABEL, STATUSES, STATUS_LABEL } from './asset-values';
+import { ConditionOptions, StatusOptions } from './asset-options';
 
 /** /assets/new and /assets/:id/edit. */
 export function AssetFormPage() {
@@ -137,11 +137,7 @@ function AssetForm({ asset }: { asset: Asset | null }) {
           value={status}
           onChange={(event) => setStatus(event.target.value as AssetStatus)}
         >
-          {STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {STATUS_LABEL[value]}
-            </option>
-          ))}
+          <StatusOptions />
         </select>
       </div>
       <div className="field">
@@ -151,12 +147,7 @@ function AssetForm({ asset }: { asset: Asset | null }) {
           value={condition}
           onChange={(event) => setCondition(event.target.value as AssetCondition | '')}
         >
-          <option value="">Not recorded</option>
-          {CONDITIONS.map((value) => (
-            <option key={value} value={value}>
-              {CONDITION_LABEL[value]}
-            </option>
-          ))}
+          <ConditionOptions />
         </select>
       </div>
       <ErrorNotice error={saving.error} />

@@ -10,7 +10,8 @@ import { can } from '../shared/permissions';
 import { useAction } from '../shared/use-action';
 import { useLoad } from '../shared/use-load';
 import { usePageTitle } from '../shared/use-page-title';
-import { CONDITIONS, CONDITION_LABEL, STATUS_LABEL } from './asset-values';
+import { ConditionOptions } from './asset-options';
+import { CONDITION_LABEL, STATUS_LABEL } from './asset-values';
 import { CustodyPanel } from './custody-panel';
 
 /** What the page that sent a person here wants said (a scan, a restore). */
@@ -182,12 +183,7 @@ function ConditionField({
         value={chosen}
         onChange={(event) => setChosen(event.target.value as AssetCondition | '')}
       >
-        <option value="">Not recorded</option>
-        {CONDITIONS.map((value) => (
-          <option key={value} value={value}>
-            {CONDITION_LABEL[value]}
-          </option>
-        ))}
+        <ConditionOptions />
       </select>
       <button
         type="button"

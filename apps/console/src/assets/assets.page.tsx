@@ -8,7 +8,8 @@ import { ErrorNotice, Loading } from '../shared/notices';
 import { can } from '../shared/permissions';
 import { useLoad } from '../shared/use-load';
 import { usePageTitle } from '../shared/use-page-title';
-import { STATUSES, STATUS_LABEL, isStatus } from './asset-values';
+import { StatusOptions } from './asset-options';
+import { STATUS_LABEL, isStatus } from './asset-values';
 
 const PAGE_SIZE = 50;
 
@@ -103,11 +104,7 @@ export function AssetsPage() {
             onChange={(event) => setStatus(event.target.value as AssetStatus | '')}
           >
             <option value="">Any</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {STATUS_LABEL[value]}
-              </option>
-            ))}
+            <StatusOptions />
           </select>
         </div>
         <div className="field field-button">

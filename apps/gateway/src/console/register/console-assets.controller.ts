@@ -6,14 +6,12 @@ import {
   CreateAssetInput,
   DELETED_ASSETS_SHOWN,
   DeletedAsset,
-  DomainError,
   RegisterRpc,
   ScanBody,
   ScannedAsset,
   UpdateAssetInput,
   type AssetDetail,
   type AssetSummary,
-  type ListReply,
   type Page,
   type RawQuery,
 } from '@custodian/contracts';
@@ -61,14 +59,8 @@ export class ConsoleAssetsController {
   @ApiQuery({ name: 'assigned_to_id', required: false, schema: { type: 'string' } })
   @ApiOkResponse({ type: AssetPage, description: 'OK.' })
   @ApiErrors(400)
-  async list(
-    @Caller() caller: ConsoleCaller,
-    @Query() query: RawQuery,
-  ): Promise<Page<AssetSummary>> {
-    const answer = await this.register.call(RegisterRpc.assetsList, caller, {
-      query: { ...query, page: query.page ?? '1' },
-    });
-    return pageOf(answer);
+  list(@Caller() caller: ConsoleCaller, @Query() query: RawQuery): Promise<Page<AssetSummary>> {
+    return this.register.page(RegisterRpc.assetsList, caller, query);
   }
 
   @Post()
@@ -174,10 +166,4 @@ export class ConsoleAssetsController {
   restore(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<AssetDetail> {
     return this.register.call(RegisterRpc.assetsRestore, caller, { id });
   }
-}
-
-/** A list asked with `page` is answered as a page; anything else is a bug of the register. */
-export function pageOf<T>(answer: ListReply<T>): Page<T> {
-  if ('data' in answer && 'total' in answer) return answer;
-  throw new DomainError('internal', 'The register answered a page request without a page');
 }

@@ -11,7 +11,6 @@ import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger'
 import { ApiErrors } from '../../openapi/api-docs.decorators';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
-import { pageOf } from './console-assets.controller';
 import { ConsoleRegister } from './console-register';
 
 /** People of the workspace, as the API lists them (the check-out picker reads it). */
@@ -33,13 +32,7 @@ export class ConsolePeopleController {
   @ApiQuery({ name: 'search', required: false, schema: { type: 'string', maxLength: 200 } })
   @ApiOkResponse({ type: PersonPage, description: 'OK.' })
   @ApiErrors(400)
-  async list(
-    @Caller() caller: ConsoleCaller,
-    @Query() query: RawQuery,
-  ): Promise<Page<PersonSummary>> {
-    const answer = await this.register.call(RegisterRpc.peopleList, caller, {
-      query: { ...query, page: query.page ?? '1' },
-    });
-    return pageOf(answer);
+  list(@Caller() caller: ConsoleCaller, @Query() query: RawQuery): Promise<Page<PersonSummary>> {
+    return this.register.page(RegisterRpc.peopleList, caller, query);
   }
 }

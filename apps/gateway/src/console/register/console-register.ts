@@ -1,9 +1,14 @@
-import type {
-  CallerContext,
-  CallerMessage,
-  ReplyOf,
-  RequestOf,
-  RpcContract,
+import {
+  DomainError,
+  type CallerContext,
+  type CallerMessage,
+  type ListMessage,
+  type ListReply,
+  type Page,
+  type RawQuery,
+  type ReplyOf,
+  type RequestOf,
+  type RpcContract,
 } from '@custodian/contracts';
 import { Injectable } from '@nestjs/common';
 import { WorkspacesService } from '../../admin/workspaces.service';
@@ -43,5 +48,21 @@ export class ConsoleRegister {
       limits: workspace.limits,
     };
     return this.register.callAs(contract, context, message);
+  }
+
+  /**
+   * A list message asked always with a page (page 1 when the query has none), so the answer
+   * is a page: the console never takes the API's bare array.
+   */
+  async page<T>(
+    contract: RpcContract<ListMessage, ListReply<T>>,
+    caller: ConsoleCaller,
+    query: RawQuery,
+  ): Promise<Page<T>> {
+    const answer = await this.call(contract, caller, {
+      query: { ...query, page: query.page ?? '1' },
+    });
+    if ('data' in answer && 'total' in answer) return answer;
+    throw new DomainError('internal', 'The register answered a page request without a page');
   }
 }
