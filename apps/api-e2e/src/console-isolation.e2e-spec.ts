@@ -4,6 +4,8 @@ import {
   type AssetSummary,
   type DeletedAsset,
   type Page,
+  type PersonDetail,
+  type PersonSummary,
   type ConsoleEndpoint,
   type ConsoleKey,
   type ConsoleSession,
@@ -81,6 +83,7 @@ interface Ids {
   deletedAsset: string;
   /** An invited member. */
   member: string;
+  person: string;
 }
 
 /**
@@ -110,7 +113,14 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   }),
   'DELETE /console/api/assets/{id}': (ids) => ({ id: ids.asset }),
   'POST /console/api/assets/{id}/restore': (ids) => ({ id: ids.deletedAsset }),
+  'GET /console/api/people/{id}': (ids) => ({ id: ids.person }),
+  'PATCH /console/api/people/{id}': (ids) => ({
+    id: ids.person,
+    body: { full_name: 'taken over', status: 'inactive' },
+  }),
   'DELETE /console/api/members/{id}': (ids) => ({ id: ids.member }),
+  'PATCH /console/api/members/{id}': (ids) => ({ id: ids.member, body: { role: 'admin' } }),
+  'POST /console/api/members/{id}/invitation': (ids) => ({ id: ids.member }),
 };
 
 /**
@@ -212,10 +222,29 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     path: (ids) => `/console/api/assets/${ids.deletedAsset}/restore`,
     as: 'owner',
   },
+  'POST /console/api/people': {
+    path: () => '/console/api/people',
+    as: 'owner',
+    valid: () => ({ full_name: 'hostile' }),
+  },
+  'PATCH /console/api/people/{id}': {
+    path: (ids) => `/console/api/people/${ids.person}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
   'POST /console/api/members': {
     path: () => '/console/api/members',
     as: 'owner',
     valid: () => ({ email: 'hostile@a.example' }),
+  },
+  'PATCH /console/api/members/{id}': {
+    path: (ids) => `/console/api/members/${ids.member}`,
+    as: 'owner',
+    valid: () => ({ role: 'manager' }),
+  },
+  'POST /console/api/members/{id}/invitation': {
+    path: (ids) => `/console/api/members/${ids.member}/invitation`,
+    as: 'owner',
   },
 };
 
@@ -443,8 +472,9 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     remember(`API key of ${name}`, key.body.key);
     const endpoint = await client.post<CreatedConsoleEndpoint>('/console/api/webhooks', {
       url: receiver.url(hook),
-      // Not the asset events: the sweeps' asset writes must not add deliveries to the log.
-      events: ['employee.created'],
+      // An event nothing here causes (no check-out falls due): the setup's and the sweeps'
+      // asset and person writes must not add deliveries to the log.
+      events: ['assignment.overdue'],
       description: `${name} receiver`,
     });
     expect(endpoint.status).toBe(201);
@@ -465,6 +495,10 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     const binned = await client.post<Asset>('/console/api/assets', { name: `${name} old phone` });
     expect(binned.status).toBe(201);
     expect((await client.delete(`/console/api/assets/${binned.body.id}`)).status).toBe(200);
+    const person = await client.post<PersonDetail>('/console/api/people', {
+      full_name: `${name} hire`,
+    });
+    expect(person.status).toBe(201);
     const invited = await httpRequest<{ id: string }>(`${base}/api/v1/members`, {
       method: 'POST',
       headers: { 'x-api-key': key.body.key },
@@ -481,6 +515,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         asset: asset.body.id,
         deletedAsset: binned.body.id,
         member: invited.body.id,
+        person: person.body.id,
       },
       key: key.body.key,
       endpoint: endpoint.body,
@@ -515,8 +550,11 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       WRITE_METHODS.has(operation.split(' ')[0]!.toLowerCase()),
     );
     expect(writes.sort()).toEqual(Object.keys(WRITE_ROUTES).sort());
-    // Sanity: the document is the one of the 28 console paths, not an empty file.
-    expect(Object.keys(DOCUMENT.paths)).toHaveLength(28);
+    // Sanity: the document is the console's whole one, not an empty or a stale file.
+    expect(Object.keys(DOCUMENT.paths).length).toBeGreaterThanOrEqual(31);
+    expect(Object.keys(DOCUMENT.paths)).toEqual(
+      expect.arrayContaining(['/console/api/activity', '/console/api/members/{id}/invitation']),
+    );
   });
 
   it("answers every id route called with another workspace's ids as not found", async () => {
@@ -548,6 +586,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       idsB.asset,
       idsB.deletedAsset,
       idsB.member,
+      idsB.person,
     ];
     const noneOfB = (response: ApiResponse<unknown>, what: string) => {
       for (const id of foreign)
@@ -603,6 +642,9 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     const bin = await a.get<DeletedAsset[]>('/console/api/assets/deleted');
     expect(bin.body.map((asset) => asset.id)).toEqual([idsA.deletedAsset]);
     noneOfB(bin, 'GET assets/deleted');
+    const people = await a.get<Page<PersonSummary>>('/console/api/people');
+    expect(people.body.data.map((person) => person.id)).toEqual([idsA.person]);
+    noneOfB(people, 'GET people');
     const members = await a.get<Array<{ id: string }>>('/console/api/members');
     expect(members.body.map((member) => member.id)).toContain(idsA.member);
     noneOfB(members, 'GET members');
@@ -640,6 +682,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     expect(asset.body).toMatchObject({ name: 'Bravo laptop', condition: null });
     const bin = await b.get<DeletedAsset[]>('/console/api/assets/deleted');
     expect(bin.body.map((deleted) => deleted.id)).toEqual([idsB.deletedAsset]);
+    const person = await b.get<PersonDetail>(`/console/api/people/${idsB.person}`);
+    expect(person.body).toMatchObject({ full_name: 'Bravo hire', status: 'active' });
 
     const log = await b.get<DeliveryLogPage>('/console/api/deliveries');
     expect(log.body.data).toEqual([

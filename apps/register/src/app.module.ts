@@ -6,7 +6,9 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import { ActivityModule } from './activity/activity.module';
 import { AssetsModule } from './assets/assets.module';
+import { CountersModule } from './counters/counters.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
 import { RegisterConfig } from './config/register-config';
@@ -65,6 +67,8 @@ export class RegisterAppModule {
         CustomFieldsModule,
         MembersModule,
         SignInModule,
+        ActivityModule,
+        CountersModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -68,5 +68,23 @@ export type DeletedAsset = JsonResponse<'/console/api/assets/deleted', 'get', 20
 export type ScannedAsset = JsonResponse<'/console/api/assets/scan', 'post', 200>;
 export type PersonPage = JsonResponse<'/console/api/people', 'get', 200>;
 export type PersonSummary = PersonPage['data'][number];
+export type PersonListQuery = NonNullable<
+  paths['/console/api/people']['get']['parameters']['query']
+>;
+export type Person = JsonResponse<'/console/api/people/{id}', 'get', 200>;
+export type PersonStatus = Person['status'];
+export type PersonInput = JsonBody<'/console/api/people', 'post'>;
+export type PersonChanges = JsonBody<'/console/api/people/{id}', 'patch'>;
 export type Member = JsonResponse<'/console/api/members', 'get', 200>[number];
 export type MemberInvitation = JsonBody<'/console/api/members', 'post'>;
+export type MemberRoleChange = JsonBody<'/console/api/members/{id}', 'patch'>;
+export type ActivityPage = JsonResponse<'/console/api/activity', 'get', 200>;
+export type ActivityEntry = ActivityPage['data'][number];
+export type ActivityQuery = NonNullable<
+  paths['/console/api/activity']['get']['parameters']['query']
+>;
+export type PlanUsage = JsonResponse<'/console/api/usage', 'get', 200>;
+export type UsageMeter = PlanUsage['meters'][number];
+export type UsageNotice = PlanUsage['notices'][number];
+export type KeyUsage = PlanUsage['keys'][number];
+export type CustomField = JsonResponse<'/console/api/custom-fields', 'get', 200>[number];

@@ -558,11 +558,45 @@ export interface paths {
          */
         get: operations["listPeople"];
         put?: never;
-        post?: never;
+        /**
+         * Create a person
+         * @description As `POST /api/v1/people`: counts against the plan's people limit. Fires `employee.created`.
+         *
+         *     Needs the `people.manage` permission.
+         */
+        post: operations["createPerson"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/console/api/people/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One person
+         * @description With department, location and the assets they hold.
+         *
+         *     Needs the `people.view` permission.
+         */
+        get: operations["getPerson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit or offboard a person
+         * @description As `PATCH /api/v1/people/{id}`. Setting `status` to `inactive` offboards the person (what they hold stays checked out to them) and fires `employee.offboarded` (once).
+         *
+         *     Needs the `people.manage` permission.
+         */
+        patch: operations["updatePerson"];
         trace?: never;
     };
     "/console/api/members": {
@@ -610,6 +644,98 @@ export interface paths {
          *     Needs the `members.manage` permission.
          */
         delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Within one's own role: an admin gives and takes admin, manager and member; only an owner makes or unmakes an owner; nobody changes their own role. Their next console request already has the new role.
+         *
+         *     Needs the `members.manage` permission.
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/console/api/members/{id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an invited member a new link
+         * @description A new invitation e-mail with a new link, valid for 7 days; the previous link stops working. Also for an invitation that expired. To cancel an invitation, remove the member.
+         *
+         *     Needs the `members.manage` permission.
+         */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to the workspace, newest first
+         * @description Who changed what and when: assets, people and members for every role; API keys and webhook endpoints for the roles that may see them. `record_id` also finds the entries that concern a record without being about it (a person's check-outs).
+         *
+         *     Needs the `workspace.view` permission.
+         */
+        get: operations["listActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The assets' custom fields
+         * @description Needs the `assets.view` permission.
+         */
+        get: operations["listCustomFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plan, its limits and what is used
+         * @description The effective limits (plan and overrides; null is unlimited) with what is used of each: assets, people and seats as the register counts them, and the keys' requests this month and in the current minute window as the rate limiting counts them. `notices` lists the limits reached or nearly reached. The keys themselves are listed only for roles that may see API keys.
+         *
+         *     Needs the `workspace.view` permission.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -670,7 +796,7 @@ export interface components {
             email: string | null;
             workspace: components["schemas"]["ConsoleWorkspace"] | null;
             member: components["schemas"]["ConsoleMember"] | null;
-            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "members.view" | "members.manage")[];
+            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage")[];
             memberships: components["schemas"]["ConsoleMembership"][];
         };
         SignInLinkBody: {
@@ -1279,6 +1405,105 @@ export interface components {
             /** @description Number of items matching the query. */
             total: number;
         };
+        CreatePersonInput: {
+            full_name: string;
+            email?: string | null;
+            employee_number?: string | null;
+            department?: string | null;
+            location?: string | null;
+            status?: ("active" | "inactive") | null;
+        };
+        DepartmentRef: {
+            /** @description Id of the department. */
+            id: string;
+            /** @description Name of the department. */
+            name: string;
+        };
+        /** @description An asset the person holds now. */
+        Holding: {
+            /** @description Id of the asset. */
+            id: string;
+            /** @description Name of the asset. */
+            name: string;
+            /** @description Asset tag of the asset. */
+            asset_tag: string;
+            /**
+             * Format: date-time
+             * @description When the asset was checked out to this person.
+             */
+            since: string;
+        };
+        /**
+         * @description A person as `GET /people/{id}` returns it; also the body of `POST /people` (201) and `PATCH /people/{id}` (200), and the `data` of the employee.* webhook events.
+         * @example {
+         *       "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *       "full_name": "Margaret Hamilton",
+         *       "email": "margaret@example.com",
+         *       "employee_number": "E-1969",
+         *       "status": "active",
+         *       "updated_at": "2026-11-22T10:15:00.000Z",
+         *       "department": {
+         *         "id": "dep_01jd8x0a1b2c3d4e5f6g7h8j9k",
+         *         "name": "Engineering"
+         *       },
+         *       "location": {
+         *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+         *         "name": "Berlin office"
+         *       },
+         *       "holdings": [
+         *         {
+         *           "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *           "name": "MacBook Pro 14\"",
+         *           "asset_tag": "AT-000042",
+         *           "since": "2026-11-22T10:15:00.000Z"
+         *         }
+         *       ],
+         *       "holdings_count": 1,
+         *       "created_at": "2026-01-05T09:00:00.000Z"
+         *     }
+         */
+        Person: {
+            /** @description Id of the person, scoped to the workspace: `per_` + a ULID. */
+            id: string;
+            /** @description Full name (1-200 characters). */
+            full_name: string;
+            /** @description E-mail address, or null. Not unique. */
+            email: string | null;
+            /** @description Employee number, or null. */
+            employee_number: string | null;
+            /**
+             * @description Status of the person: `active` (default) or `inactive` (offboarded).
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /**
+             * Format: date-time
+             * @description When the person last changed.
+             */
+            updated_at: string;
+            /** @description The department (`{id, name}`), or null. Created on first use. */
+            department: components["schemas"]["DepartmentRef"] | null;
+            /** @description The location (`{id, name}`), or null. Created on first use. */
+            location: components["schemas"]["LocationRef"] | null;
+            /** @description The assets checked out to the person now, oldest check-out first: all of them, or the 50 most recent check-outs when there are more (`holdings_count` says how many; `GET /assets?assigned_to_id=<id>` lists them all). */
+            holdings: components["schemas"]["Holding"][];
+            /** @description How many assets the person holds now; more than the length of `holdings` when that list is cut at 50. */
+            holdings_count: number;
+            /**
+             * Format: date-time
+             * @description When the person was created.
+             */
+            created_at: string;
+        };
+        UpdatePersonInput: {
+            full_name?: string;
+            email?: string | null;
+            employee_number?: string | null;
+            department?: string | null;
+            location?: string | null;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+        };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
@@ -1318,6 +1543,187 @@ export interface components {
             email: string;
             role?: ("owner" | "admin" | "manager" | "member") | null;
             name?: string | null;
+        };
+        UpdateMemberInput: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "manager" | "member";
+        };
+        /** @description Who made a change. */
+        ActivityActor: {
+            /** @enum {string} */
+            type: "member" | "key" | "system";
+            /** @description The member's or the key's id; null for the system. */
+            id: string | null;
+            /** @description The member's e-mail or the key's name at the time; null when unknown. */
+            name: string | null;
+        };
+        /** @description One field of a record as it was and as it became, as text (null: empty). */
+        ActivityChange: {
+            /** @description The field, as the API names it (custom fields: `custom_fields.<key>`). */
+            field: string;
+            /** @description The value before, or null. */
+            from: string | null;
+            /** @description The value after, or null. */
+            to: string | null;
+        };
+        /** @description One change to a record of the workspace, written in the transaction of the change itself. */
+        ActivityEntry: {
+            /** @description Id of the entry; later entries have greater ids. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change was made.
+             */
+            at: string;
+            /** @enum {string} */
+            source: "console" | "api" | "cli" | "system";
+            actor: components["schemas"]["ActivityActor"];
+            /** @enum {string} */
+            record_type: "asset" | "person" | "member" | "key" | "endpoint";
+            /** @description Id of the record changed. */
+            record_id: string;
+            /** @description The record's name at the time (or e-mail). */
+            record_name: string | null;
+            /** @description What happened: created, updated, deleted, restored, scanned, checked_out, checked_in, overdue, offboarded, invited, invitation_resent, invitation_cancelled, joined, role_changed, removed, revoked, secret_rotated, disabled, enabled. */
+            action: string;
+            /** @description Another record the change concerns (the person of a check-out), so it shows in that record's history too; or null. */
+            related_id: string | null;
+            /** @description The related record's name at the time, or null. */
+            related_name: string | null;
+            /** @description The fields changed; empty when none apply. */
+            changes: components["schemas"]["ActivityChange"][];
+        };
+        /** @description Entries newest first; `next` is the `before` of the following page, or null. */
+        ActivityPage: {
+            data: components["schemas"]["ActivityEntry"][];
+            /** @description Pass as `before` for older entries; null: none. */
+            next: string | null;
+        };
+        /** @description A custom field of the workspace's assets (defined with the admin CLI): what the asset form asks for, and how its value is checked. */
+        ConsoleCustomField: {
+            /** @description The key its value has in `custom_fields`. */
+            key: string;
+            /** @description What a person reads next to it. */
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "boolean" | "select";
+            /** @description The choices of a `select` field; null for the others. */
+            options: string[] | null;
+            /** @description Whether a new asset must give it. */
+            required: boolean;
+        };
+        /** @description One limit and what is used of it. For the per-key limits (`per_key`), `used` is the busiest key: the one a refusal would meet first. */
+        UsageMeter: {
+            /**
+             * @description Which limit.
+             * @enum {string}
+             */
+            name: "assets" | "people" | "seats" | "monthly_quota" | "rate_per_minute";
+            /** @description The workspace's effective limit (plan and overrides); null means unlimited. */
+            limit: number | null;
+            /** @description What is used; null only for `rate_per_minute` while the gateway cannot reach Redis (limits are not applied then). */
+            used: number | null;
+            /** @description Whether the limit applies to each API key on its own. */
+            per_key: boolean;
+            /**
+             * @description `reached` at the limit, `near` from 80% of it, else `ok`.
+             * @enum {string}
+             */
+            state: "ok" | "near" | "reached";
+        };
+        /** @description This calendar month's requests (UTC). */
+        MonthUsage: {
+            /** @description The month, `YYYY-MM`. */
+            month: string;
+            /** @description Quota of each key; null means unlimited. */
+            quota_per_key: number | null;
+            /** @description Requests of all keys together this month. */
+            used: number;
+            /**
+             * Format: date-time
+             * @description When the month ends and the counts start again.
+             */
+            resets_at: string;
+        };
+        /** @description The current fixed one-minute window the rate limit counts in. */
+        MinuteWindowUsage: {
+            /** @description Requests per minute allowed to each key; null means unlimited. */
+            limit_per_key: number | null;
+            /** @description Requests of all keys together in this window; null while the gateway cannot reach Redis. */
+            used: number | null;
+            /** @description Seconds until the window resets. */
+            resets_in_seconds: number;
+            /**
+             * Format: date-time
+             * @description When the window resets.
+             */
+            resets_at: string;
+        };
+        /** @description One API key's requests. */
+        KeyUsage: {
+            /** @description Id of the key. */
+            id: string;
+            /** @description Name given at creation. */
+            name: string | null;
+            /** @description The first characters of the key. */
+            prefix: string;
+            /** @description Whether the key is revoked. */
+            revoked: boolean;
+            /** @description Requests counted this month (UTC) against the quota: all but `/ping`. */
+            month_requests: number;
+            /** @description Requests in the current minute window, `/ping` included; null while the gateway cannot reach Redis. */
+            minute_requests: number | null;
+        };
+        /** @description An API key, as a notice names it. */
+        UsageKeyRef: {
+            /** @description Id of the key. */
+            id: string;
+            /** @description Name given at creation. */
+            name: string | null;
+            /** @description The first characters of the key. */
+            prefix: string;
+        };
+        /** @description A limit reached or nearly reached: what `plan.limit_reached` announces, as it stands now. */
+        UsageNotice: {
+            /**
+             * @description Which limit.
+             * @enum {string}
+             */
+            limit: "assets" | "people" | "seats" | "monthly_quota" | "rate_per_minute";
+            /**
+             * @description How close.
+             * @enum {string}
+             */
+            level: "near" | "reached";
+            /** @description In words, naming the limit and the plan (and the key, for a per-key limit). */
+            message: string;
+            /** @description The key, for a per-key limit when the role may see API keys; null otherwise. */
+            key: components["schemas"]["UsageKeyRef"] | null;
+        };
+        /** @description The workspace's plan, its limits and what is used of each, and the limits reached or nearly reached. Counts are live: the month to within the last request. */
+        PlanUsage: {
+            /**
+             * @description The plan of the workspace: free, pro, business, enterprise.
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "business" | "enterprise";
+            /** @description Whether the plan includes the API and webhooks. */
+            api_access: boolean;
+            /** @description One per limit, in a fixed order. */
+            meters: components["schemas"]["UsageMeter"][];
+            month: components["schemas"]["MonthUsage"];
+            minute_window: components["schemas"]["MinuteWindowUsage"];
+            /** @description Whether `keys` lists the keys: only for roles that may see API keys (`keys.view`); the totals are there for every role. */
+            keys_shown: boolean;
+            /** @description Every key, revoked ones included, oldest first. */
+            keys: components["schemas"]["KeyUsage"][];
+            /** @description Limits reached first, then those nearly reached. */
+            notices: components["schemas"]["UsageNotice"][];
+            /**
+             * Format: date-time
+             * @description When the counts were read.
+             */
+            as_of: string;
         };
         /**
          * @description The body of every error response (4xx and 5xx), including unknown routes, malformed JSON and bodies over 1 MiB.
@@ -4066,6 +4472,269 @@ export interface operations {
             };
         };
     };
+    createPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePersonInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePersonInput"];
+            };
+        };
+        responses: {
+            /** @description The person after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMembers: {
         parameters: {
             query?: never;
@@ -4295,6 +4964,403 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberInput"];
+            };
+        };
+        responses: {
+            /** @description The member with the new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invited member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before?: string;
+                action?: string;
+                actor_id?: string;
+                source?: "console" | "api" | "cli" | "system";
+                record_id?: string;
+                record_type?: "asset" | "person" | "member" | "key" | "endpoint";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleCustomField"][];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanUsage"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

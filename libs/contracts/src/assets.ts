@@ -115,3 +115,13 @@ export interface Page<T> {
   pageSize: number;
   total: number;
 }
+
+/** Admin queue, tests only (OVERDUE_TEST_CLOCK=on): the overdue sweep, as if it were `at`. */
+export class OverdueSweepInput {
+  @InstantField() at!: string;
+}
+
+export interface OverdueSweepView {
+  /** Check-outs that became overdue and fired assignment.overdue. */
+  fired: number;
+}

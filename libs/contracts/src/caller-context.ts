@@ -19,7 +19,16 @@ export class CallerContext {
   plan!: PlanName;
   /** `null` is unlimited. */
   limits!: EffectiveLimits;
+  /**
+   * Who the activity feed names: the key's name (its prefix when unnamed) or the console
+   * member's e-mail. Optional so that a register of this version takes a caller from a gateway
+   * of the version before (rolling deploys); the feed then names no one.
+   */
+  actorName?: string;
 }
+
+/** The key id of a console call: no key, the member it acts for (`console:<member id>`). */
+export const CONSOLE_KEY_PREFIX = 'console:';
 
 /**
  * The caller of a message, checked field by field in plain code: it rides on every request
@@ -33,7 +42,7 @@ export function IsCallerContext(options?: ValidationOptions): PropertyDecorator 
       validator: {
         validate: (value: unknown) => isCallerContext(value),
         defaultMessage: () =>
-          'caller must be {workspaceId, keyId, scope, plan, limits} as the gateway sends it',
+          'caller must be {workspaceId, keyId, scope, plan, limits, actorName?} as the gateway sends it',
       },
     },
     options,
@@ -41,9 +50,12 @@ export function IsCallerContext(options?: ValidationOptions): PropertyDecorator 
 }
 
 export function isCallerContext(value: unknown): value is CallerContext {
-  if (!isRecord(value) || !hasExactly(value, CALLER_FIELDS)) return false;
-  const { workspaceId, keyId, scope, plan, limits } = value;
+  if (!isRecord(value)) return false;
+  const named = Object.hasOwn(value, 'actorName');
+  if (!hasExactly(value, named ? [...CALLER_FIELDS, 'actorName'] : CALLER_FIELDS)) return false;
+  const { workspaceId, keyId, scope, plan, limits, actorName } = value;
   return (
+    (!named || (typeof actorName === 'string' && actorName.length <= 320)) &&
     typeof workspaceId === 'string' &&
     workspaceId !== '' &&
     typeof keyId === 'string' &&

@@ -6,13 +6,16 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
   Max,
   Min,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import type { DeliverableEvent } from './events';
 import { TextLength } from './fields/text-length';
 import { IsPageLimit, type DeliveryErrorKind, type DeliveryStatus } from './webhooks';
@@ -42,6 +45,22 @@ export class ConsoleWorkspaceMessage {
   @IsString() @TextLength(1, 64) workspace!: string;
 }
 
+/** The signed-in member a console change is made by, for the activity feed. */
+export class ConsoleActorRef {
+  @IsString() @TextLength(1, 64) id!: string;
+  @IsString() @TextLength(1, 320) email!: string;
+}
+
+/** The member field of the console's endpoint writes (optional: the CLI's have none). */
+function ActorField(): PropertyDecorator {
+  return (target, key) => {
+    IsOptional()(target, key);
+    IsObject()(target, key);
+    ValidateNested()(target, key);
+    Type(() => ConsoleActorRef)(target, key);
+  };
+}
+
 /** One endpoint or delivery of the workspace, by id. */
 export class ConsoleRecordMessage extends ConsoleWorkspaceMessage {
   @IsString() @TextLength(1, 64) id!: string;
@@ -63,6 +82,7 @@ export class ConsoleEndpointCreateBody {
 
 export class ConsoleEndpointCreateMessage extends ConsoleEndpointCreateBody {
   @IsString() @TextLength(1, 64) workspace!: string;
+  @ActorField() actor?: ConsoleActorRef;
 }
 
 /** PATCH /console/api/webhooks/{id}: what is left out stays; `description: null` clears it. */
@@ -91,6 +111,7 @@ export class ConsoleEndpointUpdateBody {
 export class ConsoleEndpointUpdateMessage extends ConsoleEndpointUpdateBody {
   @IsString() @TextLength(1, 64) workspace!: string;
   @IsString() @TextLength(1, 64) id!: string;
+  @ActorField() actor?: ConsoleActorRef;
 }
 
 export class ConsoleSecretRotateBody {
@@ -107,6 +128,7 @@ export class ConsoleSecretRotateBody {
 export class ConsoleSecretRotateMessage extends ConsoleSecretRotateBody {
   @IsString() @TextLength(1, 64) workspace!: string;
   @IsString() @TextLength(1, 64) id!: string;
+  @ActorField() actor?: ConsoleActorRef;
 }
 
 /** The filters of the delivery log and of a bulk resend (query strings, as sent). */

@@ -16,3 +16,4 @@ export * from './rpc/contract';
 export * from './rpc/raw-json';
 export * from './console';
 export * from './console-webhooks';
+export * from './activity';

@@ -37,6 +37,11 @@ export class MemberRemoveInput {
   @IsString() @TextLength(1, 64) actor!: string;
 }
 
+/** Admin queue (the console): give member `id` the role `role`, as the member `actor`. */
+export class MemberRoleInput extends MemberRemoveInput {
+  @EnumField(MEMBER_ROLES) role!: MemberRole;
+}
+
 /** Admin queue: `invitation list --workspace W`. */
 export class InvitationListInput {
   @IsString() @TextLength(1, 64) workspace!: string;
@@ -52,6 +57,8 @@ export class InvitationAcceptInput {
   @IsString()
   @TextLength(1, 128)
   token!: string;
+  /** Where it was accepted, for the activity feed: absent is the admin CLI. */
+  @EnumField(['console', 'api'], { optional: true }) via?: 'console' | 'api';
 }
 
 /** Admin queue: the owner of a new workspace (`workspace create --owner-email E`). */

@@ -15,8 +15,10 @@ import {
 } from './admin';
 import {
   CreateAssetInput,
+  OverdueSweepInput,
   UpdateAssetInput,
   type AssetDetail,
+  type OverdueSweepView,
   type Page,
   type RawQuery,
 } from './assets';
@@ -34,6 +36,7 @@ import {
   InvitationRenewInput,
   InviteMemberInput,
   MemberRemoveInput,
+  MemberRoleInput,
   OwnerCreateInput,
   UpdateMemberInput,
   type InvitationView,
@@ -41,8 +44,10 @@ import {
   type RenewedInvitationView,
 } from './members';
 import { CreatePersonInput, UpdatePersonInput, type PersonDetail } from './people';
+import type { WorkspaceUsageCounts } from './plans';
 import type { AssetSummary, DeletedAsset, PersonSummary, ScannedAsset } from './models';
 import { TextField } from './fields/field.decorators';
+import { ActivityListMessage, type ActivityEntry } from './activity';
 import {
   ConsoleEndpointCreateMessage,
   ConsoleEndpointUpdateMessage,
@@ -255,6 +260,8 @@ export const RegisterAdminRpc = {
     CreateCustomFieldInput,
     reply<CustomFieldView>(),
   ),
+  /** The workspace's custom fields, oldest first (the console's asset form). */
+  customFieldList: rpc('admin.customfield.list', WorkspaceRefInput, reply<CustomFieldView[]>()),
   invitationList: rpc('admin.invitation.list', InvitationListInput, reply<InvitationView[]>()),
   invitationRenew: rpc(
     'admin.invitation.renew',
@@ -271,6 +278,21 @@ export const RegisterAdminRpc = {
   memberGet: rpc('admin.member.get', MemberRefInput, reply<MemberView>()),
   /** The member as it was; `member.removed` fires, an active one's seat is freed. */
   memberRemove: rpc('admin.member.remove', MemberRemoveInput, reply<MemberView>()),
+  /** The member with its new role, bounded by the actor's own role (read in the transaction). */
+  memberRole: rpc('admin.member.role', MemberRoleInput, reply<MemberView>()),
+  /** A new link for an invited member's open or expired invitation, e-mailed (no token back). */
+  invitationResend: rpc('admin.invitation.resend', MemberRemoveInput, reply<MemberView>()),
+  /** Tests only: the overdue sweep at a given time (refused unless OVERDUE_TEST_CLOCK=on). */
+  overdueSweep: rpc('admin.overdue.sweep', OverdueSweepInput, reply<OverdueSweepView>()),
+  /** The workspace's activity entries for the register's records (assets, people, members). */
+  activityList: rpc('admin.activity.list', ActivityListMessage, reply<ActivityEntry[]>()),
+  /** What the workspace uses of its register limits (the console's Plan and usage). */
+  workspaceUsage: rpc(
+    'admin.workspace.usage',
+    WorkspaceRefInput,
+    reply<WorkspaceUsageCounts>(),
+    READ,
+  ),
 };
 
 /** Console work the gateway owns: workspaces, plans and keys. */
@@ -327,6 +349,8 @@ export const WorkerConsoleRpc = {
     ConsoleSecretRotateMessage,
     reply<SigningSecretView>(),
   ),
+  /** The workspace's activity entries for its webhook endpoints. */
+  activityList: rpc('console.activity.list', ActivityListMessage, reply<ActivityEntry[]>()),
   endpointTest: rpc('console.webhook.test', ConsoleRecordMessage, reply<WebhookTestView>()),
   deliverySearch: rpc(
     'console.delivery.search',

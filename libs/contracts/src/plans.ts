@@ -21,3 +21,13 @@ export class EffectiveLimits {
 }
 
 export type LimitName = keyof EffectiveLimits;
+
+/**
+ * What a workspace uses of its register limits, as the register counts them (its
+ * workspace_counters row): assets not deleted, people, and seats (active members).
+ */
+export interface WorkspaceUsageCounts {
+  assets: number;
+  people: number;
+  seats: number;
+}

@@ -13,7 +13,8 @@ export type IdPrefix =
   | 'loc'
   | 'dep'
   | 'inv'
-  | 'cfd';
+  | 'cfd'
+  | 'act';
 
 const nextUlid = monotonicFactory();
 

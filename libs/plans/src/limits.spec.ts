@@ -1,5 +1,5 @@
 import type { EffectiveLimits } from '@custodian/contracts';
-import { effectiveLimits, limitReachedMessage, wouldExceed } from './limits';
+import { effectiveLimits, limitNearMessage, limitReachedMessage, wouldExceed } from './limits';
 
 const PRO: EffectiveLimits = {
   ratePerMinute: 120,
@@ -97,6 +97,17 @@ describe('limitReachedMessage', () => {
     );
     expect(limitReachedMessage('monthlyQuota', 100000, 'pro')).toBe(
       'Monthly quota of 100000 reached on the pro plan',
+    );
+  });
+});
+
+describe('limitNearMessage', () => {
+  it('names the limit, the plan and what is used, as the reached message does', () => {
+    expect(limitNearMessage('assets', 5000, 'pro', 4100)).toBe(
+      'Asset limit of 5000 nearly reached on the pro plan: 4100 used',
+    );
+    expect(limitNearMessage('monthlyQuota', 100000, 'business', 80000)).toBe(
+      'Monthly quota of 100000 nearly reached on the business plan: 80000 used',
     );
   });
 });

@@ -35,3 +35,13 @@ const LIMIT_LABELS: Record<LimitName, string> = {
 export function limitReachedMessage(name: LimitName, limit: number, plan: string): string {
   return `${LIMIT_LABELS[name]} of ${limit} reached on the ${plan} plan`;
 }
+
+/** `Asset limit of 5000 nearly reached on the pro plan: 4100 used`, before the limit bites. */
+export function limitNearMessage(
+  name: LimitName,
+  limit: number,
+  plan: string,
+  used: number,
+): string {
+  return `${LIMIT_LABELS[name]} of ${limit} nearly reached on the ${plan} plan: ${used} used`;
+}

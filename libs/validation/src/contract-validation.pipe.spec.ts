@@ -99,7 +99,9 @@ describe('ContractValidationPipe', () => {
           { caller: { ...caller, scope: 'admin' }, id: 'ast_1', body: {} },
           rpcPayload(UpdateAssetMessage),
         ),
-      ).toBe('caller must be {workspaceId, keyId, scope, plan, limits} as the gateway sends it');
+      ).toBe(
+        'caller must be {workspaceId, keyId, scope, plan, limits, actorName?} as the gateway sends it',
+      );
       const fourLimits: Partial<CallerContext['limits']> = { ...caller.limits };
       delete fourLimits.seats;
       expect(
@@ -107,10 +109,25 @@ describe('ContractValidationPipe', () => {
           { caller: { ...caller, limits: fourLimits }, id: 'ast_1', body: {} },
           rpcPayload(UpdateAssetMessage),
         ),
-      ).toBe('caller must be {workspaceId, keyId, scope, plan, limits} as the gateway sends it');
+      ).toBe(
+        'caller must be {workspaceId, keyId, scope, plan, limits, actorName?} as the gateway sends it',
+      );
       expect(
         await refusal({ caller, id: 'ast_1', body: {}, extra: 1 }, rpcPayload(UpdateAssetMessage)),
       ).toBe('unknown field extra');
+    });
+
+    it("takes a caller with or without the actor's name (a gateway of the version before)", async () => {
+      const named = { caller: { ...caller, actorName: 'Zapier' }, id: 'ast_1' };
+      expect(await pipe.transform(named, rpcPayload(RecordMessage))).toBe(named);
+      expect(
+        await refusal(
+          { caller: { ...caller, actorName: 7 }, id: 'ast_1' },
+          rpcPayload(RecordMessage),
+        ),
+      ).toBe(
+        'caller must be {workspaceId, keyId, scope, plan, limits, actorName?} as the gateway sends it',
+      );
     });
   });
 
@@ -131,7 +148,9 @@ describe('ContractValidationPipe', () => {
       );
       expect(
         await refusal({ caller: { ...caller, plan: 'gold' }, query: {} }, rpcPayload(ListMessage)),
-      ).toBe('caller must be {workspaceId, keyId, scope, plan, limits} as the gateway sends it');
+      ).toBe(
+        'caller must be {workspaceId, keyId, scope, plan, limits, actorName?} as the gateway sends it',
+      );
       expect(await refusal({ caller, query: 'page=1' }, rpcPayload(ListMessage))).toBe(
         'query must be an object',
       );

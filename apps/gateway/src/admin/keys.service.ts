@@ -2,13 +2,15 @@ import {
   CreateKeyInput,
   DomainError,
   RevokeKeyInput,
+  SYSTEM_ACTOR,
   WorkspaceRefInput,
+  type ActivityRecord,
   type ConsoleKey,
   type CreatedKeyView,
   type KeyView,
   type RevokedKeyView,
 } from '@custodian/contracts';
-import { newId, queryOne } from '@custodian/persistence';
+import { ActivityLog, newId, queryOne } from '@custodian/persistence';
 import { findUnstorableText } from '@custodian/validation';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -23,29 +25,41 @@ export class KeysService {
     private readonly db: DataSource,
     private readonly workspaces: WorkspacesService,
     private readonly publisher: AccessPublisher,
+    private readonly activity: ActivityLog,
   ) {}
 
   /**
-   * One way to make a key, for the admin CLI and the console alike; `createdBy` is the
-   * console member's e-mail (null from the CLI).
+   * One way to make a key, for the admin CLI and the console alike; `member` is the console
+   * member who made it (null from the CLI), kept as created_by and named in the activity feed.
    */
-  async create(input: CreateKeyInput, createdBy: string | null = null): Promise<CreatedKeyView> {
+  async create(input: CreateKeyInput, member: KeyActor | null = null): Promise<CreatedKeyView> {
     await this.workspaces.get(input.workspace);
     const key = generateApiKey();
-    const row = await queryOne<ApiKeyEntity>(
-      this.db,
-      `INSERT INTO gateway.api_keys (id, workspace_id, name, scope, prefix, key_hash, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-      [
-        newId('key'),
-        input.workspace,
-        input.name ?? null,
-        input.scope,
-        displayPrefix(key),
-        hashApiKey(key),
-        createdBy,
-      ],
-    );
+    const row = await this.db.transaction(async (tx) => {
+      const created = await queryOne<ApiKeyEntity>(
+        tx,
+        `INSERT INTO gateway.api_keys (id, workspace_id, name, scope, prefix, key_hash, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [
+          newId('key'),
+          input.workspace,
+          input.name ?? null,
+          input.scope,
+          displayPrefix(key),
+          hashApiKey(key),
+          member?.email ?? null,
+        ],
+      );
+      await this.activity.record(tx, input.workspace, {
+        ...keyActivity(member),
+        recordType: 'key',
+        recordId: created.id,
+        recordName: created.name ?? created.prefix,
+        action: 'created',
+        changes: [{ field: 'scope', from: null, to: created.scope }],
+      });
+      return created;
+    });
     return {
       id: row.id,
       key,
@@ -61,7 +75,11 @@ export class KeysService {
    * Revocation commits and reaches the shared key cache before it is reported done. With
    * `workspace` (the console), a key of another workspace is not found, like an unknown one.
    */
-  async revoke(input: RevokeKeyInput, workspace?: string): Promise<RevokedKeyView> {
+  async revoke(
+    input: RevokeKeyInput,
+    workspace?: string,
+    member: KeyActor | null = null,
+  ): Promise<RevokedKeyView> {
     // Text Postgres refuses (a NUL, from `DELETE /console/api/keys/%00`) names no key: a 404,
     // not the driver's error as a 500.
     if (findUnstorableText(input.id, '') !== null) {
@@ -76,6 +94,11 @@ export class KeysService {
       throw new DomainError('not_found', `Key ${input.id} not found`);
     }
     return this.publisher.change(workspaceId, async (tx) => {
+      const before = await queryOne<Pick<ApiKeyEntity, 'name' | 'prefix' | 'revoked_at'>>(
+        tx,
+        `SELECT name, prefix, revoked_at FROM gateway.api_keys WHERE id = $1 FOR UPDATE`,
+        [input.id],
+      );
       // coalesce: the revocation time, never null here.
       const row = await queryOne<Pick<ApiKeyEntity, 'id'> & { revoked_at: Date }>(
         tx,
@@ -83,6 +106,16 @@ export class KeysService {
          RETURNING id, revoked_at`,
         [input.id],
       );
+      // Revoking twice is harmless and is one change, recorded once.
+      if (before.revoked_at === null) {
+        await this.activity.record(tx, workspaceId, {
+          ...keyActivity(member),
+          recordType: 'key',
+          recordId: row.id,
+          recordName: before.name ?? before.prefix,
+          action: 'revoked',
+        });
+      }
       return { id: row.id, revoked_at: row.revoked_at.toISOString() };
     });
   }
@@ -134,4 +167,15 @@ function consoleKey(row: ApiKeyEntity & { last_used_at: Date | null }): ConsoleK
     last_used_at: row.last_used_at?.toISOString() ?? null,
     revoked_at: row.revoked_at?.toISOString() ?? null,
   };
+}
+
+/** The console member who changes a key; null is the admin CLI. */
+export interface KeyActor {
+  id: string;
+  email: string;
+}
+
+function keyActivity(member: KeyActor | null): Pick<ActivityRecord, 'source' | 'actor'> {
+  if (member === null) return { source: 'cli', actor: SYSTEM_ACTOR };
+  return { source: 'console', actor: { type: 'member', id: member.id, name: member.email } };
 }

@@ -1,3 +1,6 @@
+import { ConsoleCustomFieldsController } from './register/console-custom-fields.controller';
+import { ActivityFeed } from './activity/activity-feed';
+import { ConsoleActivityController } from './activity/console-activity.controller';
 import { Module } from '@nestjs/common';
 import { AdminModule } from '../admin/admin.module';
 import { RateLimitsModule } from '../limits/rate-limits.module';
@@ -16,6 +19,8 @@ import { SignInLimiter } from './sign-in/sign-in-limiter';
 import { ConsoleDeliveriesController } from './webhooks/console-deliveries.controller';
 import { ConsoleEventsController } from './webhooks/console-events.controller';
 import { ConsoleWebhooksController } from './webhooks/console-webhooks.controller';
+import { ConsoleUsageController } from './usage/console-usage.controller';
+import { WorkspaceUsage } from './usage/workspace-usage';
 import { WorkerAdminClient } from '../worker-client/worker-admin-client';
 
 /**
@@ -33,6 +38,9 @@ import { WorkerAdminClient } from '../worker-client/worker-admin-client';
     ConsoleAssetsController,
     ConsolePeopleController,
     ConsoleMembersController,
+    ConsoleActivityController,
+    ConsoleCustomFieldsController,
+    ConsoleUsageController,
   ],
   providers: [
     SessionStore,
@@ -41,6 +49,8 @@ import { WorkerAdminClient } from '../worker-client/worker-admin-client';
     ConsoleAccessGuard,
     WorkerAdminClient,
     ConsoleRegister,
+    ActivityFeed,
+    WorkspaceUsage,
   ],
 })
 export class ConsoleModule {}

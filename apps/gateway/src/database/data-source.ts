@@ -1,6 +1,7 @@
 import { outboxEntity } from '@custodian/messaging';
-import { createAppDataSource } from '@custodian/persistence';
+import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
+import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
 import { CacheRepairEntity } from '../keys/cache-repair.entity';
 import { ApiKeyEntity } from '../keys/api-key.entity';
 import { KeyUsageEntity } from '../limits/key-usage.entity';
@@ -24,6 +25,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       CreateCacheRepairs1763790000000,
       IndexPublishedOutbox1763800000000,
       KeyCreatedBy1763920000000,
+      CreateActivity1763960000000,
     ],
     entities: [
       PlanEntity,
@@ -32,6 +34,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       KeyUsageEntity,
       outboxEntity(GATEWAY_SCHEMA),
       CacheRepairEntity,
+      activityEntity(GATEWAY_SCHEMA),
     ],
     applicationName: 'custodian-gateway',
     poolSize,

@@ -1,7 +1,8 @@
+import { ActivityLog } from '@custodian/persistence';
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway-config';
-import { gatewayDataSource } from './data-source';
+import { GATEWAY_SCHEMA, gatewayDataSource } from './data-source';
 
 @Global()
 @Module({
@@ -12,8 +13,9 @@ import { gatewayDataSource } from './data-source';
       useFactory: (config: GatewayConfig) =>
         gatewayDataSource(config.DATABASE_URL, config.DATABASE_POOL_SIZE).initialize(),
     },
+    { provide: ActivityLog, useValue: new ActivityLog(GATEWAY_SCHEMA) },
   ],
-  exports: [DataSource],
+  exports: [DataSource, ActivityLog],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}

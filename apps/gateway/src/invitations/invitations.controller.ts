@@ -75,7 +75,10 @@ export class InvitationsController {
     try {
       // A missing or repeated token is refused by the register like a malformed one.
       const token = typeof query.token === 'string' ? query.token : '';
-      return await this.registerAdmin.call(RegisterAdminRpc.invitationAccept, { token });
+      return await this.registerAdmin.call(RegisterAdminRpc.invitationAccept, {
+        token,
+        via: 'api',
+      });
     } catch (error) {
       if (error instanceof DomainError && BAD_TOKEN.has(error.code)) {
         await this.admission.countFailedToken(request.ip);

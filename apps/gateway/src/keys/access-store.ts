@@ -10,12 +10,13 @@ import type { ApiKeyEntity } from './api-key.entity';
 /** A key, its workspace and its plan's limits; column names are the aliases of COLUMNS. */
 type AccessRow = Pick<ApiKeyEntity, 'key_hash' | 'prefix' | 'scope' | 'revoked_at'> & {
   key_id: ApiKeyEntity['id'];
+  key_name: ApiKeyEntity['name'];
   workspace_id: WorkspaceEntity['id'];
   workspace_name: WorkspaceEntity['name'];
 } & Pick<WorkspaceEntity, 'plan' | 'overrides'> &
   Omit<PlanEntity, 'name'>;
 
-const COLUMNS = `k.key_hash, k.id AS key_id, k.prefix, k.scope, k.revoked_at,
+const COLUMNS = `k.key_hash, k.id AS key_id, k.name AS key_name, k.prefix, k.scope, k.revoked_at,
     w.id AS workspace_id, w.name AS workspace_name, w.plan, w.overrides,
     p.api_access, p.rate_per_minute, p.monthly_quota, p.assets, p.people, p.seats`;
 
@@ -71,6 +72,7 @@ export class AccessStore {
 function toRecord(row: AccessRow): AccessRecord {
   return {
     keyId: row.key_id,
+    keyName: row.key_name,
     prefix: row.prefix,
     scope: row.scope,
     revoked: row.revoked_at !== null,

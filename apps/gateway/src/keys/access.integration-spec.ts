@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { AmqpConnection, OutboxWriter, RpcClient } from '@custodian/messaging';
 import { DomainError, type EffectiveLimits } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
@@ -102,7 +103,7 @@ beforeAll(async () => {
       config,
     ),
   );
-  keys = new KeysService(dataSource, workspaces, publisher);
+  keys = new KeysService(dataSource, workspaces, publisher, new ActivityLog('gateway'));
 });
 
 beforeEach(() => {
@@ -130,6 +131,7 @@ describe('AccessService against Postgres and Redis', () => {
 
     expect(record).toEqual({
       keyId: key.id,
+      keyName: key.name,
       prefix: key.prefix,
       scope: 'write',
       revoked: false,
@@ -366,7 +368,12 @@ describe('AccessService against Postgres and Redis', () => {
       expect((await cache.get(hash))?.revoked).toBe(false);
 
       const downPublisher = new AccessPublisher(dataSource, store, downCache, downRedis, config);
-      const downKeys = new KeysService(dataSource, workspaces, downPublisher);
+      const downKeys = new KeysService(
+        dataSource,
+        workspaces,
+        downPublisher,
+        new ActivityLog('gateway'),
+      );
       await expect(downKeys.revoke({ id: key.id })).resolves.toMatchObject({ id: key.id });
 
       // Postgres has it (a gateway without Redis refuses the key from there) and the

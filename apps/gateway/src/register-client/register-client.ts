@@ -83,5 +83,6 @@ function callerOf(access: AccessRecord): CallerContext {
     scope: access.scope,
     plan: access.plan,
     limits: access.limits,
+    actorName: access.keyName ?? access.prefix,
   };
 }

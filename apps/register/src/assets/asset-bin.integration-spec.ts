@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import {
   type AssetSummary,
@@ -39,16 +40,17 @@ let bin: AssetBin;
 let scanner: AssetScanner;
 
 const writer = new OutboxWriter('register');
+const activity = new ActivityLog('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
   db = store.db;
   const reads = new ReadTransactions(db);
   const writes = new WriteTransactions(db);
-  assets = new AssetsService(reads, writes, writer);
-  people = new PeopleService(reads, writes, writer);
-  bin = new AssetBin(reads, writes, writer);
-  scanner = new AssetScanner(writes, writer);
+  assets = new AssetsService(reads, writes, writer, activity);
+  people = new PeopleService(reads, writes, writer, activity);
+  bin = new AssetBin(reads, writes, writer, activity);
+  scanner = new AssetScanner(writes, writer, activity);
 }, 30_000);
 
 afterAll(() => store?.close());

@@ -1,12 +1,13 @@
 import {
   DELETED_ASSETS_SHOWN,
   DomainError,
+  callerActivity,
   type AssetDetail,
   type CallerContext,
   type DeletedAsset,
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
-import { queryOne, queryRows } from '@custodian/persistence';
+import { ActivityLog, queryOne, queryRows } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
@@ -63,6 +64,7 @@ export class AssetBin {
     private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
+    private readonly activity: ActivityLog,
   ) {}
 
   listDeleted(caller: CallerContext): Promise<DeletedAsset[]> {
@@ -108,6 +110,13 @@ export class AssetBin {
         [workspaceId],
       );
       await this.outbox.write(tx, workspaceId, 'asset.deleted', asset);
+      await this.activity.record(tx, workspaceId, {
+        ...callerActivity(caller),
+        recordType: 'asset',
+        recordId: asset.id,
+        recordName: asset.name,
+        action: 'deleted',
+      });
       return toDeleted(binned);
     });
   }
@@ -146,6 +155,13 @@ export class AssetBin {
       );
       const asset = toDetail(await findAssetRow(tx, workspaceId, id));
       await this.outbox.write(tx, workspaceId, 'asset.restored', asset);
+      await this.activity.record(tx, workspaceId, {
+        ...callerActivity(caller),
+        recordType: 'asset',
+        recordId: asset.id,
+        recordName: asset.name,
+        action: 'restored',
+      });
       await noteLastAssetSlot(this.outbox, tx, caller, counter.asset_count + 1);
       return asset;
     });

@@ -1,11 +1,12 @@
 import {
   DomainError,
+  callerActivity,
   type CallerContext,
   type ScanMatch,
   type ScannedAsset,
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
-import { queryRows } from '@custodian/persistence';
+import { ActivityLog, queryRows } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { WriteTransactions } from '../requests/write-transactions';
 import { findAssetRow } from './asset-lookup';
@@ -26,6 +27,7 @@ export class AssetScanner {
   constructor(
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
+    private readonly activity: ActivityLog,
   ) {}
 
   scan(caller: CallerContext, code: string): Promise<ScannedAsset> {
@@ -71,6 +73,14 @@ export class AssetScanner {
         code: typed,
         matched,
         at: asset.last_scanned_at ?? new Date().toISOString(),
+      });
+      await this.activity.record(tx, workspaceId, {
+        ...callerActivity(caller),
+        recordType: 'asset',
+        recordId: asset.id,
+        recordName: asset.name,
+        action: 'scanned',
+        changes: [{ field: matched, from: null, to: typed }],
       });
       return { asset, matched };
     });

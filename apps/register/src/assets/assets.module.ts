@@ -3,10 +3,11 @@ import { AssetBin } from './asset-bin';
 import { AssetScanner } from './asset-scanner';
 import { AssetsRpcController } from './assets.rpc-controller';
 import { AssetsService } from './assets.service';
+import { OverdueClockRpcController } from './overdue-clock.rpc-controller';
 import { OverdueSweep } from './overdue-sweep';
 
 @Module({
-  controllers: [AssetsRpcController],
+  controllers: [AssetsRpcController, OverdueClockRpcController],
   providers: [AssetsService, AssetBin, AssetScanner, OverdueSweep],
 })
 export class AssetsModule {}

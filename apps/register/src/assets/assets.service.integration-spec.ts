@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import {
   type AssetSummary,
@@ -34,11 +35,17 @@ let service: AssetsService;
 
 /** Events go to register.outbox, as the app's OutboxModule writes them. */
 const writer = new OutboxWriter('register');
+const activity = new ActivityLog('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 10));
   db = store.db;
-  service = new AssetsService(new ReadTransactions(db), new WriteTransactions(db), writer);
+  service = new AssetsService(
+    new ReadTransactions(db),
+    new WriteTransactions(db),
+    writer,
+    activity,
+  );
 }, 30_000);
 
 afterAll(() => store?.close());

@@ -1,6 +1,7 @@
 import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
+  callerActivity,
   type AssetDetail,
   type AssetListQuery,
   type AssetSummary,
@@ -10,7 +11,8 @@ import {
   type UpdateAssetInput,
 } from '@custodian/contracts';
 import { ASSET_LIST, ListCache } from '@custodian/register-sql';
-import { newId } from '@custodian/persistence';
+import { ActivityLog, newId } from '@custodian/persistence';
+import { assetChanges } from '../activity/record-changes';
 import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
@@ -37,6 +39,7 @@ export class AssetsService {
     private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
+    private readonly activity: ActivityLog,
     private readonly lists: ListCache = new ListCache(),
   ) {}
 
@@ -123,6 +126,16 @@ export class AssetsService {
         );
         const asset = toDetail(await findAssetRow(tx, caller.workspaceId, id));
         await this.outbox.write(tx, caller.workspaceId, 'asset.created', asset);
+        await this.activity.record(tx, caller.workspaceId, {
+          ...callerActivity(caller),
+          recordType: 'asset',
+          recordId: asset.id,
+          recordName: asset.name,
+          action: 'created',
+          relatedId: holder?.id ?? null,
+          relatedName: holder?.name ?? null,
+          changes: assetChanges(null, asset),
+        });
         if (holder)
           await writeCustodyEvent(
             this.outbox,
@@ -211,6 +224,21 @@ export class AssetsService {
         await tx.query(update.statement('register.assets'), update.params);
         const asset = toDetail(await findAssetRow(tx, caller.workspaceId, current.id));
         await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
+        const holder = custody.out ?? custody.in;
+        const changes = assetChanges(toDetail(current), asset);
+        // A write of the values already there is no change to record.
+        if (changes.length > 0) {
+          await this.activity.record(tx, caller.workspaceId, {
+            ...callerActivity(caller),
+            recordType: 'asset',
+            recordId: asset.id,
+            recordName: asset.name,
+            action: custodyAction(custody) ?? 'updated',
+            relatedId: holder?.id ?? null,
+            relatedName: holder?.name ?? null,
+            changes,
+          });
+        }
         if (condition) {
           await this.outbox.write(tx, caller.workspaceId, 'asset.condition_changed', {
             asset,
@@ -244,6 +272,16 @@ export class AssetsService {
       throw translateTagConflict(error, input.asset_tag);
     }
   }
+}
+
+/**
+ * How the feed names a write that moved custody: a check-out or a check-in alone; handing the
+ * asset from one person to another straight away reads as a check-out (to the new holder).
+ */
+function custodyAction(custody: { out: Holder | null; in: Holder | null }): string | null {
+  if (custody.out) return 'checked_out';
+  if (custody.in) return 'checked_in';
+  return null;
 }
 
 /** Check-out and check-in events carry the asset as fetched and the person concerned. */

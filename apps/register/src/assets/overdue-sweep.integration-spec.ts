@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import {
   CreateAssetInput,
@@ -32,13 +33,14 @@ let db: DataSource;
 let assets: AssetsService;
 let people: PeopleService;
 const writer = new OutboxWriter('register');
-const sweeper = () => new OverdueSweep(db, writer, { OVERDUE_SWEEP_MS: 60_000 });
+const activity = new ActivityLog('register');
+const sweeper = () => new OverdueSweep(db, writer, activity, { OVERDUE_SWEEP_MS: 60_000 });
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
   db = store.db;
-  assets = new AssetsService(new ReadTransactions(db), new WriteTransactions(db), writer);
-  people = new PeopleService(new ReadTransactions(db), new WriteTransactions(db), writer);
+  assets = new AssetsService(new ReadTransactions(db), new WriteTransactions(db), writer, activity);
+  people = new PeopleService(new ReadTransactions(db), new WriteTransactions(db), writer, activity);
 }, 30_000);
 
 afterAll(() => store?.close());

@@ -1,5 +1,6 @@
 import { OutboxWriter } from '@custodian/messaging';
-import { PeriodicJob, queryRows } from '@custodian/persistence';
+import { SYSTEM_ACTOR } from '@custodian/contracts';
+import { ActivityLog, PeriodicJob, queryRows } from '@custodian/persistence';
 import { DETAIL_COLUMNS, DETAIL_FROM } from '@custodian/register-sql';
 import {
   Inject,
@@ -34,6 +35,7 @@ export class OverdueSweep
   constructor(
     private readonly db: DataSource,
     private readonly outbox: OutboxWriter,
+    private readonly activity: ActivityLog,
     @Inject(RegisterConfig) config: Pick<RegisterConfig, 'OVERDUE_SWEEP_MS'>,
   ) {
     const logger = new Logger('OverdueSweep');
@@ -86,6 +88,17 @@ export class OverdueSweep
         person: asset.custody.person,
         since: asset.custody.since,
         due_at: row.custody_due_at.toISOString(),
+      });
+      await this.activity.record(tx, row.workspace_id, {
+        source: 'system',
+        actor: SYSTEM_ACTOR,
+        recordType: 'asset',
+        recordId: asset.id,
+        recordName: asset.name,
+        action: 'overdue',
+        relatedId: asset.custody.person.id,
+        relatedName: asset.custody.person.name,
+        changes: [{ field: 'due_at', from: null, to: row.custody_due_at.toISOString() }],
       });
     }
     return claimed.length;

@@ -105,6 +105,13 @@ export class RegisterConfig {
    */
   @IsInt() @Min(50) @Max(3_600_000) OVERDUE_SWEEP_MS: number = 5_000;
 
+  /**
+   * `on` lets the admin queue run the overdue sweep at a time it names (`admin.overdue.sweep`),
+   * so end-to-end tests see a due date pass without waiting for it. Never on in production: a
+   * time ahead of now would fire assignment.overdue early.
+   */
+  @IsIn(['on', 'off']) OVERDUE_TEST_CLOCK: 'on' | 'off' = 'off';
+
   /** How often the outbox relay looks for unpublished rows. */
   @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 100;
 

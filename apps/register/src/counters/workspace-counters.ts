@@ -1,4 +1,5 @@
-import { queryOne } from '@custodian/persistence';
+import type { WorkspaceUsageCounts } from '@custodian/contracts';
+import { queryOne, type Queryable } from '@custodian/persistence';
 import type { EntityManager } from 'typeorm';
 import type { WorkspaceCountersEntity } from './workspace-counters.entity';
 
@@ -25,4 +26,27 @@ export function lockWorkspaceCounters(
      RETURNING asset_count, asset_tag_seq, person_count, member_count`,
     [workspaceId],
   );
+}
+
+/**
+ * What the workspace uses of its register limits, without a lock: a read for people, which
+ * may be a write behind. A workspace that never counted anything has no row yet: 0 of each.
+ */
+export async function readWorkspaceUsage(
+  db: Queryable,
+  workspaceId: string,
+): Promise<WorkspaceUsageCounts> {
+  const rows = await db.query<
+    Array<Pick<WorkspaceCountersEntity, 'asset_count' | 'person_count' | 'member_count'>>
+  >(
+    `SELECT asset_count, person_count, member_count FROM register.workspace_counters
+     WHERE workspace_id = $1`,
+    [workspaceId],
+  );
+  const row = rows[0];
+  return {
+    assets: row?.asset_count ?? 0,
+    people: row?.person_count ?? 0,
+    seats: row?.member_count ?? 0,
+  };
 }

@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import { CreateAssetInput, CreateCustomFieldInput, UpdateAssetInput } from '@custodian/contracts';
 import {
@@ -25,12 +26,13 @@ let assets: AssetsService;
 
 /** Events go to register.outbox, as the app's OutboxModule writes them. */
 const writer = new OutboxWriter('register');
+const activity = new ActivityLog('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 4));
   db = store.db;
   fields = new CustomFieldsService(db);
-  assets = new AssetsService(new ReadTransactions(db), new WriteTransactions(db), writer);
+  assets = new AssetsService(new ReadTransactions(db), new WriteTransactions(db), writer, activity);
 }, 30_000);
 
 afterAll(() => store?.close());
@@ -110,6 +112,19 @@ describe('custom field definitions', () => {
     expect(
       await db.query(`SELECT 1 FROM register.custom_fields WHERE workspace_id = $1`, [ws.id]),
     ).toEqual([]);
+  });
+
+  it("lists a workspace's definitions in the order they were made, and no other's", async () => {
+    const ws = workspace();
+    await ws.define({ key: 'zone', label: 'Zone', type: 'text' });
+    await ws.define({ key: 'active_from', label: 'Active from', type: 'date', required: true });
+    await workspace().define({ key: 'other', label: 'Other', type: 'text' });
+    const listed = await fields.list(ws.id);
+    expect(listed.map(({ key, type, required }) => [key, type, required])).toEqual([
+      ['zone', 'text', false],
+      ['active_from', 'date', true],
+    ]);
+    expect(await fields.list('wsp_none')).toEqual([]);
   });
 });
 

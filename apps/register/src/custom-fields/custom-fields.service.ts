@@ -3,7 +3,7 @@ import {
   type CreateCustomFieldInput,
   type CustomFieldView,
 } from '@custodian/contracts';
-import { isUniqueViolation, newId, queryOne } from '@custodian/persistence';
+import { isUniqueViolation, newId, queryOne, queryRows } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CustomFieldEntity } from './custom-field.entity';
@@ -42,5 +42,15 @@ export class CustomFieldsService {
       }
       throw error;
     }
+  }
+
+  /** Oldest first, the order the asset form asks for them in. */
+  async list(workspace: string): Promise<CustomFieldView[]> {
+    const rows = await queryRows<CustomFieldEntity>(
+      this.db,
+      `SELECT * FROM register.custom_fields WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [workspace],
+    );
+    return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
   }
 }

@@ -1,6 +1,7 @@
 import { outboxEntity } from '@custodian/messaging';
-import { createAppDataSource } from '@custodian/persistence';
+import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
+import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
 import { AssetEntity } from '../assets/asset.entity';
 import { CategoryEntity } from '../assets/category.entity';
 import { LocationEntity } from '../assets/location.entity';
@@ -53,6 +54,7 @@ export function registerDataSource(
       ListBytesVersion1763930000000,
       CustodyDueDates1763940000000,
       AssetConditionScansAndBin1763950000000,
+      CreateActivity1763960000000,
     ],
     entities: [
       CategoryEntity,
@@ -69,6 +71,7 @@ export function registerDataSource(
       AppliedRequestEntity,
       SignInLinkEntity,
       LoginEntity,
+      activityEntity(REGISTER_SCHEMA),
     ],
     applicationName: 'custodian-register',
     poolSize,

@@ -1,7 +1,8 @@
+import { ActivityLog } from '@custodian/persistence';
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RegisterConfig } from '../config/register-config';
-import { registerDataSource } from './data-source';
+import { REGISTER_SCHEMA, registerDataSource } from './data-source';
 
 @Global()
 @Module({
@@ -16,8 +17,9 @@ import { registerDataSource } from './data-source';
           config.DATABASE_STATEMENT_TIMEOUT_MS,
         ).initialize(),
     },
+    { provide: ActivityLog, useValue: new ActivityLog(REGISTER_SCHEMA) },
   ],
-  exports: [DataSource],
+  exports: [DataSource, ActivityLog],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}

@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import {
   CreateAssetInput,
@@ -37,6 +38,7 @@ let assets: AssetsService;
 let people: PeopleService;
 let cache: ListCache;
 const writer = new OutboxWriter('register');
+const activity = new ActivityLog('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 4));
@@ -46,8 +48,8 @@ beforeEach(() => {
   cache = new ListCache();
   const reads = new ReadTransactions(store.db);
   const writes = new WriteTransactions(store.db);
-  assets = new AssetsService(reads, writes, writer, cache);
-  people = new PeopleService(reads, writes, writer, cache);
+  assets = new AssetsService(reads, writes, writer, activity, cache);
+  people = new PeopleService(reads, writes, writer, activity, cache);
 });
 
 afterAll(() => store?.close());

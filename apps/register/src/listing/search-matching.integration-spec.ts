@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import {
   CreateAssetInput,
@@ -46,6 +47,7 @@ let people: PeopleService;
 let reads: ReadTransactions;
 let transactions: WriteTransactions;
 const writer = new OutboxWriter('register');
+const activity = new ActivityLog('register');
 const mine = testCaller();
 const theirs = testCaller();
 
@@ -162,8 +164,8 @@ beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 6));
   transactions = new WriteTransactions(store.db);
   reads = new ReadTransactions(store.db);
-  assets = new AssetsService(reads, transactions, writer);
-  people = new PeopleService(reads, transactions, writer);
+  assets = new AssetsService(reads, transactions, writer, activity);
+  people = new PeopleService(reads, transactions, writer, activity);
   // One at a time: the list order is the order of creation.
   for (const body of ASSETS) await assets.create(mine, await received(CreateAssetInput, body));
   for (const body of PEOPLE) await people.create(mine, await received(CreatePersonInput, body));
@@ -213,8 +215,8 @@ describe.each([
   beforeAll(() => {
     listTuning.smallWorkspaceRows = smallWorkspaceRows;
     const cache = new ListCache(cached ? undefined : 0);
-    assets = new AssetsService(reads, transactions, writer, cache);
-    people = new PeopleService(reads, transactions, writer, cache);
+    assets = new AssetsService(reads, transactions, writer, activity, cache);
+    people = new PeopleService(reads, transactions, writer, activity, cache);
   });
   afterAll(() => {
     listTuning.smallWorkspaceRows = saved;

@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import {
   CreateAssetInput,
@@ -38,13 +39,14 @@ let store: MigratedDatabase;
 let assets: AssetsService;
 let people: PeopleService;
 const writer = new OutboxWriter('register');
+const activity = new ActivityLog('register');
 
 beforeAll(async () => {
   store = await createMigratedDatabase(migrateRegister, (url) => registerDataSource(url, 4));
   const reads = new ReadTransactions(store.db);
   const writes = new WriteTransactions(store.db);
-  assets = new AssetsService(reads, writes, writer);
-  people = new PeopleService(reads, writes, writer);
+  assets = new AssetsService(reads, writes, writer, activity);
+  people = new PeopleService(reads, writes, writer, activity);
 });
 
 afterAll(() => store?.close());

@@ -6,6 +6,7 @@ import {
   InviteMemberMessage,
   MemberRefInput,
   MemberRemoveInput,
+  MemberRoleInput,
   OwnerCreateInput,
   RegisterAdminRpc,
   RegisterRpc,
@@ -74,5 +75,15 @@ export class MembersAdminRpcController {
   @Handles(RegisterAdminRpc.memberRemove, REGISTER_ADMIN_TRANSPORT)
   remove(@Payload() input: MemberRemoveInput) {
     return this.members.remove(input);
+  }
+
+  @Handles(RegisterAdminRpc.memberRole, REGISTER_ADMIN_TRANSPORT)
+  setRole(@Payload() input: MemberRoleInput) {
+    return this.members.setRole(input);
+  }
+
+  @Handles(RegisterAdminRpc.invitationResend, REGISTER_ADMIN_TRANSPORT)
+  resend(@Payload() input: MemberRemoveInput) {
+    return this.members.resendInvitation(input);
   }
 }

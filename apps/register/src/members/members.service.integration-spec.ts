@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
@@ -70,6 +71,7 @@ const mails: MailMessage[] = [];
 
 /** Events go to register.outbox, as the app's OutboxModule writes them. */
 const writer = new OutboxWriter('register');
+const activity = new ActivityLog('register');
 
 beforeAll(async () => {
   Logger.overrideLogger(false); // the log-mode mailer prints every invitation
@@ -90,6 +92,7 @@ beforeAll(async () => {
     workspaces as unknown as GatewayClient,
     writer,
     new ReadTransactions(db),
+    activity,
   );
 }, 30_000);
 
@@ -118,6 +121,12 @@ function workspace(seats: number | null = 25) {
     accept: (token: string) => service.accept({ token }),
     remove: (id: string, actor: string) =>
       service.remove({ workspace: caller.workspaceId, id, actor }),
+    setRole: (id: string, role: MemberView['role'], actor: string) =>
+      service.setRole({ workspace: caller.workspaceId, id, role, actor }),
+    resend: (id: string, actor: string) =>
+      service.resendInvitation({ workspace: caller.workspaceId, id, actor }),
+    activity: () =>
+      activity.page(db.manager, caller.workspaceId, { limit: 100, record_type: 'member' }),
   };
 }
 
@@ -266,6 +275,7 @@ describe('invite', () => {
       workspaces as unknown as GatewayClient,
       writer,
       new ReadTransactions(db),
+      activity,
     );
     const caller = testCaller();
     workspaces.add(caller.workspaceId, 25);
@@ -672,6 +682,7 @@ describe('the migration that hashes invitation tokens', () => {
         workspaces as unknown as GatewayClient,
         writer,
         new ReadTransactions(old),
+        activity,
       );
       expect(await legacy.accept({ token })).toMatchObject({
         id: 'usr_legacy',
@@ -700,5 +711,91 @@ describe('list', () => {
     expect(
       await domainRejection(service.listInvitations({ workspace: 'wsp_unknown' })),
     ).toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('role changes, resends and the activity feed (the console)', () => {
+  it("changes roles within the actor's own and records who did it, old and new", async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('owner@example.com');
+    const admin = await activeMember(ws, 'admin@example.com', 'admin');
+    const member = await activeMember(ws, 'member@example.com', 'member');
+
+    expect((await ws.setRole(member.id, 'manager', admin.id)).role).toBe('manager');
+    expect(await domainRejection(ws.setRole(member.id, 'owner', admin.id))).toMatchObject({
+      code: 'forbidden',
+    });
+    expect(await domainRejection(ws.setRole(admin.id, 'member', admin.id))).toMatchObject({
+      code: 'conflict',
+      message: 'You cannot change your own role; another owner or admin can change it',
+    });
+    expect((await ws.setRole(admin.id, 'owner', owner.id)).role).toBe('owner');
+
+    const [promoted, changed] = await ws.activity();
+    expect(promoted).toMatchObject({
+      source: 'console',
+      actor: { type: 'member', id: owner.id, name: 'owner@example.com' },
+      record_id: admin.id,
+      record_name: 'admin@example.com',
+      action: 'role_changed',
+      changes: [{ field: 'role', from: 'admin', to: 'owner' }],
+    });
+    expect(changed).toMatchObject({
+      actor: { id: admin.id, name: 'admin@example.com' },
+      record_id: member.id,
+      changes: [{ field: 'role', from: 'member', to: 'manager' }],
+    });
+  });
+
+  it('a member removed a moment ago can no longer change roles', async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('owner2@example.com');
+    const admin = await activeMember(ws, 'admin2@example.com', 'admin');
+    const member = await activeMember(ws, 'member2@example.com', 'member');
+    await ws.remove(admin.id, owner.id);
+    expect(await domainRejection(ws.setRole(member.id, 'manager', admin.id))).toMatchObject({
+      code: 'forbidden',
+      message: 'You are no longer a member of this workspace',
+    });
+  });
+
+  it('resends an invitation with a new link, the old one refused, and records it', async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('owner3@example.com');
+    const invited = await ws.invite({ email: 'late@example.com', role: 'member' });
+    const first = mailedToken('late@example.com');
+
+    expect((await ws.resend(invited.id, owner.id)).status).toBe('invited');
+    const second = mailedToken('late@example.com');
+    expect(second).not.toBe(first);
+    expect(await domainRejection(ws.accept(first))).toMatchObject({ code: 'not_found' });
+    expect((await ws.accept(second)).status).toBe('active');
+    expect(await domainRejection(ws.resend(invited.id, owner.id))).toMatchObject({
+      code: 'conflict',
+      message: 'late@example.com has already joined',
+    });
+
+    const actions = (await ws.activity()).map((entry) => [entry.action, entry.source]);
+    expect(actions).toEqual([
+      ['joined', 'cli'],
+      ['invitation_resent', 'console'],
+      ['invited', 'api'],
+      ['created', 'cli'],
+    ]);
+  });
+
+  it('a cancelled invitation and a removal read differently in the feed', async () => {
+    const ws = workspace();
+    const owner = await ws.createOwner('owner4@example.com');
+    const invited = await ws.invite({ email: 'never@example.com', role: 'member' });
+    const member = await activeMember(ws, 'gone@example.com', 'member');
+    await ws.remove(invited.id, owner.id);
+    await ws.remove(member.id, owner.id);
+    const [removed, cancelled] = await ws.activity();
+    expect([removed?.action, removed?.record_name]).toEqual(['removed', 'gone@example.com']);
+    expect([cancelled?.action, cancelled?.record_name]).toEqual([
+      'invitation_cancelled',
+      'never@example.com',
+    ]);
   });
 });

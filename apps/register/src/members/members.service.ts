@@ -2,6 +2,9 @@ import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
   INVITATION_TTL_DAYS,
+  SYSTEM_ACTOR,
+  callerActivity,
+  type ActivityRecord,
   type CallerContext,
   type InvitationAcceptInput,
   type InvitationListInput,
@@ -9,6 +12,7 @@ import {
   type InviteMemberInput,
   type MemberRefInput,
   type MemberRemoveInput,
+  type MemberRoleInput,
   type OwnerCreateInput,
   type UpdateMemberInput,
   type InvitationView,
@@ -17,7 +21,7 @@ import {
   type RenewedInvitationView,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { isUniqueViolation, newId, queryOne, queryRows } from '@custodian/persistence';
+import { ActivityLog, isUniqueViolation, newId, queryOne, queryRows } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -66,6 +70,7 @@ export class MembersService {
     private readonly gateway: GatewayClient,
     private readonly outbox: OutboxWriter,
     private readonly reads: ReadTransactions,
+    private readonly activity: ActivityLog,
   ) {}
 
   /** A cheap read: a workspace's members are its seats, a few hundred at most. */
@@ -124,6 +129,9 @@ export class MembersService {
       }
       const removed = toView(target);
       await this.outbox.write(tx, input.workspace, 'member.removed', removed);
+      await this.record(tx, input.workspace, memberActor(actor), removed, {
+        action: target.status === 'invited' ? 'invitation_cancelled' : 'removed',
+      });
       return removed;
     });
   }
@@ -153,6 +161,10 @@ export class MembersService {
           const invitation = await insertInvitation(tx, caller.workspaceId, memberId);
           const member = toView(await findMember(tx, caller.workspaceId, memberId));
           await this.outbox.write(tx, caller.workspaceId, 'member.invited', member);
+          await this.record(tx, caller.workspaceId, callerActivity(caller), member, {
+            action: 'invited',
+            changes: [{ field: 'role', from: null, to: member.role }],
+          });
           return { member, invitation };
         },
         // The reply kept for a repeat of this request carries no token.
@@ -239,13 +251,117 @@ export class MembersService {
       const current = await findMember(tx, caller.workspaceId, userId, true);
       const refusal = roleChangeRefusal(API_KEY_ROLE, current.role, input.role);
       if (refusal) throw new DomainError('forbidden', refusal);
-      if (current.role === input.role) return toView(current);
-      await tx.query(
-        `UPDATE register.members SET role = $3, updated_at = now()
-         WHERE id = $1 AND workspace_id = $2`,
-        [current.id, caller.workspaceId, input.role],
-      );
-      return toView(await findMember(tx, caller.workspaceId, current.id));
+      return this.changeRole(tx, caller.workspaceId, current, input.role, callerActivity(caller));
+    });
+  }
+
+  /**
+   * The console's role change: as the signed-in member `actor`, whose role is read in this
+   * transaction and bounds what they may give or take (and nobody changes their own).
+   */
+  async setRole(input: MemberRoleInput): Promise<MemberView> {
+    return this.writes.run(input.workspace, async (tx) => {
+      const actor = await this.activeActor(tx, input.workspace, input.actor);
+      const target = await findMember(tx, input.workspace, input.id, true);
+      if (target.id === actor.id) {
+        throw new DomainError(
+          'conflict',
+          'You cannot change your own role; another owner or admin can change it',
+        );
+      }
+      const refusal = roleChangeRefusal(actor.role, target.role, input.role);
+      if (refusal) throw new DomainError('forbidden', refusal);
+      return this.changeRole(tx, input.workspace, target, input.role, memberActor(actor));
+    });
+  }
+
+  private async changeRole(
+    tx: EntityManager,
+    workspaceId: string,
+    current: MemberRow,
+    role: MemberRole,
+    by: Pick<ActivityRecord, 'source' | 'actor'>,
+  ): Promise<MemberView> {
+    if (current.role === role) return toView(current);
+    await tx.query(
+      `UPDATE register.members SET role = $3, updated_at = now()
+       WHERE id = $1 AND workspace_id = $2`,
+      [current.id, workspaceId, role],
+    );
+    const member = toView(await findMember(tx, workspaceId, current.id));
+    await this.record(tx, workspaceId, by, member, {
+      action: 'role_changed',
+      changes: [{ field: 'role', from: current.role, to: member.role }],
+    });
+    return member;
+  }
+
+  /**
+   * The console's Resend: a new link for an invited member (the old one stops working), valid
+   * for INVITATION_TTL_DAYS from now, e-mailed after the commit; an expired invitation is
+   * renewed too, since the member row still waits for it. Needs the manage permission the
+   * gateway checks, and the actor to be active.
+   */
+  async resendInvitation(input: MemberRemoveInput): Promise<MemberView> {
+    const sent = await this.writes.apply(
+      input.workspace,
+      async (tx) => {
+        const actor = await this.activeActor(tx, input.workspace, input.actor);
+        const target = await findMember(tx, input.workspace, input.id, true);
+        if (target.status !== 'invited') {
+          throw new DomainError('conflict', `${target.email} has already joined`);
+        }
+        await tx.query(
+          `DELETE FROM register.invitations WHERE member_id = $1 AND accepted_at IS NULL`,
+          [target.id],
+        );
+        const invitation = await insertInvitation(tx, input.workspace, target.id);
+        await tx.query(`UPDATE register.members SET invited_at = now() WHERE id = $1`, [target.id]);
+        const member = toView(await findMember(tx, input.workspace, target.id));
+        await this.record(tx, input.workspace, memberActor(actor), member, {
+          action: 'invitation_resent',
+        });
+        return { member, invitation };
+      },
+      (result) => result.member,
+    );
+    if (sent.result) {
+      this.mailer.send(this.invitationMail(sent.result.member, sent.result.invitation));
+    }
+    return sent.reply;
+  }
+
+  /** The signed-in member a console write acts as, locked; refused once they are gone. */
+  private async activeActor(
+    tx: EntityManager,
+    workspaceId: string,
+    id: string,
+  ): Promise<MemberRow> {
+    const actor = await findMember(tx, workspaceId, id, true).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'not_found') {
+        throw new DomainError('forbidden', 'You are no longer a member of this workspace');
+      }
+      throw error;
+    });
+    if (actor.status !== 'active') {
+      throw new DomainError('forbidden', 'You are no longer a member of this workspace');
+    }
+    return actor;
+  }
+
+  private record(
+    tx: EntityManager,
+    workspaceId: string,
+    by: Pick<ActivityRecord, 'source' | 'actor'>,
+    member: MemberView,
+    entry: Pick<ActivityRecord, 'action' | 'changes'>,
+  ): Promise<void> {
+    return this.activity.record(tx, workspaceId, {
+      ...by,
+      ...entry,
+      recordType: 'member',
+      recordId: member.id,
+      recordName: member.email,
     });
   }
 
@@ -276,15 +392,30 @@ export class MembersService {
    */
   async renewInvitation(input: InvitationRenewInput): Promise<RenewedInvitationView> {
     const token = newToken();
-    const [renewed] = await queryRows<Pick<InvitationRow, 'email' | 'role' | 'expires_at'>>(
-      this.db,
-      `UPDATE register.invitations i SET token_hash = $2,
-         expires_at = now() + make_interval(days => $3)
-       FROM register.members m
-       WHERE i.id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() AND m.id = i.member_id
-       RETURNING m.email, m.role, i.expires_at`,
-      [input.id, hashToken(token), INVITATION_TTL_DAYS],
-    );
+    const renewed = await this.db.transaction(async (tx) => {
+      const [row] = await queryRows<
+        Pick<InvitationRow, 'email' | 'role' | 'expires_at' | 'workspace_id' | 'member_id'>
+      >(
+        tx,
+        `UPDATE register.invitations i SET token_hash = $2,
+           expires_at = now() + make_interval(days => $3)
+         FROM register.members m
+         WHERE i.id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() AND m.id = i.member_id
+         RETURNING m.email, m.role, i.expires_at, i.workspace_id, i.member_id`,
+        [input.id, hashToken(token), INVITATION_TTL_DAYS],
+      );
+      if (row) {
+        await this.activity.record(tx, row.workspace_id, {
+          source: 'cli',
+          actor: SYSTEM_ACTOR,
+          recordType: 'member',
+          recordId: row.member_id,
+          recordName: row.email,
+          action: 'invitation_resent',
+        });
+      }
+      return row;
+    });
     if (!renewed) throw await this.notRenewable(input.id);
     const view = {
       id: input.id,
@@ -344,6 +475,14 @@ export class MembersService {
         [invitation.member_id],
       );
       await addSeat(tx, invitation.workspace_id);
+      const joined = await findMember(tx, invitation.workspace_id, invitation.member_id);
+      await this.record(
+        tx,
+        invitation.workspace_id,
+        input.via ? { source: input.via, actor: memberActor(joined).actor } : CLI,
+        toView(joined),
+        { action: 'joined', changes: [{ field: 'status', from: 'invited', to: 'active' }] },
+      );
       if (seats !== null && seatsUsed + 1 === seats) {
         // This acceptance took the last seat: one event per crossing, as for assets.
         await this.outbox.write(tx, invitation.workspace_id, 'plan.limit_reached', {
@@ -353,7 +492,7 @@ export class MembersService {
           value: seats,
         });
       }
-      return toView(await findMember(tx, invitation.workspace_id, invitation.member_id));
+      return toView(joined);
     });
   }
 
@@ -373,7 +512,12 @@ export class MembersService {
           [id, input.workspace, email, input.name?.trim() ?? null],
         );
         await addSeat(tx, input.workspace);
-        return toView(await findMember(tx, input.workspace, id));
+        const owner = toView(await findMember(tx, input.workspace, id));
+        await this.record(tx, input.workspace, CLI, owner, {
+          action: 'created',
+          changes: [{ field: 'role', from: null, to: 'owner' }],
+        });
+        return owner;
       });
     } catch (error) {
       throw translateEmailConflict(error, alreadyMember(email));
@@ -403,6 +547,14 @@ export class MembersService {
       ].join('\n'),
     };
   }
+}
+
+/** The admin CLI's changes: no member or key made them. */
+const CLI: Pick<ActivityRecord, 'source' | 'actor'> = { source: 'cli', actor: SYSTEM_ACTOR };
+
+/** A signed-in member acting in the console, named by e-mail. */
+function memberActor(member: MemberRow): Pick<ActivityRecord, 'source' | 'actor'> {
+  return { source: 'console', actor: { type: 'member', id: member.id, name: member.email } };
 }
 
 /**

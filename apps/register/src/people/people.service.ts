@@ -2,6 +2,7 @@ import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
   PERSON_HOLDINGS_MAX,
+  callerActivity,
   type CallerContext,
   type CreatePersonInput,
   type ListReply,
@@ -11,7 +12,8 @@ import {
   type UpdatePersonInput,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { newId } from '@custodian/persistence';
+import { ActivityLog, newId } from '@custodian/persistence';
+import { personChanges } from '../activity/record-changes';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { ListCache, type ListSource } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
@@ -55,6 +57,7 @@ export class PeopleService {
     private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
+    private readonly activity: ActivityLog,
     private readonly lists: ListCache = new ListCache(),
   ) {}
 
@@ -115,6 +118,14 @@ export class PeopleService {
       );
       const person = await this.detail(tx, caller.workspaceId, id);
       await this.outbox.write(tx, caller.workspaceId, 'employee.created', person);
+      await this.activity.record(tx, caller.workspaceId, {
+        ...callerActivity(caller),
+        recordType: 'person',
+        recordId: person.id,
+        recordName: person.full_name,
+        action: 'created',
+        changes: personChanges(null, person),
+      });
       if (limit !== null && count + 1 === limit) {
         await this.outbox.write(tx, caller.workspaceId, 'plan.limit_reached', {
           workspace: { id: caller.workspaceId },
@@ -151,11 +162,24 @@ export class PeopleService {
         );
       }
       if (update.empty) return this.detail(tx, caller.workspaceId, current.id);
+      const before = toPersonDetail(current, [], 0);
       await tx.query(update.statement('register.people'), update.params);
       const person = await this.detail(tx, caller.workspaceId, current.id);
       // The row lock above makes this exact: once per move to inactive, never while inactive.
-      if (current.status !== 'inactive' && person.status === 'inactive') {
+      const offboarded = current.status !== 'inactive' && person.status === 'inactive';
+      if (offboarded) {
         await this.outbox.write(tx, caller.workspaceId, 'employee.offboarded', person);
+      }
+      const changes = personChanges(before, person);
+      if (changes.length > 0) {
+        await this.activity.record(tx, caller.workspaceId, {
+          ...callerActivity(caller),
+          recordType: 'person',
+          recordId: person.id,
+          recordName: person.full_name,
+          action: offboarded ? 'offboarded' : 'updated',
+          changes,
+        });
       }
       return person;
     });

@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
@@ -81,6 +82,7 @@ beforeAll(async () => {
     gateway as GatewayClient,
     new OutboxWriter('register'),
     new ReadTransactions(db),
+    new ActivityLog('register'),
   );
   signIn = new SignInService(db, config, mailer);
 }, 30_000);

@@ -1,5 +1,6 @@
-import { createAppDataSource } from '@custodian/persistence';
+import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
+import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
 import { DeliveryAttemptEntity } from '../delivery/delivery-attempt.entity';
 import { DeliveryEntity } from '../delivery/delivery.entity';
 import { EndpointEntity } from '../webhooks/endpoint.entity';
@@ -25,8 +26,14 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
       EncryptEndpointSecrets1763850000000,
       EndpointConsoleState1763900000000,
       DeliveryChainsAndHeaders1763900100000,
+      CreateActivity1763960000000,
     ],
-    entities: [EndpointEntity, DeliveryEntity, DeliveryAttemptEntity],
+    entities: [
+      EndpointEntity,
+      DeliveryEntity,
+      DeliveryAttemptEntity,
+      activityEntity(DELIVERY_SCHEMA),
+    ],
     applicationName: 'custodian-webhook-worker',
     poolSize,
   });

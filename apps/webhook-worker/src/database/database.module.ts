@@ -1,7 +1,8 @@
+import { ActivityLog } from '@custodian/persistence';
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
-import { workerDataSource } from './data-source';
+import { DELIVERY_SCHEMA, workerDataSource } from './data-source';
 
 @Global()
 @Module({
@@ -12,8 +13,9 @@ import { workerDataSource } from './data-source';
       useFactory: (config: WorkerConfig) =>
         workerDataSource(config.DATABASE_URL, config.DATABASE_POOL_SIZE).initialize(),
     },
+    { provide: ActivityLog, useValue: new ActivityLog(DELIVERY_SCHEMA) },
   ],
-  exports: [DataSource],
+  exports: [DataSource, ActivityLog],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}

@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { BULK_RESEND_MAX } from '@custodian/contracts';
 import { newId } from '@custodian/persistence';
 import {
@@ -53,6 +54,7 @@ describe('DeliveryLogService (integration)', () => {
       new FanOut(db, scheduler),
       config,
       scheduler,
+      new ActivityLog('delivery'),
     );
     log = new DeliveryLogService(db, endpoints, scheduler, config);
   }, 30_000);

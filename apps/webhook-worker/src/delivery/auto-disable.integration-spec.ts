@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { newId } from '@custodian/persistence';
 import {
   createMigratedDatabase,
@@ -56,6 +57,7 @@ describe('auto-disable of failing endpoints (integration)', () => {
       new FanOut(db, scheduler),
       config,
       scheduler,
+      new ActivityLog('delivery'),
     );
   }, 30_000);
 
@@ -144,6 +146,17 @@ describe('auto-disable of failing endpoints (integration)', () => {
       consecutive_failures: 0,
     });
     expect(await settled(waiting)).toBe('delivered');
+
+    // Both changes are the system's, in the feed with the statement that made them.
+    const feed = await new ActivityLog('delivery').page(db.manager, workspace, {
+      record_id: id,
+      limit: 10,
+    });
+    expect(feed.map((entry) => [entry.action, entry.source, entry.actor.type])).toEqual([
+      ['enabled', 'system', 'system'],
+      ['disabled', 'system', 'system'],
+    ]);
+    expect(feed[1]?.changes).toEqual([{ field: 'enabled', from: 'true', to: 'false' }]);
   });
 
   it('a delivered delivery ends the run', async () => {
@@ -162,7 +175,21 @@ describe('auto-disable of failing endpoints (integration)', () => {
     receiver.script('/by-hand', { status: 410 });
     for (let i = 0; i < 3; i++) expect(await settled(await delivery(id))).toBe('failed');
     expect(await view(id)).toMatchObject({ enabled: false, disabled_reason: 'auto' });
-    const enabled = await endpoints.update({ workspace, id, enabled: true });
+    const enabled = await endpoints.update({
+      workspace,
+      id,
+      enabled: true,
+      actor: { id: 'usr_admin', email: 'admin@example.com' },
+    });
+    const [byHand] = await new ActivityLog('delivery').page(db.manager, workspace, {
+      record_id: id,
+      limit: 1,
+    });
+    expect(byHand).toMatchObject({
+      action: 'enabled',
+      source: 'console',
+      actor: { type: 'member', id: 'usr_admin', name: 'admin@example.com' },
+    });
     expect(enabled).toMatchObject({
       enabled: true,
       disabled_reason: null,

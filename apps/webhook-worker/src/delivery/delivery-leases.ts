@@ -1,3 +1,4 @@
+import { newId } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import type { EndpointEntity } from '../webhooks/endpoint.entity';
 import type { DeliveryEntity } from './delivery.entity';
@@ -292,7 +293,18 @@ export class DeliveryLeases {
          RETURNING e.id, e.workspace_id AS "workspaceId", e.url,
            CASE WHEN j.disable THEN 'auto_disabled' WHEN j.enable THEN 're_enabled' END
              AS change,
-           e.consecutive_failures AS "consecutiveFailures")
+           e.consecutive_failures AS "consecutiveFailures"),
+       -- The system's change to an endpoint, in the activity feed with the change itself.
+       noted AS (
+         INSERT INTO delivery.activity (id, workspace_id, at, source, actor_type, record_type,
+           record_id, record_name, action, changes)
+         SELECT ($16::text[])[row_number() OVER (ORDER BY c.id)], c."workspaceId",
+           date_trunc('milliseconds', clock_timestamp()), 'system', 'system', 'endpoint', c.id,
+           c.url, CASE WHEN c.change = 'auto_disabled' THEN 'disabled' ELSE 'enabled' END,
+           jsonb_build_array(jsonb_build_object('field', 'enabled',
+             'from', (c.change = 'auto_disabled')::text,
+             'to', (c.change <> 'auto_disabled')::text))
+         FROM changed c WHERE c.change IS NOT NULL)
        SELECT * FROM changed WHERE change IS NOT NULL`,
       [
         attempts.map((each) => each.deliveryId),
@@ -310,6 +322,8 @@ export class DeliveryLeases {
         attempts.map((each) => jsonOrNull(each.result.responseHeaders)),
         this.autoDisable.afterFailures,
         this.autoDisable.afterHours,
+        // Ids for the feed's entries: at most one endpoint changes per attempt.
+        attempts.map(() => newId('act')),
       ],
     );
   }

@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import { newId } from '@custodian/persistence';
 import { createTestDatabase, type TestDatabase } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
@@ -30,6 +31,7 @@ describe('EndpointsService.deliveries limit (integration)', () => {
       {} as FanOut,
       loadWorkerConfig({ DATABASE_URL: database.url }),
       {} as DeliveryScheduler,
+      new ActivityLog('delivery'),
     );
     await db.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)

@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import type { WorkspaceView } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
 import { createMigratedDatabase, domainRejection, type MigratedDatabase } from '@custodian/testing';
@@ -41,7 +42,14 @@ describe('console endpoint views (integration)', () => {
     });
     // Nothing is delivered here: the scheduler is never started, only told to look.
     const scheduler = { tick: () => Promise.resolve() } as unknown as DeliveryScheduler;
-    service = new EndpointsService(db, gateway, new FanOut(db, scheduler), config, scheduler);
+    service = new EndpointsService(
+      db,
+      gateway,
+      new FanOut(db, scheduler),
+      config,
+      scheduler,
+      new ActivityLog('delivery'),
+    );
   }, 30_000);
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import {
+  ActivityListMessage,
   ConsoleEndpointCreateMessage,
   ConsoleEndpointUpdateMessage,
   ConsoleRecordMessage,
@@ -7,8 +8,10 @@ import {
   WorkerConsoleRpc,
 } from '@custodian/contracts';
 import { Handles } from '@custodian/messaging';
+import { ActivityLog } from '@custodian/persistence';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
+import { DataSource } from 'typeorm';
 import { EndpointsService } from './endpoints.service';
 import { SigningSecretService } from './signing-secret.service';
 
@@ -18,7 +21,15 @@ export class EndpointsConsoleController {
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly secrets: SigningSecretService,
+    private readonly db: DataSource,
+    private readonly activity: ActivityLog,
   ) {}
+
+  /** The worker's part of the console's activity feed: webhook endpoints. */
+  @Handles(WorkerConsoleRpc.activityList)
+  activityList(@Payload() input: ActivityListMessage) {
+    return this.activity.page(this.db.manager, input.workspace, input.filter);
+  }
 
   @Handles(WorkerConsoleRpc.endpointList)
   list(@Payload() input: ConsoleWorkspaceMessage) {
@@ -47,7 +58,7 @@ export class EndpointsConsoleController {
 
   @Handles(WorkerConsoleRpc.secretRotate)
   rotate(@Payload() input: ConsoleSecretRotateMessage) {
-    return this.secrets.rotate(input.workspace, input.id, input.overlap_hours);
+    return this.secrets.rotate(input.workspace, input.id, input.overlap_hours, input.actor);
   }
 
   @Handles(WorkerConsoleRpc.endpointTest)

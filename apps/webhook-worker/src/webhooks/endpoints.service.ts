@@ -3,6 +3,9 @@ import {
   EVENT_KEYS,
   PING_EVENT,
   isEventKey,
+  SYSTEM_ACTOR,
+  type ActivityRecord,
+  type ConsoleActorRef,
   type ConsoleEndpointUpdateMessage,
   type ConsoleEndpointView,
   type CreatedConsoleEndpointView,
@@ -13,7 +16,7 @@ import {
   type WebhookListInput,
   type WebhookTestView,
 } from '@custodian/contracts';
-import { newId, queryOne } from '@custodian/persistence';
+import { ActivityLog, changedFields, newId, queryOne } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -33,13 +36,33 @@ type EndpointRow = Pick<
   'id' | 'workspace_id' | 'url' | 'events' | 'description' | 'enabled' | 'created_at'
 >;
 
+const ENDPOINT_COLUMNS = 'id, workspace_id, url, events, description, enabled, created_at';
+
 /** What creates an endpoint: the CLI's comma list of events or the console's list. */
 export interface EndpointDraft {
   workspace: string;
   url: string;
   events: string | readonly string[];
   description?: string | null;
+  /** The console member who adds it; absent from the CLI. */
+  actor?: ConsoleActorRef;
 }
+
+/** Who changes an endpoint: the console member, or the admin CLI. */
+export function endpointActivity(
+  actor: ConsoleActorRef | undefined,
+): Pick<ActivityRecord, 'source' | 'actor'> {
+  if (!actor) return { source: 'cli', actor: SYSTEM_ACTOR };
+  return { source: 'console', actor: { type: 'member', id: actor.id, name: actor.email } };
+}
+
+/** The endpoint fields the feed compares. */
+const ENDPOINT_FIELDS: Record<string, (endpoint: EndpointRow) => unknown> = {
+  url: (endpoint) => endpoint.url,
+  events: (endpoint) => endpoint.events.join(', '),
+  description: (endpoint) => endpoint.description,
+  enabled: (endpoint) => endpoint.enabled,
+};
 
 /**
  * `*` alone, or known event keys (a comma list from the CLI, a list from the console); an
@@ -91,6 +114,7 @@ export class EndpointsService {
     private readonly fanOut: FanOut,
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     private readonly scheduler: DeliveryScheduler,
+    private readonly activity: ActivityLog,
   ) {
     this.secrets = signingSecretCipher(config);
   }
@@ -108,18 +132,29 @@ export class EndpointsService {
     const id = newId('whe');
     const secret = newSigningSecret();
     // Stored encrypted; the caller gets it in plain text, this once.
-    await this.db.query(
-      `INSERT INTO delivery.endpoints (id, workspace_id, url, events, description, secret)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [
-        id,
-        workspace.id,
-        url,
-        events,
-        descriptionOf(input.description),
-        this.secrets.encrypt(secret),
-      ],
-    );
+    await this.db.transaction(async (tx) => {
+      const created = await queryOne<EndpointRow>(
+        tx,
+        `INSERT INTO delivery.endpoints (id, workspace_id, url, events, description, secret)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
+        [
+          id,
+          workspace.id,
+          url,
+          events,
+          descriptionOf(input.description),
+          this.secrets.encrypt(secret),
+        ],
+      );
+      await this.activity.record(tx, workspace.id, {
+        ...endpointActivity(input.actor),
+        recordType: 'endpoint',
+        recordId: id,
+        recordName: url,
+        action: 'created',
+        changes: changedFields(null, created, ENDPOINT_FIELDS),
+      });
+    });
     return { ...(await this.get(workspace.id, id)), secret };
   }
 
@@ -145,8 +180,16 @@ export class EndpointsService {
     const url = input.url === undefined ? null : await this.vetUrl(input.url);
     const events = input.events === undefined ? null : parseEvents(input.events);
     const enabled = input.enabled ?? null;
-    await this.db.query(
-      `UPDATE delivery.endpoints SET
+    await this.db.transaction(async (tx) => {
+      // Locked, so the feed's "before" is the version this update replaces.
+      const before = await queryOne<EndpointRow>(
+        tx,
+        `SELECT ${ENDPOINT_COLUMNS} FROM delivery.endpoints WHERE id = $1 FOR UPDATE`,
+        [endpoint.id],
+      );
+      const updated = await queryOne<EndpointRow>(
+        tx,
+        `UPDATE delivery.endpoints SET
          url = coalesce($2, url),
          events = coalesce($3::text[], events),
          description = CASE WHEN $4 THEN $5 ELSE description END,
@@ -158,16 +201,28 @@ export class EndpointsService {
          consecutive_failures = CASE WHEN $6::boolean AND NOT enabled THEN 0
                                      ELSE consecutive_failures END,
          failing_since = CASE WHEN $6::boolean AND NOT enabled THEN NULL ELSE failing_since END
-       WHERE id = $1`,
-      [
-        endpoint.id,
-        url,
-        events,
-        input.description !== undefined,
-        descriptionOf(input.description),
-        enabled,
-      ],
-    );
+       WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+        [
+          endpoint.id,
+          url,
+          events,
+          input.description !== undefined,
+          descriptionOf(input.description),
+          enabled,
+        ],
+      );
+      const changes = changedFields(before, updated, ENDPOINT_FIELDS);
+      if (changes.length === 0) return;
+      const onlyEnabled = changes.length === 1 && changes[0]?.field === 'enabled';
+      await this.activity.record(tx, input.workspace, {
+        ...endpointActivity(input.actor),
+        recordType: 'endpoint',
+        recordId: endpoint.id,
+        recordName: updated.url,
+        action: onlyEnabled ? (updated.enabled ? 'enabled' : 'disabled') : 'updated',
+        changes,
+      });
+    });
     // Its waiting deliveries may go now.
     if (enabled && !endpoint.enabled) void this.scheduler.tick();
     return this.get(input.workspace, endpoint.id);
@@ -243,7 +298,7 @@ export class EndpointsService {
   /** The endpoint, of the workspace when one is named; else not_found, whoever's it is. */
   async endpoint(id: string, workspace?: string): Promise<EndpointRow> {
     const rows = await this.db.query<EndpointRow[]>(
-      `SELECT id, workspace_id, url, events, description, enabled, created_at
+      `SELECT ${ENDPOINT_COLUMNS}
        FROM delivery.endpoints WHERE id = $1 AND ($2::text IS NULL OR workspace_id = $2)`,
       [id, workspace ?? null],
     );

@@ -1,12 +1,15 @@
 import {
   DEFAULT_SECRET_OVERLAP_HOURS,
   DomainError,
+  type ConsoleActorRef,
   type SigningSecretView,
 } from '@custodian/contracts';
+import { ActivityLog, queryRows } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
+import { endpointActivity } from './endpoints.service';
 import { newSigningSecret, signingSecretCipher } from './signing-secrets';
 
 interface StoredSecrets {
@@ -30,6 +33,7 @@ export class SigningSecretService {
   constructor(
     private readonly db: DataSource,
     @Inject(WorkerConfig) config: WorkerConfig,
+    private readonly activity: ActivityLog,
   ) {
     this.cipher = signingSecretCipher(config);
   }
@@ -53,20 +57,33 @@ export class SigningSecretService {
     workspace: string,
     id: string,
     overlapHours = DEFAULT_SECRET_OVERLAP_HOURS,
+    actor?: ConsoleActorRef,
   ): Promise<SigningSecretView> {
     const secret = newSigningSecret();
-    const [rows] = await this.db.query<[StoredSecrets[], number]>(
-      `UPDATE delivery.endpoints SET
-         previous_secret = CASE WHEN $4::int > 0 THEN secret END,
-         previous_secret_expires_at =
-           CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 hour' END,
-         secret = $3
-       WHERE id = $1 AND workspace_id = $2
-       RETURNING secret, previous_secret, previous_secret_expires_at`,
-      [id, workspace, this.cipher.encrypt(secret), overlapHours],
-    );
-    const [stored] = rows;
-    if (!stored) throw notFound(id);
+    const stored = await this.db.transaction(async (tx) => {
+      const [row] = await queryRows<StoredSecrets & { url: string }>(
+        tx,
+        `UPDATE delivery.endpoints SET
+           previous_secret = CASE WHEN $4::int > 0 THEN secret END,
+           previous_secret_expires_at =
+             CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 hour' END,
+           secret = $3
+         WHERE id = $1 AND workspace_id = $2
+         RETURNING secret, previous_secret, previous_secret_expires_at, url`,
+        [id, workspace, this.cipher.encrypt(secret), overlapHours],
+      );
+      if (!row) throw notFound(id);
+      // The secrets themselves never reach the feed: only that one was rotated, and the overlap.
+      await this.activity.record(tx, workspace, {
+        ...endpointActivity(actor),
+        recordType: 'endpoint',
+        recordId: id,
+        recordName: row.url,
+        action: 'secret_rotated',
+        changes: [{ field: 'overlap_hours', from: null, to: String(overlapHours) }],
+      });
+      return row;
+    });
     this.logger.log(
       `signing secret of webhook endpoint ${id} rotated (workspace ${workspace}); ` +
         (overlapHours > 0

@@ -1,3 +1,4 @@
+import { ActivityLog } from '@custodian/persistence';
 import type { WorkspaceView } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
 import { SecretCipher } from '@custodian/secret-cipher';
@@ -66,7 +67,14 @@ describe('webhook signing secrets at rest (integration)', () => {
     });
     scheduler = new DeliveryScheduler(db, config);
     scheduler.onApplicationBootstrap();
-    service = new EndpointsService(db, gateway, new FanOut(db, scheduler), config, scheduler);
+    service = new EndpointsService(
+      db,
+      gateway,
+      new FanOut(db, scheduler),
+      config,
+      scheduler,
+      new ActivityLog('delivery'),
+    );
   }, 30_000);
 
   afterAll(async () => {

@@ -1,4 +1,6 @@
-import { TextField } from '../fields/field.decorators';
+import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../custom-fields';
+import { ContractSchema } from '../fields/contract-schema.decorator';
+import { EnumField, Field, TextField } from '../fields/field.decorators';
 
 /** Body of POST /console/api/assets/scan: what the scanner typed. */
 export class ScanBody {
@@ -9,4 +11,23 @@ export class ScanBody {
     description: 'An asset tag or serial number as scanned; surrounding spaces are ignored.',
   })
   code!: string;
+}
+
+@ContractSchema({
+  name: 'ConsoleCustomField',
+  description:
+    "A custom field of the workspace's assets (defined with the admin CLI): what the asset " +
+    'form asks for, and how its value is checked.',
+})
+export class ConsoleCustomField {
+  @TextField({ description: 'The key its value has in `custom_fields`.' }) key!: string;
+  @TextField({ description: 'What a person reads next to it.' }) label!: string;
+  @EnumField(CUSTOM_FIELD_TYPES) type!: CustomFieldType;
+  @Field({ type: 'array', items: { type: 'string' } }, [], {
+    nullable: true,
+    description: 'The choices of a `select` field; null for the others.',
+  })
+  options!: string[] | null;
+  @Field({ type: 'boolean' }, [], { description: 'Whether a new asset must give it.' })
+  required!: boolean;
 }

@@ -12,6 +12,7 @@ export const CONSOLE_PERMISSIONS = [
   'assets.manage',
   'assets.scan',
   'people.view',
+  'people.manage',
   'members.view',
   'members.manage',
 ] as const;
@@ -20,8 +21,9 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 /**
  * The role matrix (docs/decisions.md). Owners and admins manage keys and webhooks, as an API
  * key acting as admin would; managers see keys and the delivery log but change neither, and
- * run the register (assets: create, edit, custody, condition, bin); members see assets and
- * people and scan tags. Everyone sees who the members are; owners and admins remove them.
+ * run the register (assets: create, edit, custody, condition, bin; people: create, edit,
+ * offboard); members see assets and people and scan tags. Everyone sees who the members are;
+ * owners and admins remove them.
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -34,6 +36,7 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'assets.manage',
     'assets.scan',
     'people.view',
+    'people.manage',
     'members.view',
   ],
   member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view', 'members.view'],

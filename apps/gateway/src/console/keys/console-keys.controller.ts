@@ -38,7 +38,7 @@ export class ConsoleKeysController {
   ): Promise<CreatedConsoleKey> {
     const created = await this.keys.create(
       { workspace: caller.workspaceId, scope: body.scope, name: body.name.trim() },
-      caller.email,
+      { id: caller.memberId, email: caller.email },
     );
     return { ...(await this.keys.getWithUse(caller.workspaceId, created.id)), key: created.key };
   }
@@ -53,7 +53,10 @@ export class ConsoleKeysController {
   @ApiOkResponse({ type: ConsoleKey, description: 'Revoked.' })
   @ApiErrors(404)
   async revoke(@Param('id') id: string, @Caller() caller: ConsoleCaller): Promise<ConsoleKey> {
-    await this.keys.revoke({ id }, caller.workspaceId);
+    await this.keys.revoke({ id }, caller.workspaceId, {
+      id: caller.memberId,
+      email: caller.email,
+    });
     return this.keys.getWithUse(caller.workspaceId, id);
   }
 }

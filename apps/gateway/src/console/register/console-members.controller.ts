@@ -1,11 +1,12 @@
 import {
   InviteMemberInput,
   Member,
+  UpdateMemberInput,
   RegisterAdminRpc,
   RegisterRpc,
   type MemberView,
 } from '@custodian/contracts';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../openapi/api-docs.decorators';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
@@ -66,6 +67,53 @@ export class ConsoleMembersController {
   @ApiErrors(404, 409)
   remove(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<MemberView> {
     return this.admin.call(RegisterAdminRpc.memberRemove, {
+      workspace: caller.workspaceId,
+      id,
+      actor: caller.memberId,
+    });
+  }
+
+  @Patch(':id')
+  @ConsoleAccess('members.manage')
+  @ApiIdParam('id', 'member')
+  @ApiOperation({
+    operationId: 'changeMemberRole',
+    summary: "Change a member's role",
+    description:
+      "Within one's own role: an admin gives and takes admin, manager and member; only an " +
+      'owner makes or unmakes an owner; nobody changes their own role. Their next ' +
+      'console request already has the new role.',
+  })
+  @ApiOkResponse({ type: Member, description: 'The member with the new role.' })
+  @ApiErrors(400, 403, 404, 409)
+  changeRole(
+    @Caller() caller: ConsoleCaller,
+    @Param('id') id: string,
+    @Body() body: UpdateMemberInput,
+  ): Promise<MemberView> {
+    return this.admin.call(RegisterAdminRpc.memberRole, {
+      workspace: caller.workspaceId,
+      id,
+      role: body.role,
+      actor: caller.memberId,
+    });
+  }
+
+  @Post(':id/invitation')
+  @ConsoleAccess('members.manage')
+  @HttpCode(200)
+  @ApiIdParam('id', 'member')
+  @ApiOperation({
+    operationId: 'resendInvitation',
+    summary: 'Send an invited member a new link',
+    description:
+      'A new invitation e-mail with a new link, valid for 7 days; the previous link stops ' +
+      'working. Also for an invitation that expired. To cancel an invitation, remove the member.',
+  })
+  @ApiOkResponse({ type: Member, description: 'The invited member.' })
+  @ApiErrors(404, 409)
+  resend(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<MemberView> {
+    return this.admin.call(RegisterAdminRpc.invitationResend, {
       workspace: caller.workspaceId,
       id,
       actor: caller.memberId,

@@ -1,4 +1,5 @@
 import {
+  CONSOLE_KEY_PREFIX,
   DomainError,
   type CallerContext,
   type CallerMessage,
@@ -17,7 +18,7 @@ import type { ConsoleCaller } from '../session/console-request';
 
 /** The key id a console call carries: no key, but who it acts for (register logs name it). */
 export function consoleKeyId(memberId: string): string {
-  return `console:${memberId}`;
+  return `${CONSOLE_KEY_PREFIX}${memberId}`;
 }
 
 /**
@@ -46,6 +47,7 @@ export class ConsoleRegister {
       scope: 'write',
       plan: workspace.plan,
       limits: workspace.limits,
+      actorName: caller.email,
     };
     return this.register.callAs(contract, context, message);
   }

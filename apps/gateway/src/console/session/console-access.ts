@@ -37,6 +37,7 @@ const DOING: Record<ConsolePermission, string> = {
   'assets.manage': 'change assets',
   'assets.scan': 'scan assets',
   'people.view': 'see people',
+  'people.manage': 'change people',
   'members.view': 'see members',
   'members.manage': 'invite or remove members',
 };

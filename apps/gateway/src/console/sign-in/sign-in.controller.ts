@@ -149,7 +149,7 @@ export class SignInController {
   ): Promise<ConsoleSession> {
     await this.refuseBlockedAddress(request, reply);
     const member = await this.checked(request, () =>
-      this.register.call(RegisterAdminRpc.invitationAccept, { token: body.token }),
+      this.register.call(RegisterAdminRpc.invitationAccept, { token: body.token, via: 'console' }),
     );
     const identity = await this.register.call(RegisterAdminRpc.memberships, {
       email: member.email,

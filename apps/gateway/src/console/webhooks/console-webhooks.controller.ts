@@ -54,6 +54,7 @@ export class ConsoleWebhooksController {
     return this.worker.call(WorkerConsoleRpc.endpointCreate, {
       ...body,
       workspace: caller.workspaceId,
+      actor: { id: caller.memberId, email: caller.email },
     });
   }
 
@@ -83,6 +84,7 @@ export class ConsoleWebhooksController {
     return this.worker.call(WorkerConsoleRpc.endpointUpdate, {
       ...body,
       workspace: caller.workspaceId,
+      actor: { id: caller.memberId, email: caller.email },
       id,
     });
   }
@@ -121,6 +123,7 @@ export class ConsoleWebhooksController {
     return this.worker.call(WorkerConsoleRpc.secretRotate, {
       ...body,
       workspace: caller.workspaceId,
+      actor: { id: caller.memberId, email: caller.email },
       id,
     });
   }
