@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { consoleMember } from '../support/console-sign-in';
 import { Tenant, TestStack } from '../support/stack';
-import { launchChromium, screenshot } from './chromium';
+import { BROWSER_STACK_ENV, launchChromium, screenshot } from './chromium';
 
 const PASSWORD = 'a long enough password';
 
@@ -26,7 +26,9 @@ const PASSWORD = 'a long enough password';
 jest.setTimeout(30_000);
 
 describe('the register in the console, in a browser (e2e)', () => {
-  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
+  const stack = new TestStack({
+    env: { ...BROWSER_STACK_ENV, DELIVERY_INTERVAL_MS: '50', OVERDUE_TEST_CLOCK: 'on' },
+  });
   const receiver = new WebhookReceiver();
   const manager = 'ops@globex.example';
   let base: string;
@@ -55,6 +57,13 @@ describe('the register in the console, in a browser (e2e)', () => {
       password: PASSWORD,
     });
     tenant = new Tenant(stack, workspace, await stack.createKey(workspace.id, 'write'));
+    await stack.registerAdminCall(RegisterAdminPatterns.customFieldCreate, {
+      workspace: workspace.id,
+      key: 'cost_center',
+      label: 'Cost center',
+      type: 'select',
+      options: ['IT', 'Operations'],
+    });
     const person = await tenant.post<PersonDetail>('/people', {
       full_name: 'Dorothy Vaughan',
       email: 'dorothy@globex.example',
@@ -123,6 +132,7 @@ describe('the register in the console, in a browser (e2e)', () => {
     await page.getByLabel('Brand').fill('Lenovo');
     await page.getByLabel('Category').fill('Laptops');
     await page.getByLabel('Condition').selectOption('good');
+    await page.getByLabel('Cost center').selectOption('IT');
     await screenshot(page, 'asset-form');
     await page.getByRole('button', { name: 'Add asset' }).click();
     await page.getByRole('heading', { name: 'ThinkPad X1 Carbon' }).waitFor();
@@ -130,6 +140,7 @@ describe('the register in the console, in a browser (e2e)', () => {
     expect((await arrives('asset.created')).data).toMatchObject({
       asset_tag: 'GLX-0042',
       condition: 'good',
+      custom_fields: { cost_center: 'IT' },
     });
   });
 
@@ -204,6 +215,14 @@ describe('the register in the console, in a browser (e2e)', () => {
 
     await nav('Assets');
     await page.getByRole('link', { name: 'ThinkPad X1 Carbon' }).waitFor();
+    // The columns a person chooses stay chosen in this browser.
+    await page.getByText('Columns', { exact: true }).click();
+    await page.getByLabel('Brand', { exact: true }).check();
+    await page.getByLabel('Updated', { exact: true }).uncheck();
+    await page.reload();
+    const row = page.getByRole('row', { name: /ThinkPad X1 Carbon/ });
+    await row.getByRole('cell', { name: 'Lenovo' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Updated' }).count()).toBe(0);
     await screenshot(page, 'assets');
   });
 
@@ -249,5 +268,92 @@ describe('the register in the console, in a browser (e2e)', () => {
       email: 'leaving@globex.example',
       status: 'active',
     });
+  });
+
+  it("sees the overdue event arrive when the scheduler's clock passes the due date", async () => {
+    await page.goto(assetUrl);
+    await page.getByLabel('Find a person').fill('dorothy');
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page
+      .getByLabel('Check out to')
+      .selectOption({ label: 'Dorothy Vaughan (dorothy@globex.example)' });
+    await page.getByLabel('Due back', { exact: true }).fill('2031-06-30T17:00');
+    await page.getByRole('button', { name: 'Check out', exact: true }).click();
+    // The Check in button, not the text: the History below already says "checked out to".
+    await page.getByRole('button', { name: 'Check in' }).waitFor();
+    // The test clock: the register's sweep runs as if it were the day after the due date.
+    const swept = await stack.registerAdminCall<{ fired: number }>(
+      RegisterAdminPatterns.overdueSweep,
+      { at: new Date(2031, 6, 1, 9, 0).toISOString() },
+    );
+    expect(swept.fired).toBe(1);
+    const overdue = await arrives('assignment.overdue');
+    expect(overdue.data).toMatchObject({
+      person: { name: 'Dorothy Vaughan' },
+      due_at: new Date(2031, 5, 30, 17, 0).toISOString(),
+    });
+    await page.reload();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByText('marked overdue, held by').waitFor();
+    await screenshot(page, 'asset-history');
+  });
+
+  it('changes a role and sends an invitation again', async () => {
+    await consoleMember(tenant, 'member', 'pat@globex.example');
+    await nav('Members');
+    await page.getByLabel('Role of pat@globex.example').selectOption('manager');
+    await page.getByText('pat@globex.example is now manager.').waitFor();
+    const row = page.getByRole('row', { name: /katherine@globex\.example/ });
+    await row.getByRole('button', { name: /Resend/ }).click();
+    await page
+      .getByText('A new invitation link is on its way to katherine@globex.example')
+      .waitFor();
+    await screenshot(page, 'members-roles');
+  });
+
+  it('offboards a person, seeing what they still hold, and finds it in their history', async () => {
+    await nav('People');
+    await page.getByRole('link', { name: 'Dorothy Vaughan' }).click();
+    await page.getByRole('button', { name: 'Offboard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Offboard Dorothy Vaughan?' });
+    await dialog.getByText('They still hold 1 asset').waitFor();
+    await dialog.getByText('ThinkPad X1 Carbon').waitFor();
+    await dialog.getByRole('button', { name: 'Offboard' }).click();
+    await page.getByText('Dorothy Vaughan is offboarded.').waitFor();
+    expect((await arrives('employee.offboarded')).data).toMatchObject({ status: 'inactive' });
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByText('offboarded person Dorothy Vaughan').waitFor();
+    await history
+      .getByText('checked out asset ThinkPad X1 Carbon to Dorothy Vaughan')
+      .first()
+      .waitFor();
+    await screenshot(page, 'person-history');
+  });
+
+  it('reads the day back in the activity feed, and filters it', async () => {
+    await nav('Activity');
+    await page.getByRole('heading', { name: 'Activity' }).waitFor();
+    const feed = page.locator('.activity');
+    for (const line of [
+      /ops@globex\.example offboarded person Dorothy Vaughan/,
+      /ops@globex\.example sent a new invitation to member katherine@globex\.example/,
+      /ops@globex\.example changed the role of member pat@globex\.example/,
+      /System marked overdue asset ThinkPad X1 Carbon, held by Dorothy Vaughan/,
+      /ops@globex\.example removed member leaving@globex\.example/,
+      /ops@globex\.example restored asset ThinkPad X1 Carbon/,
+      /ops@globex\.example deleted asset ThinkPad X1 Carbon/,
+      /ops@globex\.example scanned asset ThinkPad X1 Carbon/,
+      /ops@globex\.example created asset ThinkPad X1 Carbon/,
+    ]) {
+      await feed.getByText(line).first().waitFor();
+    }
+    await feed.getByText('role: member → manager').waitFor();
+    await screenshot(page, 'activity');
+
+    await page.getByLabel('Source').selectOption('api');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/source=api/);
+    await feed.getByText(/API key .* created person Dorothy Vaughan/).waitFor();
+    expect(await feed.getByText(/ops@globex\.example/).count()).toBe(0);
   });
 });

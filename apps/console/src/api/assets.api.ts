@@ -4,6 +4,7 @@ import type {
   AssetInput,
   AssetListQuery,
   AssetPage,
+  CustomField,
   DeletedAsset,
   PersonPage,
   ScannedAsset,
@@ -77,4 +78,8 @@ export function findPeople(search: string): Promise<PersonPage> {
     }),
     'people.view',
   );
+}
+
+export function listCustomFields(): Promise<CustomField[]> {
+  return send('see assets', client.GET('/console/api/custom-fields'), 'assets.view');
 }

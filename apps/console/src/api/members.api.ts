@@ -20,3 +20,19 @@ export function inviteMember(invitation: MemberInvitation): Promise<Member> {
     'members.manage',
   );
 }
+
+export function changeMemberRole(id: string, role: Member['role']): Promise<Member> {
+  return send(
+    'change roles',
+    client.PATCH('/console/api/members/{id}', { params: { path: { id } }, body: { role } }),
+    'members.manage',
+  );
+}
+
+export function resendInvitation(id: string): Promise<Member> {
+  return send(
+    'invite members',
+    client.POST('/console/api/members/{id}/invitation', { params: { path: { id } } }),
+    'members.manage',
+  );
+}

@@ -1,5 +1,6 @@
 import { Route, Routes } from 'react-router';
 import { AccountPage } from '../account/account.page';
+import { ActivityPage } from '../activity/activity.page';
 import { AssetFormPage } from '../assets/asset-form.page';
 import { AssetPage } from '../assets/asset.page';
 import { AssetsPage } from '../assets/assets.page';
@@ -11,12 +12,16 @@ import { DeliveryPage } from '../deliveries/delivery.page';
 import { KeysPage } from '../keys/keys.page';
 import { MembersPage } from '../members/members.page';
 import { OverviewPage } from '../overview/overview.page';
+import { PeoplePage } from '../people/people.page';
+import { PersonFormPage } from '../people/person-form.page';
+import { PersonPage } from '../people/person.page';
 import { AcceptInvitationPage } from '../sign-in/accept-invitation.page';
 import { SignInLinkPage } from '../sign-in/sign-in-link.page';
 import { SignInPage } from '../sign-in/sign-in.page';
 import { EndpointFormPage } from '../webhooks/endpoint-form.page';
 import { EndpointPage } from '../webhooks/endpoint.page';
 import { WebhooksPage } from '../webhooks/webhooks.page';
+import { UsagePage } from '../usage/usage.page';
 import { WorkspacesPage } from '../workspaces/workspaces.page';
 import { RequirePermission, RequireSignIn, RequireWorkspace } from './guards';
 import { Layout } from './layout';
@@ -85,6 +90,38 @@ export function AppRoutes() {
             }
           />
           <Route
+            path="people"
+            element={
+              <RequirePermission permission="people.view" action="see people">
+                <PeoplePage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="people/new"
+            element={
+              <RequirePermission permission="people.manage" action="add people">
+                <PersonFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="people/:id"
+            element={
+              <RequirePermission permission="people.view" action="see people">
+                <PersonPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="people/:id/edit"
+            element={
+              <RequirePermission permission="people.manage" action="change people">
+                <PersonFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
             path="scan"
             element={
               <RequirePermission permission="assets.scan" action="scan assets">
@@ -97,6 +134,22 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="members.view" action="see members">
                 <MembersPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="activity"
+            element={
+              <RequirePermission permission="workspace.view" action="see the activity">
+                <ActivityPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="usage"
+            element={
+              <RequirePermission permission="workspace.view" action="see the plan and usage">
+                <UsagePage />
               </RequirePermission>
             }
           />

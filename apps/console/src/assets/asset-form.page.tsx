@@ -4,21 +4,30 @@ import type {
   AssetCondition,
   AssetInput,
   AssetStatus,
+  CustomField,
 } from '@custodian/console-client';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { createAsset, getAsset, updateAsset } from '../api/assets.api';
+import { createAsset, getAsset, listCustomFields, updateAsset } from '../api/assets.api';
 import { ErrorNotice, Loading } from '../shared/notices';
 import { useAction } from '../shared/use-action';
 import { useLoad } from '../shared/use-load';
 import { usePageTitle } from '../shared/use-page-title';
 import { ConditionOptions, StatusOptions } from './asset-options';
+import { customFieldChanges, customFieldTexts } from './custom-field-form';
+import { CustomFieldInputs } from './custom-field-inputs';
 
 /** /assets/new and /assets/:id/edit. */
 export function AssetFormPage() {
   const { id } = useParams();
   usePageTitle(id ? 'Edit asset' : 'Add asset');
-  const [loaded] = useLoad(() => (id ? getAsset(id) : Promise.resolve(null)), [id]);
+  const [loaded] = useLoad(
+    () =>
+      Promise.all([id ? getAsset(id) : Promise.resolve(null), listCustomFields()]).then(
+        ([asset, fields]) => ({ asset, fields }),
+      ),
+    [id],
+  );
   return (
     <div className="page page-narrow">
       <p className="breadcrumb">
@@ -33,7 +42,9 @@ export function AssetFormPage() {
       <h1>{id ? 'Edit asset' : 'Add asset'}</h1>
       {loaded.status === 'loading' && <Loading what="the asset" />}
       {loaded.status === 'failed' && <ErrorNotice error={loaded.error} />}
-      {loaded.status === 'ready' && <AssetForm asset={loaded.data} />}
+      {loaded.status === 'ready' && (
+        <AssetForm asset={loaded.data.asset} fields={loaded.data.fields} />
+      )}
     </div>
   );
 }
@@ -61,12 +72,13 @@ function initialText(asset: Asset | null): Record<TextName, string> {
   };
 }
 
-function AssetForm({ asset }: { asset: Asset | null }) {
+function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField[] }) {
   const navigate = useNavigate();
   const [name, setName] = useState(asset?.name ?? '');
   const [text, setText] = useState(() => initialText(asset));
   const [status, setStatus] = useState<AssetStatus>(asset?.status ?? 'active');
   const [condition, setCondition] = useState<AssetCondition | ''>(asset?.condition ?? '');
+  const [custom, setCustom] = useState(() => customFieldTexts(fields, asset?.custom_fields));
   const saving = useAction((): Promise<Asset> => {
     const value = (field: TextName) => text[field].trim() || null;
     if (asset) {
@@ -84,6 +96,8 @@ function AssetForm({ asset }: { asset: Asset | null }) {
       // A tag cannot be removed, only replaced.
       const tag = value('asset_tag');
       if (tag) changes.asset_tag = tag;
+      const customChanges = customFieldChanges(fields, custom, asset.custom_fields);
+      if (customChanges) changes.custom_fields = customChanges;
       return updateAsset(asset.id, changes);
     }
     const input: AssetInput = { name: name.trim(), status };
@@ -92,6 +106,8 @@ function AssetForm({ asset }: { asset: Asset | null }) {
       const given = value(field);
       if (given) input[field] = given;
     }
+    const customValues = customFieldChanges(fields, custom, null);
+    if (customValues) input.custom_fields = customValues;
     return createAsset(input);
   });
 
@@ -150,6 +166,7 @@ function AssetForm({ asset }: { asset: Asset | null }) {
           <ConditionOptions />
         </select>
       </div>
+      <CustomFieldInputs fields={fields} texts={custom} onChange={setCustom} />
       <ErrorNotice error={saving.error} />
       <div className="actions">
         <button type="submit" className="button-primary" disabled={saving.busy}>

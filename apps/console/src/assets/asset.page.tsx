@@ -1,6 +1,7 @@
 import type { Asset, AssetCondition } from '@custodian/console-client';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { ActivityList } from '../activity/activity-list';
 import { deleteAsset, getAsset, updateAsset } from '../api/assets.api';
 import { useSession } from '../app/session-context';
 import { ConfirmDialog } from '../shared/confirm-dialog';
@@ -129,6 +130,15 @@ function AssetDetails({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
       </dl>
 
       <CustodyPanel asset={asset} manage={manage} onChanged={onChanged} />
+
+      <section className="card" aria-labelledby="asset-history">
+        <h2 id="asset-history">History</h2>
+        <ActivityList
+          query={{ record_id: asset.id }}
+          reloadKey={asset.updated_at}
+          showRecord={false}
+        />
+      </section>
 
       <ConfirmDialog
         open={confirming}

@@ -1,49 +1,66 @@
-import type { AssetListQuery, AssetStatus } from '@custodian/console-client';
-import { type FormEvent, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import type { AssetListQuery, AssetStatus, AssetSummary } from '@custodian/console-client';
+import type { ReactNode } from 'react';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { listAssets } from '../api/assets.api';
 import { useSession } from '../app/session-context';
-import { formatDateTime, plural } from '../shared/format';
+import { formatDateTime } from '../shared/format';
 import { ErrorNotice, Loading } from '../shared/notices';
+import { Pager } from '../shared/pager';
 import { can } from '../shared/permissions';
+import { useListView } from '../shared/list-view';
 import { useLoad } from '../shared/use-load';
 import { usePageTitle } from '../shared/use-page-title';
 import { StatusOptions } from './asset-options';
+import {
+  ASSET_COLUMNS,
+  chosenColumns,
+  saveColumns,
+  toggleColumn,
+  type AssetColumn,
+} from './asset-columns';
 import { STATUS_LABEL, isStatus } from './asset-values';
 
 const PAGE_SIZE = 50;
 
-/** The list's state, all of it in the URL (`?search=&status=&page=`), so a view can be shared. */
-interface ListView {
-  search: string;
-  status: AssetStatus | null;
-  page: number;
+/** localStorage, when the browser lets the page use it. */
+function browserStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
 
-function viewFromSearch(search: URLSearchParams): ListView {
-  const page = Number(search.get('page') ?? '1');
-  const status = search.get('status');
-  return {
-    search: search.get('search') ?? '',
-    status: isStatus(status) ? status : null,
-    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
-  };
-}
+const CELL_CLASS: Partial<Record<AssetColumn, string>> = {
+  serial_number: 'mono',
+  sku: 'mono',
+  updated_at: 'nowrap',
+};
 
-function searchFromView(view: ListView): URLSearchParams {
-  const search = new URLSearchParams();
-  if (view.search) search.set('search', view.search);
-  if (view.status) search.set('status', view.status);
-  if (view.page > 1) search.set('page', String(view.page));
-  return search;
+function cell(asset: AssetSummary, column: AssetColumn): ReactNode {
+  const none = <span className="muted">—</span>;
+  switch (column) {
+    case 'status':
+      return STATUS_LABEL[asset.status];
+    case 'category':
+      return asset.category?.name ?? none;
+    case 'assigned_to':
+      return asset.assigned_to?.name ?? <span className="muted">In stock</span>;
+    case 'updated_at':
+      return formatDateTime(asset.updated_at);
+    case 'brand':
+    case 'model':
+    case 'serial_number':
+    case 'sku':
+      return asset[column] ?? '';
+  }
 }
 
 export function AssetsPage() {
   usePageTitle('Assets');
   const { session } = useSession();
-  const [params, setParams] = useSearchParams();
-  const paramsText = params.toString();
-  const view = useMemo(() => viewFromSearch(new URLSearchParams(paramsText)), [paramsText]);
+  const [view, show] = useListView(isStatus);
   const [assets] = useLoad(() => {
     const query: AssetListQuery = { page: view.page, pageSize: PAGE_SIZE };
     if (view.search) query.search = view.search;
@@ -52,9 +69,12 @@ export function AssetsPage() {
   }, [view]);
   const [typed, setTyped] = useState(view.search);
   const [status, setStatus] = useState<AssetStatus | ''>(view.status ?? '');
+  const [columns, setColumns] = useState(() => chosenColumns(browserStorage()));
 
-  function show(next: ListView) {
-    setParams(searchFromView(next));
+  function toggle(column: AssetColumn) {
+    const next = toggleColumn(columns, column);
+    setColumns(next);
+    saveColumns(browserStorage(), next);
   }
 
   function submit(event: FormEvent) {
@@ -124,6 +144,22 @@ export function AssetsPage() {
           </Link>
         </p>
       )}
+      <details className="column-picker">
+        <summary>Columns</summary>
+        <fieldset>
+          <legend className="visually-hidden">Columns shown</legend>
+          {ASSET_COLUMNS.map((column) => (
+            <label key={column.key} className="checkbox">
+              <input
+                type="checkbox"
+                checked={columns.includes(column.key)}
+                onChange={() => toggle(column.key)}
+              />{' '}
+              {column.label}
+            </label>
+          ))}
+        </fieldset>
+      </details>
       {assets.status === 'loading' && <Loading what="assets" />}
       {assets.status === 'failed' && <ErrorNotice error={assets.error} />}
       {assets.status === 'ready' && (
@@ -134,17 +170,17 @@ export function AssetsPage() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Serial number</th>
-                  <th scope="col">Checked out to</th>
-                  <th scope="col">Updated</th>
+                  {columns.map((column) => (
+                    <th scope="col" key={column}>
+                      {ASSET_COLUMNS.find((each) => each.key === column)?.label}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
                 {assets.data.data.length === 0 && (
                   <tr>
-                    <td colSpan={6} className="empty">
+                    <td colSpan={columns.length + 1} className="empty">
                       {filtered ? 'No asset matches.' : 'No assets yet.'}
                     </td>
                   </tr>
@@ -154,11 +190,11 @@ export function AssetsPage() {
                     <td>
                       <Link to={`/assets/${asset.id}`}>{asset.name}</Link>
                     </td>
-                    <td>{STATUS_LABEL[asset.status]}</td>
-                    <td>{asset.category?.name ?? <span className="muted">—</span>}</td>
-                    <td className="mono">{asset.serial_number ?? ''}</td>
-                    <td>{asset.assigned_to?.name ?? <span className="muted">In stock</span>}</td>
-                    <td className="nowrap">{formatDateTime(asset.updated_at)}</td>
+                    {columns.map((column) => (
+                      <td key={column} className={CELL_CLASS[column]}>
+                        {cell(asset, column)}
+                      </td>
+                    ))}
                   </tr>
                 ))}
               </tbody>
@@ -166,39 +202,13 @@ export function AssetsPage() {
           </div>
           <Pager
             page={view.page}
+            pageSize={PAGE_SIZE}
             total={assets.data.total}
+            noun={['asset', 'assets']}
             onPage={(page) => show({ ...view, page })}
           />
         </>
       )}
     </div>
-  );
-}
-
-function Pager({
-  page,
-  total,
-  onPage,
-}: {
-  page: number;
-  total: number;
-  onPage: (page: number) => void;
-}) {
-  const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const first = total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
-  const end = Math.min(total, page * PAGE_SIZE);
-  return (
-    <nav className="pager" aria-label="Pages">
-      <span>
-        {first.toLocaleString('en')}–{end.toLocaleString('en')} of{' '}
-        {plural(total, 'asset', 'assets')}
-      </span>
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </button>
-      <button type="button" disabled={page >= last} onClick={() => onPage(page + 1)}>
-        Next
-      </button>
-    </nav>
   );
 }

@@ -1,6 +1,6 @@
 import type { Member } from '@custodian/console-client';
 import { useState } from 'react';
-import { listMembers, removeMember } from '../api/members.api';
+import { changeMemberRole, listMembers, removeMember, resendInvitation } from '../api/members.api';
 import { useSession } from '../app/session-context';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDate } from '../shared/format';
@@ -25,7 +25,12 @@ function removable(mine: Member['role'] | undefined, myId: string | undefined, m
   return RANK[member.role] >= RANK[mine];
 }
 
-/** /members: who has a login to this workspace, and removing one. */
+/** The roles `mine` may give: its own and those below (an owner gives every role). */
+function grantable(mine: Member['role']): Member['role'][] {
+  return (Object.keys(RANK) as Member['role'][]).filter((role) => RANK[role] >= RANK[mine]);
+}
+
+/** /members: who has a login to this workspace, their roles, invitations, and removing one. */
 export function MembersPage() {
   usePageTitle('Members');
   const { session } = useSession();
@@ -35,6 +40,22 @@ export function MembersPage() {
   const [removed, setRemoved] = useState<Member | null>(null);
   const [invited, setInvited] = useState<Member | null>(null);
   const removal = useAction(removeMember);
+  const roleChange = useAction(changeMemberRole);
+  const resend = useAction(resendInvitation);
+  const [changed, setChanged] = useState<string | null>(null);
+
+  async function setRole(member: Member, role: Member['role']) {
+    const answer = await roleChange.run(member.id, role);
+    if (!answer) return;
+    update((list) => list.map((shown) => (shown.id === member.id ? answer.value : shown)));
+    setChanged(`${who(member)} is now ${answer.value.role}.`);
+  }
+
+  async function sendAgain(member: Member) {
+    const answer = await resend.run(member.id);
+    if (answer)
+      setChanged(`A new invitation link is on its way to ${member.email}, valid for 7 days.`);
+  }
 
   async function confirmRemove() {
     if (!removing) return;
@@ -42,6 +63,7 @@ export function MembersPage() {
     if (!done) return;
     update((list) => list.filter((member) => member.id !== done.value.id));
     setInvited(null);
+    setChanged(null);
     setRemoved(done.value);
     setRemoving(null);
   }
@@ -72,6 +94,8 @@ export function MembersPage() {
           {invited.email} is invited as {invited.role}: the e-mailed link is valid for 7 days.
         </Notice>
       )}
+      {changed && <Notice tone="success">{changed}</Notice>}
+      <ErrorNotice error={roleChange.error ?? resend.error} />
       {members.status === 'loading' && <Loading what="members" />}
       {members.status === 'failed' && <ErrorNotice error={members.error} />}
       {members.status === 'ready' && (
@@ -97,7 +121,33 @@ export function MembersPage() {
                 <tr key={member.id}>
                   <td>{member.name ?? <span className="muted">—</span>}</td>
                   <td>{member.email}</td>
-                  <td>{member.role}</td>
+                  <td>
+                    {manage &&
+                    session.member &&
+                    removable(session.member.role, session.member.id, member) ? (
+                      <>
+                        <label htmlFor={`role-${member.id}`} className="visually-hidden">
+                          Role of {who(member)}
+                        </label>
+                        <select
+                          id={`role-${member.id}`}
+                          value={member.role}
+                          disabled={roleChange.busy}
+                          onChange={(event) =>
+                            void setRole(member, event.target.value as Member['role'])
+                          }
+                        >
+                          {grantable(session.member.role).map((role) => (
+                            <option key={role} value={role}>
+                              {role}
+                            </option>
+                          ))}
+                        </select>
+                      </>
+                    ) : (
+                      member.role
+                    )}
+                  </td>
                   <td>
                     {member.status === 'active' ? (
                       <span className="badge badge-on">Active</span>
@@ -108,6 +158,17 @@ export function MembersPage() {
                   <td className="nowrap">{formatDate(member.joined_at, '—')}</td>
                   {manage && (
                     <td className="cell-actions">
+                      {member.status === 'invited' && (
+                        <button
+                          type="button"
+                          className="button-small"
+                          disabled={resend.busy}
+                          onClick={() => void sendAgain(member)}
+                        >
+                          Resend
+                          <span className="visually-hidden"> the invitation of {who(member)}</span>
+                        </button>
+                      )}{' '}
                       {removable(session.member?.role, session.member?.id, member) && (
                         <button
                           type="button"
@@ -117,7 +178,8 @@ export function MembersPage() {
                             setRemoving(member);
                           }}
                         >
-                          Remove<span className="visually-hidden"> {who(member)}</span>
+                          {member.status === 'invited' ? 'Cancel' : 'Remove'}
+                          <span className="visually-hidden"> {who(member)}</span>
                         </button>
                       )}
                     </td>
@@ -131,8 +193,8 @@ export function MembersPage() {
       {manage && <InviteForm onInvited={showInvited} />}
       <ConfirmDialog
         open={removing !== null}
-        title="Remove this member?"
-        confirmLabel="Remove member"
+        title={removing?.status === 'invited' ? 'Cancel this invitation?' : 'Remove this member?'}
+        confirmLabel={removing?.status === 'invited' ? 'Cancel invitation' : 'Remove member'}
         danger
         busy={removal.busy}
         error={removal.error}

@@ -31,6 +31,11 @@ export function OverviewPage() {
         ? 'Every delivery and its attempts; resend what failed.'
         : 'Every delivery and its attempts.',
     },
+    {
+      to: '/usage',
+      title: 'Plan & usage',
+      text: 'What the plan allows, what is used of it, and the limits reached.',
+    },
     { to: '/account', title: 'Account', text: 'Set a password, or sign out.' },
   ].filter((link) => link !== false);
 

@@ -13,6 +13,7 @@ const PERMISSIONS_BY_ROLE: Record<string, Permission[]> = {
     'assets.manage',
     'assets.scan',
     'people.view',
+    'people.manage',
     'members.view',
     'members.manage',
   ],
@@ -24,6 +25,7 @@ const PERMISSIONS_BY_ROLE: Record<string, Permission[]> = {
     'assets.manage',
     'assets.scan',
     'people.view',
+    'people.manage',
     'members.view',
   ],
   member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view', 'members.view'],
@@ -55,21 +57,27 @@ describe('navItems', () => {
     expect(navItems(session('owner')).map((item) => item.label)).toEqual([
       'Overview',
       'Assets',
+      'People',
       'Scan',
       'Members',
       'API keys',
       'Webhooks',
       'Delivery log',
+      'Activity',
+      'Plan & usage',
       'Account',
     ]);
   });
 
-  it('hides keys and webhooks from a member, who sees assets and scans', () => {
+  it('hides keys and webhooks from a member, who sees assets and people and scans', () => {
     expect(navItems(session('member')).map((item) => item.to)).toEqual([
       '/',
       '/assets',
+      '/people',
       '/scan',
       '/members',
+      '/activity',
+      '/usage',
       '/account',
     ]);
   });

@@ -1,0 +1,265 @@
+import {
+  GatewayAdminPatterns,
+  RegisterAdminPatterns,
+  WorkerAdminPatterns,
+  type Asset,
+  type EventEnvelope,
+  type PersonDetail,
+  type WorkspaceView,
+} from '@custodian/contracts';
+import { WebhookReceiver, eventually, freePort } from '@custodian/testing';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { consoleMember } from '../support/console-sign-in';
+import { Tenant, TestStack } from '../support/stack';
+import { BROWSER_STACK_ENV, launchChromium, screenshot } from './chromium';
+
+const PASSWORD = 'a long enough password';
+
+/**
+ * People in the console, in real headless Chromium against the real stack: add a person, see
+ * what they hold, offboard them through the dialog that lists it first, find them in the list
+ * by status; a local receiver sees the events. A member sees people but none of the buttons
+ * that change them. Only the keyboard and the mouse, through labels and roles a person reads.
+ */
+jest.setTimeout(30_000);
+
+describe('people in the console, in a browser (e2e)', () => {
+  const stack = new TestStack({ env: { ...BROWSER_STACK_ENV, DELIVERY_INTERVAL_MS: '50' } });
+  const receiver = new WebhookReceiver();
+  const manager = 'ops@initech.example';
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  let tenant: Tenant;
+  let personUrl = '';
+
+  beforeAll(async () => {
+    await receiver.start();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    Object.assign(stack.env, {
+      PORT: String(port),
+      PUBLIC_BASE_URL: base,
+      CONSOLE_DIR: path.resolve(__dirname, '../../../../dist/apps/console'),
+    });
+    [browser] = await Promise.all([launchChromium(), stack.start()]);
+    const workspace = await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name: 'Initech',
+      plan: 'pro',
+      owner_email: manager,
+    });
+    await stack.registerAdminCall(RegisterAdminPatterns.passwordSet, {
+      email: manager,
+      password: PASSWORD,
+    });
+    tenant = new Tenant(stack, workspace, await stack.createKey(workspace.id, 'write'));
+    await stack.workerAdminCall(WorkerAdminPatterns.webhookCreate, {
+      workspace: workspace.id,
+      url: receiver.url('/people'),
+      events: '*',
+    });
+    page = await newPage();
+  }, 60_000);
+
+  afterEach(async () => {
+    const name = expect.getState().currentTestName?.replace(/\W+/g, '-') ?? 'test';
+    await screenshot(page, `last-${name}`).catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack.stop();
+    await receiver.stop();
+  });
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    return context.newPage();
+  }
+
+  async function signIn(email: string): Promise<void> {
+    await page.goto(`${base}/console/sign-in`);
+    await page.locator('#password-email').fill(email);
+    await page.locator('#password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  }
+
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+
+  /** The first `event` delivered about the person with this id. */
+  async function arrives(event: string, id: string): Promise<EventEnvelope<PersonDetail>> {
+    return eventually(
+      () => {
+        const found = receiver
+          .on('/people')
+          .map((request) => JSON.parse(request.rawBody) as EventEnvelope<PersonDetail>)
+          .find((envelope) => envelope.event === event && envelope.data.id === id);
+        return found ? Promise.resolve(found) : Promise.reject(new Error(`no ${event} yet`));
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+  }
+
+  const personId = () => personUrl.split('/').pop()!;
+
+  it('signs in and adds a person with every field of the form', async () => {
+    await signIn(manager);
+    await nav('People');
+    await page.getByRole('heading', { name: 'People', exact: true }).waitFor();
+    await page.getByText('No people yet.').waitFor();
+
+    await page.getByRole('link', { name: 'Add person' }).click();
+    await page.getByLabel('Full name').fill('Grace Hopper');
+    await page.getByLabel('E-mail').fill('grace@initech.example');
+    await page.getByLabel('Employee number').fill('N-1906');
+    await page.getByLabel('Department').fill('Programming');
+    await page.getByLabel('Location', { exact: true }).fill('Arlington');
+    await screenshot(page, 'person-form');
+    await page.getByRole('button', { name: 'Add person' }).click();
+    await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
+    await page.getByText('Grace Hopper is added.').waitFor();
+    personUrl = page.url();
+    expect(personUrl).toMatch(/\/console\/people\/per_\w+$/);
+    const details = page.locator('dl.details');
+    for (const value of ['grace@initech.example', 'N-1906', 'Programming', 'Arlington']) {
+      await details.getByText(value, { exact: true }).waitFor();
+    }
+    expect((await arrives('employee.created', personId())).data).toMatchObject({
+      full_name: 'Grace Hopper',
+      employee_number: 'N-1906',
+      department: { name: 'Programming' },
+      location: { name: 'Arlington' },
+      status: 'active',
+    });
+  });
+
+  it('edits the person: what changed is saved, an emptied field cleared', async () => {
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit person' }).waitFor();
+    expect(await page.getByLabel('Department').inputValue()).toBe('Programming');
+    await page.getByLabel('Department').fill('Compilers');
+    await page.getByLabel('Location', { exact: true }).fill('');
+    await screenshot(page, 'person-edit');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Changes saved.').waitFor();
+    await page.locator('dl.details').getByText('Compilers', { exact: true }).waitFor();
+    const viaApi = await tenant.get<PersonDetail>(`/people/${personId()}`);
+    expect(viaApi.body).toMatchObject({
+      email: 'grace@initech.example',
+      department: { name: 'Compilers' },
+      location: null,
+      status: 'active',
+    });
+    // Said once: reloading the page does not say it again.
+    await page.reload();
+    await page.locator('dl.details').getByText('Compilers', { exact: true }).waitFor();
+    expect(await page.getByText('Changes saved.').count()).toBe(0);
+  });
+
+  it('shows what the person holds, each linking to its asset', async () => {
+    const laptop = await tenant.post<Asset>('/assets', {
+      name: 'UNIVAC terminal',
+      serial_number: 'UV-1951',
+      category: 'Terminals',
+      assigned_to_id: personId(),
+    });
+    expect(laptop.status).toBe(201);
+    await page.goto(personUrl);
+    const holdings = page.getByRole('region', { name: 'Holdings' });
+    const link = holdings.getByRole('link', { name: 'UNIVAC terminal' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe(`/console/assets/${laptop.body.id}`);
+    await holdings.getByText('Terminals').waitFor();
+    await screenshot(page, 'person-holdings');
+
+    await link.click();
+    await page.getByRole('heading', { name: 'UNIVAC terminal' }).waitFor();
+    await page.getByText('Checked out to').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
+  });
+
+  it('offboards through a dialog that lists what they still hold', async () => {
+    await page.goto(personUrl);
+    await page.getByRole('button', { name: 'Offboard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Offboard Grace Hopper?' });
+    await dialog.getByText('They still hold 1 asset').waitFor();
+    const held = dialog.getByRole('list', { name: 'Still held' }).getByRole('listitem');
+    expect(await held.allInnerTexts()).toEqual(['UNIVAC terminal UV-1951']);
+    await screenshot(page, 'person-offboard-dialog');
+
+    await dialog.getByRole('button', { name: 'Offboard' }).click();
+    await page
+      .getByText(
+        'Grace Hopper is offboarded. They still hold 1 asset: check each in from its page.',
+      )
+      .waitFor();
+    await page.locator('.page-head .badge', { hasText: 'Offboarded' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Offboard' }).count()).toBe(0);
+    // Offboarding checks nothing in: the holding is still listed.
+    await page.getByRole('region', { name: 'Holdings' }).getByText('UNIVAC terminal').waitFor();
+    await screenshot(page, 'person-offboarded');
+
+    const viaApi = await tenant.get<PersonDetail>(`/people/${personId()}`);
+    expect([viaApi.body.status, viaApi.body.holdings_count]).toEqual(['inactive', 1]);
+    expect((await arrives('employee.offboarded', personId())).data).toEqual(viaApi.body);
+  });
+
+  it('finds the offboarded person by status and search, the view kept in the URL', async () => {
+    await tenant.post('/people', { full_name: 'Ada Lovelace', email: 'ada@initech.example' });
+    await nav('People');
+    const rows = page.getByRole('table', { name: 'People' }).getByRole('row');
+    await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    expect(await rows.count()).toBe(3);
+
+    await page.getByLabel('Status').selectOption({ label: 'Offboarded' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/\/console\/people\?status=inactive$/);
+    // The new page has loaded once its count shows.
+    await page.getByText('1–1 of 1 person').waitFor();
+    expect(await rows.allInnerTexts()).toEqual([
+      expect.stringMatching(/^name\tstatus/i),
+      expect.stringMatching(/^Grace Hopper\tOffboarded\tgrace@initech\.example\tN-1906/),
+    ]);
+    await screenshot(page, 'people');
+
+    await page.getByLabel('Status').selectOption({ label: 'Any' });
+    await page.getByLabel('Search').fill('LOVELACE');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/\/console\/people\?search=LOVELACE$/);
+    await page.getByRole('link', { name: 'Grace Hopper' }).waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+  });
+
+  it('shows a member people and holdings, but no button that changes them', async () => {
+    await consoleMember(tenant, 'member', 'viewer@initech.example');
+    await stack.registerAdminCall(RegisterAdminPatterns.passwordSet, {
+      email: 'viewer@initech.example',
+      password: PASSWORD,
+    });
+    await page.context().close();
+    page = await newPage();
+    await signIn('viewer@initech.example');
+    await nav('People');
+    await page.getByRole('link', { name: 'Grace Hopper' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Add person' }).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Grace Hopper' }).click();
+    await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
+    await page.getByRole('region', { name: 'Holdings' }).getByText('UNIVAC terminal').waitFor();
+    for (const name of ['Edit', 'Offboard']) {
+      expect({ name, shown: await page.getByRole('button', { name }).count() }).toEqual({
+        name,
+        shown: 0,
+      });
+    }
+    expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    await screenshot(page, 'person-as-member');
+
+    await page.goto(`${personUrl}/edit`);
+    await page.getByText('Your role (member) cannot change people.').waitFor();
+  });
+});

@@ -1,0 +1,55 @@
+import type { ActivityEntry } from '@custodian/console-client';
+import { actorText, changeText, recordLink, verbOf } from './activity-text';
+
+function entry(overrides: Partial<ActivityEntry>): ActivityEntry {
+  return {
+    id: 'act_1',
+    at: '2026-11-26T10:00:00.000Z',
+    source: 'console',
+    actor: { type: 'member', id: 'usr_1', name: 'ana@example.com' },
+    record_type: 'asset',
+    record_id: 'ast_1',
+    record_name: 'Laptop',
+    action: 'updated',
+    related_id: null,
+    related_name: null,
+    changes: [],
+    ...overrides,
+  };
+}
+
+describe('activity text', () => {
+  it('names the actor: a member by e-mail, a key by name, the CLI and the system', () => {
+    expect(actorText(entry({}))).toBe('ana@example.com');
+    expect(actorText(entry({ actor: { type: 'key', id: 'key_1', name: 'Zapier' } }))).toBe(
+      'API key Zapier',
+    );
+    const system = { type: 'system' as const, id: null, name: null };
+    expect(actorText(entry({ actor: system, source: 'cli' }))).toBe('Admin CLI');
+    expect(actorText(entry({ actor: system, source: 'system' }))).toBe('System');
+  });
+
+  it('reads actions as verbs, and an unknown one as its words', () => {
+    expect(verbOf(entry({ action: 'checked_out' }))).toBe('checked out');
+    expect(verbOf(entry({ action: 'made_coffee' }))).toBe('made coffee');
+  });
+
+  it('links to the record unless it is gone', () => {
+    expect(recordLink(entry({}))).toBe('/assets/ast_1');
+    expect(recordLink(entry({ action: 'deleted' }))).toBeNull();
+    expect(recordLink(entry({ record_type: 'person', record_id: 'per_1' }))).toBe('/people/per_1');
+    expect(recordLink(entry({ record_type: 'member', action: 'removed' }))).toBeNull();
+  });
+
+  it('writes a change as old → new, a first value alone', () => {
+    expect(changeText({ field: 'name', from: 'Desk', to: 'Standing desk' })).toBe(
+      'name: Desk → Standing desk',
+    );
+    expect(changeText({ field: 'brand', from: null, to: 'Apple' })).toBe('brand: Apple');
+    expect(changeText({ field: 'location', from: 'Berlin', to: null })).toBe(
+      'location: Berlin → none',
+    );
+    const due = { field: 'due_at', from: null, to: '2031-06-30T17:00:00.000Z' };
+    expect(changeText(due, (iso) => `<${iso.slice(0, 10)}>`)).toBe('due_at: <2031-06-30>');
+  });
+});

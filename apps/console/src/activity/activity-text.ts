@@ -1,0 +1,84 @@
+import type { ActivityEntry } from '@custodian/console-client';
+
+/** Who made a change, as a person reads it. */
+export function actorText(entry: ActivityEntry): string {
+  const { actor } = entry;
+  if (actor.type === 'key') return `API key ${actor.name ?? actor.id ?? ''}`.trim();
+  if (actor.type === 'member') return actor.name ?? 'A member';
+  return entry.source === 'cli' ? 'Admin CLI' : 'System';
+}
+
+const VERBS: Record<string, string> = {
+  created: 'created',
+  updated: 'changed',
+  deleted: 'deleted',
+  restored: 'restored',
+  scanned: 'scanned',
+  checked_out: 'checked out',
+  checked_in: 'checked in',
+  overdue: 'marked overdue',
+  offboarded: 'offboarded',
+  invited: 'invited',
+  invitation_resent: 'sent a new invitation to',
+  invitation_cancelled: 'cancelled the invitation of',
+  joined: 'joined the workspace',
+  role_changed: 'changed the role of',
+  removed: 'removed',
+  revoked: 'revoked',
+  secret_rotated: 'rotated the signing secret of',
+  disabled: 'disabled',
+  enabled: 'enabled',
+};
+
+const NOUNS: Record<ActivityEntry['record_type'], string> = {
+  asset: 'asset',
+  person: 'person',
+  member: 'member',
+  key: 'API key',
+  endpoint: 'webhook endpoint',
+};
+
+/** "checked out", "changed the role of": the action as a verb phrase. */
+export function verbOf(entry: ActivityEntry): string {
+  return VERBS[entry.action] ?? entry.action.replace(/_/g, ' ');
+}
+
+export function nounOf(entry: ActivityEntry): string {
+  return NOUNS[entry.record_type];
+}
+
+/** The console page of the record an entry is about, when it has one. */
+export function recordLink(entry: ActivityEntry): string | null {
+  switch (entry.record_type) {
+    case 'asset':
+      return entry.action === 'deleted' ? null : `/assets/${entry.record_id}`;
+    case 'person':
+      return `/people/${entry.record_id}`;
+    case 'endpoint':
+      return `/webhooks/${entry.record_id}`;
+    case 'key':
+      return '/keys';
+    case 'member':
+      return entry.action === 'removed' || entry.action === 'invitation_cancelled'
+        ? null
+        : '/members';
+  }
+}
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * How a change reads: "name: Desk → Standing desk", an empty side as "none", a timestamp as
+ * `formatTime` writes it (the reader's time zone on screen).
+ */
+export function changeText(
+  change: ActivityEntry['changes'][number],
+  formatTime: (iso: string) => string = (iso) => iso,
+): string {
+  const side = (value: string | null) => {
+    if (value === null || value === '') return 'none';
+    return TIMESTAMP.test(value) ? formatTime(value) : value;
+  };
+  if (change.from === null) return `${change.field}: ${side(change.to)}`;
+  return `${change.field}: ${side(change.from)} → ${side(change.to)}`;
+}

@@ -1,0 +1,143 @@
+import type { PersonListQuery, PersonStatus } from '@custodian/console-client';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { listPeople } from '../api/people.api';
+import { useSession } from '../app/session-context';
+import { formatDateTime } from '../shared/format';
+import { ErrorNotice, Loading } from '../shared/notices';
+import { Pager } from '../shared/pager';
+import { can } from '../shared/permissions';
+import { useListView } from '../shared/list-view';
+import { useLoad } from '../shared/use-load';
+import { usePageTitle } from '../shared/use-page-title';
+import { PERSON_STATUSES, PERSON_STATUS_LABEL, isPersonStatus } from './person-values';
+
+const PAGE_SIZE = 50;
+
+export function PeoplePage() {
+  usePageTitle('People');
+  const { session } = useSession();
+  const [view, show] = useListView(isPersonStatus);
+  const [people] = useLoad(() => {
+    const query: PersonListQuery = { page: view.page, pageSize: PAGE_SIZE };
+    if (view.search) query.search = view.search;
+    if (view.status) query.status = view.status;
+    return listPeople(query);
+  }, [view]);
+  const [typed, setTyped] = useState(view.search);
+  const [status, setStatus] = useState<PersonStatus | ''>(view.status ?? '');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    show({ search: typed.trim(), status: status || null, page: 1 });
+  }
+
+  const filtered = view.search !== '' || view.status !== null;
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>People</h1>
+        {can(session, 'people.manage') && (
+          <div className="actions">
+            <Link to="/people/new" className="button button-primary">
+              Add person
+            </Link>
+          </div>
+        )}
+      </div>
+      <p className="lead">Everyone equipment is issued to, with or without a login.</p>
+      <form className="filters filters-people" role="search" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="people-search">Search</label>
+          <input
+            id="people-search"
+            type="search"
+            maxLength={200}
+            value={typed}
+            placeholder="Name, e-mail or employee number"
+            onChange={(event) => setTyped(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="people-status">Status</label>
+          <select
+            id="people-status"
+            value={status}
+            onChange={(event) => setStatus(event.target.value as PersonStatus | '')}
+          >
+            <option value="">Any</option>
+            {PERSON_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {PERSON_STATUS_LABEL[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field field-button">
+          <button type="submit">Show</button>
+        </div>
+      </form>
+      {filtered && (
+        <p>
+          <Link
+            to="/people"
+            onClick={() => {
+              setTyped('');
+              setStatus('');
+            }}
+          >
+            Clear the search
+          </Link>
+        </p>
+      )}
+      {people.status === 'loading' && <Loading what="people" />}
+      {people.status === 'failed' && <ErrorNotice error={people.error} />}
+      {people.status === 'ready' && (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">People</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Employee number</th>
+                  <th scope="col">Updated</th>
+                </tr>
+              </thead>
+              <tbody>
+                {people.data.data.length === 0 && (
+                  <tr>
+                    <td colSpan={5} className="empty">
+                      {filtered ? 'Nobody matches.' : 'No people yet.'}
+                    </td>
+                  </tr>
+                )}
+                {people.data.data.map((person) => (
+                  <tr key={person.id} className={person.status === 'active' ? '' : 'row-muted'}>
+                    <td>
+                      <Link to={`/people/${person.id}`}>{person.full_name}</Link>
+                    </td>
+                    <td>{PERSON_STATUS_LABEL[person.status]}</td>
+                    <td>{person.email ?? <span className="muted">—</span>}</td>
+                    <td className="mono">{person.employee_number ?? ''}</td>
+                    <td className="nowrap">{formatDateTime(person.updated_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={view.page}
+            pageSize={PAGE_SIZE}
+            total={people.data.total}
+            noun={['person', 'people']}
+            onPage={(page) => show({ ...view, page })}
+          />
+        </>
+      )}
+    </div>
+  );
+}

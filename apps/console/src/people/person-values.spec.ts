@@ -1,0 +1,62 @@
+import type { Person } from '@custodian/console-client';
+import { formOf, isPersonStatus, personChanges, personInput } from './person-values';
+
+const PERSON: Person = {
+  id: 'per_1',
+  full_name: 'Dorothy Vaughan',
+  email: 'dorothy@example.com',
+  employee_number: 'E-1910',
+  status: 'active',
+  department: { id: 'dep_1', name: 'Computing' },
+  location: null,
+  holdings: [],
+  holdings_count: 0,
+  created_at: '2026-01-05T09:00:00.000Z',
+  updated_at: '2026-01-05T09:00:00.000Z',
+};
+
+describe('personInput', () => {
+  it('sends the filled fields trimmed and leaves the empty ones out', () => {
+    const form = {
+      ...formOf(null),
+      full_name: '  Mary Jackson ',
+      email: ' mary@example.com',
+      location: '   ',
+    };
+    expect(personInput(form)).toEqual({
+      full_name: 'Mary Jackson',
+      email: 'mary@example.com',
+      status: 'active',
+    });
+  });
+});
+
+describe('personChanges', () => {
+  it('sends nothing when nothing changed, so the edit writes nothing', () => {
+    expect(personChanges(PERSON, formOf(PERSON))).toEqual({});
+  });
+
+  it('sends what changed, an emptied field as null and a new name for a new department', () => {
+    const form = {
+      ...formOf(PERSON),
+      email: '',
+      department: 'Engineering ',
+      location: 'Hampton',
+      status: 'inactive' as const,
+    };
+    expect(personChanges(PERSON, form)).toEqual({
+      email: null,
+      department: 'Engineering',
+      location: 'Hampton',
+      status: 'inactive',
+    });
+  });
+});
+
+describe('isPersonStatus', () => {
+  it("knows the API's statuses only", () => {
+    expect(isPersonStatus('inactive')).toBe(true);
+    expect(isPersonStatus('offboarded')).toBe(false);
+    expect(isPersonStatus(null)).toBe(false);
+  });
+});

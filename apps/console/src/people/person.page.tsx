@@ -1,0 +1,149 @@
+import type { Person } from '@custodian/console-client';
+import { useEffect, useState } from 'react';
+import { ActivityList } from '../activity/activity-list';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { getPerson, updatePerson } from '../api/people.api';
+import { useSession } from '../app/session-context';
+import { ConfirmDialog } from '../shared/confirm-dialog';
+import { formatDateTime, plural } from '../shared/format';
+import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { can } from '../shared/permissions';
+import { useAction } from '../shared/use-action';
+import { useLoad } from '../shared/use-load';
+import { usePageTitle } from '../shared/use-page-title';
+import { PersonHoldings, StillHeld } from './person-holdings';
+import { PERSON_STATUS_LABEL } from './person-values';
+
+/** What the page that sent a person here wants said (a save). */
+export interface PersonPageNotice {
+  notice?: string;
+}
+
+export function PersonPage() {
+  usePageTitle('Person');
+  const { id = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [arrived] = useState(() => ({
+    id,
+    notice: (location.state as PersonPageNotice | null)?.notice ?? null,
+  }));
+  const [person, { update }] = useLoad(() => getPerson(id), [id]);
+
+  // Said once: the history entry forgets it, so a reload or a return here does not repeat it.
+  useEffect(() => {
+    if (location.state) void navigate(location.pathname, { replace: true, state: null });
+  }, [location.state, location.pathname, navigate]);
+
+  return (
+    <div className="page">
+      <p className="breadcrumb">
+        <Link to="/people">People</Link>
+      </p>
+      {arrived.notice && arrived.id === id && <Notice tone="success">{arrived.notice}</Notice>}
+      {person.status === 'loading' && <Loading what="the person" />}
+      {person.status === 'failed' && <ErrorNotice error={person.error} />}
+      {person.status === 'ready' && (
+        <PersonDetails person={person.data} onChanged={(changed) => update(() => changed)} />
+      )}
+    </div>
+  );
+}
+
+function PersonDetails({
+  person,
+  onChanged,
+}: {
+  person: Person;
+  onChanged: (person: Person) => void;
+}) {
+  const { session } = useSession();
+  const manage = can(session, 'people.manage');
+  const [confirming, setConfirming] = useState(false);
+  const [offboarded, setOffboarded] = useState<string | null>(null);
+  const offboarding = useAction(() => updatePerson(person.id, { status: 'inactive' }));
+
+  async function offboard() {
+    const answer = await offboarding.run();
+    if (!answer) return;
+    setConfirming(false);
+    onChanged(answer.value);
+    const held = answer.value.holdings_count;
+    setOffboarded(
+      `${answer.value.full_name} is offboarded.` +
+        (held > 0
+          ? ` They still hold ${plural(held, 'asset', 'assets')}: check each in from its page.`
+          : ''),
+    );
+  }
+
+  return (
+    <>
+      {offboarded && <Notice tone="success">{offboarded}</Notice>}
+      <div className="page-head">
+        <h1>{person.full_name}</h1>
+        <span className={`badge badge-status-${person.status}`}>
+          {PERSON_STATUS_LABEL[person.status]}
+        </span>
+      </div>
+      {manage && (
+        <div className="actions">
+          <Link to={`/people/${person.id}/edit`} className="button">
+            Edit
+          </Link>
+          {person.status === 'active' && (
+            <button
+              type="button"
+              className="button-danger-quiet"
+              onClick={() => {
+                offboarding.clearError();
+                setConfirming(true);
+              }}
+            >
+              Offboard
+            </button>
+          )}
+        </div>
+      )}
+
+      <dl className="details">
+        <dt>E-mail</dt>
+        <dd>{person.email ?? <span className="muted">None</span>}</dd>
+        <dt>Employee number</dt>
+        <dd className="mono">{person.employee_number ?? <span className="muted">None</span>}</dd>
+        <dt>Department</dt>
+        <dd>{person.department?.name ?? <span className="muted">None</span>}</dd>
+        <dt>Location</dt>
+        <dd>{person.location?.name ?? <span className="muted">None</span>}</dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(person.created_at)}</dd>
+        <dt>Updated</dt>
+        <dd>{formatDateTime(person.updated_at)}</dd>
+      </dl>
+
+      {can(session, 'assets.view') && <PersonHoldings person={person} />}
+
+      <ConfirmDialog
+        open={confirming}
+        title={`Offboard ${person.full_name}?`}
+        confirmLabel="Offboard"
+        danger
+        busy={offboarding.busy}
+        error={offboarding.error}
+        onConfirm={() => void offboard()}
+        onClose={() => setConfirming(false)}
+      >
+        <p>
+          Their status becomes <em>inactive</em>: nothing more can be checked out to them, and the{' '}
+          <code>employee.offboarded</code> webhook fires. Editing them can make them active again.
+        </p>
+        <StillHeld personId={person.id} />
+      </ConfirmDialog>
+
+      <section className="card" aria-labelledby="person-history">
+        <h2 id="person-history">History</h2>
+        <ActivityList query={{ record_id: person.id }} reloadKey={person.updated_at} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+/** A list's state, all of it in the URL (`?search=&status=&page=`), so a view can be shared. */
+export interface ListView<S extends string> {
+  search: string;
+  status: S | null;
+  page: number;
+}
+
+/** The view a query string describes; a status the list does not know is no filter. */
+export function viewFromSearch<S extends string>(
+  search: URLSearchParams,
+  isStatus: (value: string | null) => value is S,
+): ListView<S> {
+  const page = Number(search.get('page') ?? '1');
+  const status = search.get('status');
+  return {
+    search: search.get('search') ?? '',
+    status: isStatus(status) ? status : null,
+    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+export function searchFromView<S extends string>(view: ListView<S>): URLSearchParams {
+  const search = new URLSearchParams();
+  if (view.search) search.set('search', view.search);
+  if (view.status) search.set('status', view.status);
+  if (view.page > 1) search.set('page', String(view.page));
+  return search;
+}
+
+/** The list view in the page's URL, and how to show another one. */
+export function useListView<S extends string>(
+  isStatus: (value: string | null) => value is S,
+): [ListView<S>, (next: ListView<S>) => void] {
+  const [params, setParams] = useSearchParams();
+  const paramsText = params.toString();
+  // `isStatus` is a module-level function of the page: it never changes.
+  const view = useMemo(
+    () => viewFromSearch(new URLSearchParams(paramsText), isStatus),
+    [paramsText],
+  );
+  return [view, (next) => setParams(searchFromView(next))];
+}
