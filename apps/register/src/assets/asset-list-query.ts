@@ -1,14 +1,9 @@
-import {
-  ASSET_SORTS,
-  ASSET_STATUSES,
-  type AssetListQuery,
-  type RawQuery,
-} from '@custodian/contracts';
+import { ASSET_STATUSES, type AssetListQuery, type RawQuery } from '@custodian/contracts';
 import { parseListQuery } from '../listing/list-query';
 
 export { likePattern } from '@custodian/register-sql';
 
-/** GET /assets: the shared list query with the six asset statuses, `assigned_to_id` and `sort`. */
+/** GET /assets: the shared list query with the six asset statuses, and `assigned_to_id`. */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
-  return parseListQuery(raw, ASSET_STATUSES, { assignedTo: true, sorts: ASSET_SORTS });
+  return parseListQuery(raw, ASSET_STATUSES, { assignedTo: true });
 }
