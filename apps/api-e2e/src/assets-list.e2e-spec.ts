@@ -252,6 +252,31 @@ describe('assets list (e2e)', () => {
     expect(await badRequest(`?page=${page}`)).toMatch(/\bpage\b/);
   });
 
+  it('sorts by name or by when it changed, either way, and refuses another sort by name', async () => {
+    const byName = await tenant.get<Page<AssetSummary>>(`/assets?page=1&pageSize=200&sort=-name`);
+    expect(byName.status).toBe(200);
+    expect(byName.body.total).toBe(created.length);
+    const names = byName.body.data.map((asset) => asset.name);
+    const [collated] = await stack.query<{ names: string[] }>(
+      `SELECT array_agg(name ORDER BY name DESC, id DESC) AS names FROM register.assets
+        WHERE workspace_id = $1`,
+      [tenant.workspace.id],
+    );
+    expect(names).toEqual(collated?.names);
+    const newest = await tenant.get<Page<AssetSummary>>(
+      `/assets?page=1&pageSize=3&sort=-created_at`,
+    );
+    expect(newest.body.data.map((asset) => asset.id)).toEqual(
+      created
+        .slice(-3)
+        .reverse()
+        .map((asset) => asset.id),
+    );
+    expect(await badRequest('?sort=brand')).toBe(
+      'sort must be one of created_at, name, updated_at, each with - before it for descending',
+    );
+  });
+
   it('refuses an unknown query parameter by name', async () => {
     expect(await badRequest('?page=1&page_size=10')).toMatch(/\bpage_size\b/);
     expect(await badRequest('?colour=red')).toMatch(/\bcolour\b/);

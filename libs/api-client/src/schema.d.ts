@@ -35,7 +35,7 @@ export interface paths {
         };
         /**
          * List assets
-         * @description Ordered by `created_at`, then `id`; stable across pages.
+         * @description Ordered by `created_at`, then `id` (or as `sort` says); stable across pages.
          *
          *     Needs a `read` or `write` key.
          */
@@ -2046,6 +2046,8 @@ export interface operations {
     listAssets: {
         parameters: {
             query?: {
+                /** @description The order (beyond the spec): `name` or `updated_at`, `-` before it for descending (`-created_at` is newest first); ties by `id` in the same direction. */
+                sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
                 /** @description Only the assets checked out to this person (beyond the spec): the full list of what a person's `holdings` show at most 50 of. An id of no person of the workspace matches nothing. */
                 assigned_to_id?: string;
                 /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (kept for older callers) of the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients always send `page`. */

@@ -3684,6 +3684,7 @@ export interface operations {
     listAssets: {
         parameters: {
             query?: {
+                sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
                 assigned_to_id?: string;
                 search?: string;
                 status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";

@@ -96,6 +96,25 @@ export class UpdateAssetInput {
 /** Query of GET /assets, as the gateway received it (strings, unparsed). */
 export type RawQuery = Record<string, string | string[] | undefined>;
 
+/**
+ * What `GET /assets?sort=` takes: a column, `-` before it for descending. Without it, oldest
+ * first (`created_at`), as the spec lists.
+ */
+export const ASSET_SORTS = ['created_at', 'name', 'updated_at'] as const;
+export type AssetSortColumn = (typeof ASSET_SORTS)[number];
+
+/** The `sort` values of the assets list, as documented: each column, then each descending. */
+export const ASSET_SORT_VALUES: string[] = [
+  ...ASSET_SORTS,
+  ...ASSET_SORTS.map((column) => `-${column}`),
+];
+
+/** A list's order: a column of the table, then the id in the same direction. */
+export interface ListSort {
+  column: string;
+  descending: boolean;
+}
+
 export interface AssetListQuery {
   page: number | null;
   pageSize: number;
@@ -103,6 +122,8 @@ export interface AssetListQuery {
   search: string | null;
   /** Only the assets checked out to this person (`assigned_to_id`; beyond the spec). */
   assignedToId: string | null;
+  /** `sort` (beyond the spec); null is oldest first. */
+  sort: ListSort | null;
 }
 
 /** An asset as the single fetch shows it; also the body of create and update responses. */

@@ -22,6 +22,8 @@ export interface ListFilter {
   status?: string | null;
   search?: string | null;
   assignedToId?: string | null;
+  /** A column of the table (checked by the caller against its indexed ones), or the default. */
+  sort?: { column: string; descending: boolean } | null;
   page: number | null;
   pageSize: number;
 }
@@ -68,7 +70,8 @@ export function isFiltered(filter: ListFilter): boolean {
 }
 
 /**
- * The SQL of one list read, ordered by created_at then id. The register and the benchmark's
+ * The SQL of one list read, ordered by created_at then id (or `filter.sort`'s column, then id,
+ * in one direction: each such column has a (workspace_id, column, id) index). The register and the benchmark's
  * bare handler both run it, so the benchmark compares everything around the same statements.
  *
  * - `small` (a filtered list of a workspace of at most `listTuning.smallWorkspaceRows`): the
@@ -118,14 +121,18 @@ export function listSql(
   const from = small ? `scope ${alias}` : `${source.table} ${alias}`;
   const where = (extra: string[]) =>
     (small ? extra : [`${alias}.workspace_id = $1`, ...extra]).join(' AND ') || 'true';
+  // Another order than the default seeks nothing: page ends are remembered in the default's.
+  const sorted = filter.sort ?? null;
+  const sortColumn = sorted && /^[a-z_]+$/.test(sorted.column) ? sorted.column : 'created_at';
+  const direction = sorted?.descending ? ' DESC' : '';
   const seek =
-    after === null || filter.page === null
+    after === null || filter.page === null || sorted !== null
       ? []
       : [
           `(${alias}.created_at, ${alias}.id) > (SELECT k.created_at, k.id FROM ${source.table} k
              WHERE k.id = ${param(after)} AND k.workspace_id = $1)`,
         ];
-  const order = `ORDER BY ${alias}.created_at, ${alias}.id`;
+  const order = `ORDER BY ${alias}.${sortColumn}${direction}, ${alias}.id${direction}`;
   const limit = filter.page === null ? unpagedMax : filter.pageSize;
   const offset = filter.page === null || seek.length > 0 ? 0 : (filter.page - 1) * filter.pageSize;
   const counted = Boolean(options.counted) && filter.page !== null && filtered && seek.length === 0;
@@ -137,10 +144,10 @@ export function listSql(
   const rows = counted
     ? `WITH ${[
         scopeCte,
-        `matches AS MATERIALIZED (SELECT ${alias}.id, ${alias}.created_at FROM ${from}
+        `matches AS MATERIALIZED (SELECT ${alias}.id, ${alias}.${sortColumn} FROM ${from}
            WHERE ${where(conditions)})`,
-        `page AS MATERIALIZED (SELECT id FROM matches ORDER BY created_at, id
-           LIMIT ${limit} OFFSET ${offset})`,
+        `page AS MATERIALIZED (SELECT id FROM matches
+           ORDER BY ${sortColumn}${direction}, id${direction} LIMIT ${limit} OFFSET ${offset})`,
       ]
         .filter(Boolean)
         .join(', ')}

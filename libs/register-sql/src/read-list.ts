@@ -66,7 +66,7 @@ export async function readList<Row extends { id: string }>(
   // No counters row: the workspace never had a record, so there is nothing to cache against.
   const { version } = counters;
   const after =
-    version !== null && filter.page !== null && filter.page > 1
+    version !== null && filter.page !== null && filter.page > 1 && !filter.sort
       ? cache.pageEnd(key, version, filter.pageSize, filter.page - 1)
       : null;
   const cachedTotal = version === null ? null : cache.total(key, version);
@@ -79,7 +79,8 @@ export async function readList<Row extends { id: string }>(
   const rows = await run<Row & { list_total?: number }>(sql.rows, [workspaceId, ...sql.params]);
   if (filter.page === null) return { rows, total: null, rowsVersion: counters.rows_version };
   const last = rows.at(-1);
-  if (version !== null && last && rows.length === filter.pageSize) {
+  // Page ends are ids in the default order: a sorted page's would send the next one astray.
+  if (version !== null && last && rows.length === filter.pageSize && !filter.sort) {
     cache.setPageEnd(key, version, filter.pageSize, filter.page, last.id);
   }
   if (sql.count === null) return { rows, total: counters.total, rowsVersion: null };

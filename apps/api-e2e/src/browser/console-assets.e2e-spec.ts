@@ -223,6 +223,10 @@ describe('the register in the console, in a browser (e2e)', () => {
     const row = page.getByRole('row', { name: /ThinkPad X1 Carbon/ });
     await row.getByRole('cell', { name: 'Lenovo' }).waitFor();
     expect(await page.getByRole('columnheader', { name: 'Updated' }).count()).toBe(0);
+    await page.getByLabel('Order').selectOption({ label: 'Name, Z to A' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/sort=-name/);
+    await row.waitFor();
     await screenshot(page, 'assets');
   });
 

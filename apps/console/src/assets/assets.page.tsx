@@ -57,18 +57,32 @@ function cell(asset: AssetSummary, column: AssetColumn): ReactNode {
   }
 }
 
+/** The orders the list offers, as the API's `sort` takes them ('' is its default). */
+const SORTS = [
+  { value: '', label: 'Oldest first' },
+  { value: '-created_at', label: 'Newest first' },
+  { value: 'name', label: 'Name, A to Z' },
+  { value: '-name', label: 'Name, Z to A' },
+  { value: '-updated_at', label: 'Recently changed' },
+  { value: 'updated_at', label: 'Longest unchanged' },
+] as const;
+type SortValue = (typeof SORTS)[number]['value'];
+const SORT_VALUES = SORTS.map((sort) => sort.value).filter(Boolean);
+
 export function AssetsPage() {
   usePageTitle('Assets');
   const { session } = useSession();
-  const [view, show] = useListView(isStatus);
+  const [view, show] = useListView(isStatus, SORT_VALUES);
   const [assets] = useLoad(() => {
     const query: AssetListQuery = { page: view.page, pageSize: PAGE_SIZE };
     if (view.search) query.search = view.search;
     if (view.status) query.status = view.status;
+    if (view.sort) query.sort = view.sort as AssetListQuery['sort'];
     return listAssets(query);
   }, [view]);
   const [typed, setTyped] = useState(view.search);
   const [status, setStatus] = useState<AssetStatus | ''>(view.status ?? '');
+  const [sort, setSort] = useState<SortValue>((view.sort ?? '') as SortValue);
   const [columns, setColumns] = useState(() => chosenColumns(browserStorage()));
 
   function toggle(column: AssetColumn) {
@@ -79,7 +93,7 @@ export function AssetsPage() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    show({ search: typed.trim(), status: status || null, page: 1 });
+    show({ search: typed.trim(), status: status || null, sort: sort || null, page: 1 });
   }
 
   const filtered = view.search !== '' || view.status !== null;
@@ -125,6 +139,20 @@ export function AssetsPage() {
           >
             <option value="">Any</option>
             <StatusOptions />
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="asset-sort">Order</label>
+          <select
+            id="asset-sort"
+            value={sort}
+            onChange={(event) => setSort(event.target.value as SortValue)}
+          >
+            {SORTS.map((each) => (
+              <option key={each.value} value={each.value}>
+                {each.label}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field field-button">

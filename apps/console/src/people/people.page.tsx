@@ -29,7 +29,7 @@ export function PeoplePage() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    show({ search: typed.trim(), status: status || null, page: 1 });
+    show({ search: typed.trim(), status: status || null, sort: null, page: 1 });
   }
 
   const filtered = view.search !== '' || view.status !== null;

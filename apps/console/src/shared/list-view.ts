@@ -1,10 +1,12 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
-/** A list's state, all of it in the URL (`?search=&status=&page=`), so a view can be shared. */
+/** A list's state, all of it in the URL (`?search=&status=&sort=&page=`), so a view can be shared. */
 export interface ListView<S extends string> {
   search: string;
   status: S | null;
+  /** One of the list's sorts, or null for its default order. */
+  sort: string | null;
   page: number;
 }
 
@@ -12,12 +14,15 @@ export interface ListView<S extends string> {
 export function viewFromSearch<S extends string>(
   search: URLSearchParams,
   isStatus: (value: string | null) => value is S,
+  sorts: readonly string[] = [],
 ): ListView<S> {
   const page = Number(search.get('page') ?? '1');
   const status = search.get('status');
+  const sort = search.get('sort');
   return {
     search: search.get('search') ?? '',
     status: isStatus(status) ? status : null,
+    sort: sort !== null && sorts.includes(sort) ? sort : null,
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -26,6 +31,7 @@ export function searchFromView<S extends string>(view: ListView<S>): URLSearchPa
   const search = new URLSearchParams();
   if (view.search) search.set('search', view.search);
   if (view.status) search.set('status', view.status);
+  if (view.sort) search.set('sort', view.sort);
   if (view.page > 1) search.set('page', String(view.page));
   return search;
 }
@@ -33,12 +39,13 @@ export function searchFromView<S extends string>(view: ListView<S>): URLSearchPa
 /** The list view in the page's URL, and how to show another one. */
 export function useListView<S extends string>(
   isStatus: (value: string | null) => value is S,
+  sorts: readonly string[] = [],
 ): [ListView<S>, (next: ListView<S>) => void] {
   const [params, setParams] = useSearchParams();
   const paramsText = params.toString();
-  // `isStatus` is a module-level function of the page: it never changes.
+  // `isStatus` and `sorts` are module-level constants of the page: they never change.
   const view = useMemo(
-    () => viewFromSearch(new URLSearchParams(paramsText), isStatus),
+    () => viewFromSearch(new URLSearchParams(paramsText), isStatus, sorts),
     [paramsText],
   );
   return [view, (next) => setParams(searchFromView(next))];

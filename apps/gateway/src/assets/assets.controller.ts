@@ -1,4 +1,5 @@
 import {
+  ASSET_SORT_VALUES,
   ASSET_STATUSES,
   Asset,
   AssetPage,
@@ -54,10 +55,18 @@ export class AssetsController {
       `${PERSON_HOLDINGS_MAX} of. An id of no person of the workspace matches nothing.`,
     schema: { type: 'string', minLength: 1, maxLength: 64 },
   })
+  @ApiQuery({
+    name: 'sort',
+    required: false,
+    description:
+      'The order (beyond the spec): `name` or `updated_at`, `-` before it for descending ' +
+      '(`-created_at` is newest first); ties by `id` in the same direction.',
+    schema: { type: 'string', enum: ASSET_SORT_VALUES },
+  })
   @ApiOperation({
     operationId: 'listAssets',
     summary: 'List assets',
-    description: 'Ordered by `created_at`, then `id`; stable across pages.',
+    description: 'Ordered by `created_at`, then `id` (or as `sort` says); stable across pages.',
   })
   @ApiPageOrListResponse(AssetPage, AssetSummary)
   @ApiErrors(400)

@@ -28,6 +28,7 @@ describe('parseAssetListQuery', () => {
       status: null,
       search: null,
       assignedToId: null,
+      sort: null,
     });
     expect(ASSET_PAGE_SIZE_DEFAULT).toBe(50);
   });
@@ -72,10 +73,10 @@ describe('parseAssetListQuery', () => {
     });
 
     it('refuses an unknown parameter even next to valid ones', () => {
-      expect(rejection({ page: '1', sort: 'name' })).toBe('unknown query parameter sort');
+      expect(rejection({ page: '1', order: 'name' })).toBe('unknown query parameter order');
     });
 
-    it.each(['page', 'pageSize', 'status', 'search', 'assigned_to_id'])(
+    it.each(['page', 'pageSize', 'status', 'search', 'assigned_to_id', 'sort'])(
       'refuses %s given twice',
       (name) => {
         expect(rejection({ [name]: ['1', '2'] })).toBe(`${name} must be given once`);
@@ -154,7 +155,34 @@ describe('parseAssetListQuery', () => {
   it('parses every parameter together', () => {
     expect(
       parseAssetListQuery({ page: '2', pageSize: '10', status: 'lost', search: ' mac ' }),
-    ).toEqual({ page: 2, pageSize: 10, status: 'lost', search: 'mac', assignedToId: null });
+    ).toEqual({
+      page: 2,
+      pageSize: 10,
+      status: 'lost',
+      search: 'mac',
+      assignedToId: null,
+      sort: null,
+    });
+  });
+
+  it('takes a sort by an indexed column, - for descending; created_at is the default', () => {
+    expect(parseAssetListQuery({ sort: 'name' }).sort).toEqual({
+      column: 'name',
+      descending: false,
+    });
+    expect(parseAssetListQuery({ sort: '-updated_at' }).sort).toEqual({
+      column: 'updated_at',
+      descending: true,
+    });
+    expect(parseAssetListQuery({ sort: 'created_at' }).sort).toBeNull();
+    expect(parseAssetListQuery({ sort: '-created_at' }).sort).toEqual({
+      column: 'created_at',
+      descending: true,
+    });
+    expect(rejection({ sort: 'serial_number' })).toBe(
+      'sort must be one of created_at, name, updated_at, each with - before it for descending',
+    );
+    expect(rejection({ sort: ['name', 'updated_at'] })).toBe('sort must be given once');
   });
 });
 

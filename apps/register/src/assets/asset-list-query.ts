@@ -1,9 +1,14 @@
-import { ASSET_STATUSES, type AssetListQuery, type RawQuery } from '@custodian/contracts';
+import {
+  ASSET_SORTS,
+  ASSET_STATUSES,
+  type AssetListQuery,
+  type RawQuery,
+} from '@custodian/contracts';
 import { parseListQuery } from '../listing/list-query';
 
 export { likePattern } from '@custodian/register-sql';
 
-/** GET /assets: the shared list query with the six asset statuses, and `assigned_to_id`. */
+/** GET /assets: the shared list query with the six asset statuses, `assigned_to_id` and `sort`. */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
-  return parseListQuery(raw, ASSET_STATUSES, { assignedTo: true });
+  return parseListQuery(raw, ASSET_STATUSES, { assignedTo: true, sorts: ASSET_SORTS });
 }

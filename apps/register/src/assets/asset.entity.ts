@@ -17,6 +17,8 @@ import { LocationEntity } from './location.entity';
 @Check('assets_condition_check', checkOneOf('condition', ASSET_CONDITIONS))
 @Index('assets_workspace_order', ['workspace_id', 'created_at', 'id'])
 @Index('assets_workspace_status', ['workspace_id', 'status', 'created_at', 'id'])
+@Index('assets_workspace_name', ['workspace_id', 'name', 'id'])
+@Index('assets_workspace_updated', ['workspace_id', 'updated_at', 'id'])
 @Index('assets_holder', ['assigned_to_id'], { where: 'assigned_to_id IS NOT NULL' })
 @Index('assets_custody_due', ['custody_due_at'], {
   where: 'custody_due_at IS NOT NULL AND overdue_at IS NULL',

@@ -2,6 +2,7 @@ import { outboxEntity } from '@custodian/messaging';
 import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
+import { AssetSortIndexes1763970000000 } from './migrations/1763970000000-AssetSortIndexes';
 import { AssetEntity } from '../assets/asset.entity';
 import { CategoryEntity } from '../assets/category.entity';
 import { LocationEntity } from '../assets/location.entity';
@@ -55,6 +56,7 @@ export function registerDataSource(
       CustodyDueDates1763940000000,
       AssetConditionScansAndBin1763950000000,
       CreateActivity1763960000000,
+      AssetSortIndexes1763970000000,
     ],
     entities: [
       CategoryEntity,

@@ -3,6 +3,7 @@ import {
   ASSET_PAGE_SIZE_MAX,
   DomainError,
   codePointLength,
+  type ListSort,
   type RawQuery,
 } from '@custodian/contracts';
 import { findUnstorableText } from '@custodian/validation';
@@ -20,11 +21,15 @@ export interface ListQuery<S extends string> {
   search: string | null;
   /** Only rows checked out to this person: a filter of the assets list alone. */
   assignedToId: string | null;
+  /** `sort`: the order asked for, or null for the list's own (oldest first). */
+  sort: ListSort | null;
 }
 
 export interface ListFilters {
   /** Takes `assigned_to_id` (the assets list). */
   assignedTo?: boolean;
+  /** The columns `sort` may name (each indexed by workspace); none: no `sort`. */
+  sorts?: readonly string[];
 }
 
 /**
@@ -38,7 +43,10 @@ export function parseListQuery<S extends string>(
   filters: ListFilters = {},
 ): ListQuery<S> {
   for (const name of Object.keys(raw)) {
-    const known = KNOWN.has(name) || (filters.assignedTo === true && name === 'assigned_to_id');
+    const known =
+      KNOWN.has(name) ||
+      (filters.assignedTo === true && name === 'assigned_to_id') ||
+      (filters.sorts !== undefined && name === 'sort');
     if (!known) throw invalid(`unknown query parameter ${name}`);
   }
   const problem = findUnstorableText(raw, '');
@@ -48,6 +56,7 @@ export function parseListQuery<S extends string>(
   const status = single(raw, 'status');
   const search = single(raw, 'search');
   const assignedToId = single(raw, 'assigned_to_id');
+  const sort = single(raw, 'sort');
 
   if (status !== undefined && !(statuses as readonly string[]).includes(status)) {
     throw invalid(`status must be one of ${statuses.join(', ')}`);
@@ -70,7 +79,20 @@ export function parseListQuery<S extends string>(
     status: (status as S | undefined) ?? null,
     search: search === undefined || search.trim() === '' ? null : search.trim(),
     assignedToId: assignedToId ?? null,
+    sort: sort === undefined || sort === '' ? null : sortOf(sort, filters.sorts ?? []),
   };
+}
+
+/** `name` ascending, `-name` descending; the list's default order is no sort at all. */
+function sortOf(raw: string, columns: readonly string[]): ListSort | null {
+  const descending = raw.startsWith('-');
+  const column = descending ? raw.slice(1) : raw;
+  if (!columns.includes(column)) {
+    throw invalid(
+      `sort must be one of ${columns.join(', ')}, each with - before it for descending`,
+    );
+  }
+  return column === 'created_at' && !descending ? null : { column, descending };
 }
 
 function single(raw: RawQuery, name: string): string | undefined {

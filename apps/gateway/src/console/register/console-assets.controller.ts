@@ -1,5 +1,6 @@
 import {
   ASSET_PAGE_SIZE_MAX,
+  ASSET_SORT_VALUES,
   ASSET_STATUSES,
   Asset,
   AssetPage,
@@ -57,6 +58,7 @@ export class ConsoleAssetsController {
   })
   @ApiQuery({ name: 'search', required: false, schema: { type: 'string', maxLength: 200 } })
   @ApiQuery({ name: 'assigned_to_id', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'sort', required: false, schema: { type: 'string', enum: ASSET_SORT_VALUES } })
   @ApiOkResponse({ type: AssetPage, description: 'OK.' })
   @ApiErrors(400)
   list(@Caller() caller: ConsoleCaller, @Query() query: RawQuery): Promise<Page<AssetSummary>> {
