@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     return rows[0] as object;
   });
 
-  app.get<{ Querystring: { page?: string; pageSize?: string; search?: string } }>(
+  app.get<{ Querystring: { page?: string; pageSize?: string; search?: string; sort?: string } }>(
     '/assets',
     async (request) => {
       // The register's reads (readList, as apps/register/src/listing/list-page.ts runs them),
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
         search: request.query.search ?? null,
         page: request.query.page === undefined ? null : Number(request.query.page),
         pageSize: Number(request.query.pageSize ?? 50),
+        sort: sortOf(request.query.sort),
       };
       const { rows, total } = await readList<{ id: string }>(
         async <R>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as R[],
@@ -72,6 +73,13 @@ async function main(): Promise<void> {
       .then(() => pool.end())
       .then(() => process.exit(0));
   });
+}
+
+/** `name` or `-name` as the register parses it (apps/register/src/listing/list-query.ts). */
+function sortOf(raw: string | undefined): { column: string; descending: boolean } | null {
+  if (raw === undefined || raw === '') return null;
+  const descending = raw.startsWith('-');
+  return { column: descending ? raw.slice(1) : raw, descending };
 }
 
 void main();

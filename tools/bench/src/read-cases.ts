@@ -11,6 +11,7 @@ export const READ_CASES = [
   'exact',
   'punctuation',
   'deep',
+  'sorted',
   'unpaged',
   'saturation',
   'tenant',
@@ -76,6 +77,8 @@ export const READ_TARGETS: Partial<Record<ReadCase, Target>> = {
   'broad-pages': steadyP95(20),
   'two-word': steadyP95(30),
   deep: steadyP95(50),
+  // Issue 14 set no target for a sorted page; held to the default order's page 1.
+  sorted: steadyP95(20),
   tenant: steadyP95(10),
   unpaged: {
     text: '0 errors; p95 <= 1 s; RSS growth <= 100 MB per app',

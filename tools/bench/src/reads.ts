@@ -153,6 +153,13 @@ export async function benchReads(): Promise<void> {
         `pageSize=200, pages ${deep}..${deep + 9} (offset ${(deep - 1) * 200})`,
         range(deep, deep + 9).map((page) => `/assets?page=${page}&pageSize=200`),
       ],
+      [
+        'sorted',
+        'sort=name, -name, -updated_at, pages 1..10 of 50',
+        ['name', '-name', '-updated_at'].flatMap((sort) =>
+          range(1, 10).map((page) => `/assets?page=${page}&pageSize=50&sort=${sort}`),
+        ),
+      ],
     ];
     for (const [name, route, paths] of plain) {
       if (!cases.has(name)) continue;
