@@ -41,15 +41,15 @@ export async function registerConsoleStatic(
       // Ours, set below per file; send's own would overwrite it after setHeaders.
       cacheControl: false,
       setHeaders: (response, filePath) => {
-        for (const [name, value] of Object.entries(PAGE_HEADERS)) response.setHeader(name, value);
-        response.setHeader(
+        for (const [name, value] of Object.entries(PAGE_HEADERS)) response.header(name, value);
+        response.header(
           'cache-control',
           filePath.includes(`${path.sep}assets${path.sep}`)
             ? 'public, max-age=31536000, immutable'
             : 'no-cache',
         );
         // The same URL answers in brotli, gzip or plain: a shared cache must key on the encoding.
-        response.setHeader('vary', 'accept-encoding');
+        response.header('vary', 'accept-encoding');
       },
     });
   } else {
