@@ -28,7 +28,7 @@ export class GatewayAppModule {
       module: GatewayAppModule,
       imports: [
         GatewayConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams('gateway', config)),
+        LoggerModule.forRoot(loggerParams('gateway', config, 'http')),
         TerminusModule.forRoot({ logger: false }),
         DatabaseModule,
         MessagingModule.forRoot({

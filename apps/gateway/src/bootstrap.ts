@@ -13,6 +13,8 @@ import { errorBody } from '@custodian/contracts';
 import { ApiExceptionFilter, sendError } from './errors/api-exception.filter';
 import { trustedProxies, type GatewayConfig } from './config/gateway-config';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './http/json-body-parser';
+import { registerRequestIds, requestIdOf } from './http/request-id';
+import { REQUEST_ID_HEADER } from '@custodian/observability';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OpenApiDocumentStore } from './openapi/openapi.controller';
 
@@ -34,14 +36,18 @@ export function createGatewayAdapter(config: GatewayConfig): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: trustedProxies(config),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Errors Fastify meets while routing (a path with broken percent-encoding) get our body.
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header(REQUEST_ID_HEADER, request.id);
       sendError(
         reply,
         errorBody(400, `path ${request.url.split('?')[0]} is not valid percent-encoding`),
       );
     },
   });
+  registerRequestIds(adapter.getInstance());
   registerJsonBodyParser(adapter.getInstance());
   return adapter;
 }

@@ -6,6 +6,7 @@ import {
   type RpcContract,
 } from '@custodian/contracts';
 import type { Channel, ConsumeMessage } from 'amqplib';
+import { currentMessageContext, type MessageContext } from '@custodian/observability';
 import { randomUUID } from 'node:crypto';
 import { AmqpConnection, type ChannelHandle } from './amqp-connection';
 import {
@@ -47,6 +48,8 @@ interface Pending {
   target: RpcTarget;
   /** The request as sent, for a resend after a reconnect. */
   body: Buffer;
+  /** Its headers: the caller's request context (request-context.ts in observability). */
+  headers: MessageContext | undefined;
   /** When its caller stops waiting (Date.now()). */
   deadline: number;
 }
@@ -83,7 +86,7 @@ export class RpcClient {
         // Requests kept across the drop go out again on the new channel (replies come here).
         for (const [correlationId, pending] of this.pending) {
           const left = pending.deadline - Date.now();
-          if (left > 0) this.publish(channel, pending.target, correlationId, pending.body, left);
+          if (left > 0) this.publish(channel, pending.target, correlationId, pending, left);
         }
       },
     });
@@ -124,6 +127,7 @@ export class RpcClient {
       deadline: Date.now() + timeoutMs,
     };
     const body = Buffer.from(JSON.stringify(message));
+    const headers = currentMessageContext();
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
@@ -137,10 +141,11 @@ export class RpcClient {
         timer,
         target,
         body,
+        headers,
         deadline: Date.now() + timeoutMs,
       });
       try {
-        this.publish(channel, target, correlationId, body, timeoutMs);
+        this.publish(channel, target, correlationId, { body, headers }, timeoutMs);
       } catch {
         clearTimeout(timer);
         this.pending.delete(correlationId);
@@ -153,11 +158,12 @@ export class RpcClient {
     channel: Channel,
     target: RpcTarget,
     correlationId: string,
-    body: Buffer,
+    { body, headers }: Pick<Pending, 'body' | 'headers'>,
     timeoutMs: number,
   ): void {
     channel.sendToQueue(target.queue, body, {
       correlationId,
+      headers,
       replyTo: DIRECT_REPLY_TO,
       expiration: String(Math.max(1, Math.ceil(timeoutMs))),
       contentType: 'application/json',

@@ -6,6 +6,12 @@ import { AmqpConnection } from './amqp-connection';
 import { QueueConsumer, type Delivery } from './queue-consumer';
 import { runInRpcRequest } from './rpc-request-context';
 import {
+  REQUEST_ID_HEADER,
+  messageContextFrom,
+  newRequestId,
+  runInMessageContext,
+} from '@custodian/observability';
+import {
   RAW_REPLY_HEADER,
   RAW_REPLY_TAG,
   RAW_REPLY_JSON,
@@ -96,14 +102,32 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     return this.consumer.isConsuming();
   }
 
-  private async handle(delivery: Delivery): Promise<void> {
+  /**
+   * In the request context the message brought (its X-Request-Id), so every line logged while
+   * serving it, and every message and outbox row it causes, names the request. A request from
+   * a caller without one (the admin CLI) gets an id of its own.
+   */
+  private handle(delivery: Delivery): Promise<void> {
+    const context = messageContextFrom(delivery.message.properties.headers) ?? {
+      [REQUEST_ID_HEADER]: newRequestId(),
+    };
+    return runInMessageContext(context, () => this.serve(delivery));
+  }
+
+  private async serve(delivery: Delivery): Promise<void> {
+    const started = performance.now();
+    const seen: { pattern?: string } = {};
     let reply: RpcReplyMessage | RawJson;
     try {
-      reply = await this.process(delivery);
+      reply = await this.process(delivery, seen);
     } catch (error) {
       this.logger.error(error);
       reply = failure({ code: 'internal', message: 'internal error' });
     }
+    const outcome = reply instanceof RawJson || reply.ok ? 'ok' : reply.err.code;
+    this.logger.debug?.(
+      `${seen.pattern ?? '(no pattern)'} on ${this.options.queue}: ${outcome} in ${(performance.now() - started).toFixed(1)} ms`,
+    );
     const { replyTo, correlationId } = delivery.message.properties as {
       replyTo?: string;
       correlationId?: string;
@@ -133,7 +157,11 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
   }
 
   /** The reply: the envelope, or a handler's RawJson to be sent as it is. */
-  private async process(delivery: Delivery): Promise<RpcReplyMessage | RawJson> {
+  /** `seen.pattern`: the pattern the request named, for the caller's log line. */
+  private async process(
+    delivery: Delivery,
+    seen: { pattern?: string },
+  ): Promise<RpcReplyMessage | RawJson> {
     let request: RpcRequestMessage;
     try {
       request = JSON.parse(delivery.message.content.toString('utf8')) as RpcRequestMessage;
@@ -143,6 +171,7 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     if (typeof request !== 'object' || request === null || typeof request.pattern !== 'string') {
       return failure({ code: 'invalid_input', message: 'request has no pattern' });
     }
+    seen.pattern = request.pattern;
     // The TTL only drops requests still in the queue; one already delivered but not yet
     // started when its caller gave up must not run either (it could commit after a 504).
     if (typeof request.deadline === 'number' && Date.now() > request.deadline) {

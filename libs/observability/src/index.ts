@@ -1,3 +1,4 @@
 // Logging set-up and health indicators shared by the apps.
 export * from './logging';
 export * from './health';
+export * from './request-context';

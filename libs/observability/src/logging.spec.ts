@@ -4,9 +4,14 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import pinoHttp from 'pino-http';
 import { loggerParams, requestLogLevel } from './logging';
+import { runWithRequestId } from './request-context';
 
 /** The request logger as the apps configure it, writing its lines into `lines`. */
-function serverAnswering(status: number, fail?: Error): { server: Server; lines: object[] } {
+function serverAnswering(
+  status: number,
+  fail?: Error,
+  requestId?: string,
+): { server: Server; lines: object[] } {
   const lines: object[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -14,13 +19,19 @@ function serverAnswering(status: number, fail?: Error): { server: Server; lines:
       done();
     },
   });
-  const { pinoHttp: options } = loggerParams('test', { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+  const { pinoHttp: options } = loggerParams(
+    'test',
+    { LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    requestId === undefined ? 'messages' : 'http',
+  );
   const middleware = pinoHttp({
     ...(options as object),
     transport: undefined,
     logger: pino({ level: 'info' }, sink),
   });
   const server = createServer((req, res) => {
+    // As the gateway's genReqId leaves it (apps/gateway/src/http/request-id.ts).
+    if (requestId !== undefined) (req as { id?: string }).id = requestId;
     middleware(req, res);
     if (fail) (res as { err?: Error }).err = fail;
     res.statusCode = status;
@@ -80,6 +91,34 @@ describe('request logs', () => {
     expect(lines[0]).toMatchObject({
       req: { headers: { cookie: '[Redacted]', 'x-csrf-token': '[Redacted]' } },
     });
+  });
+
+  it('names the request on its completion line by the id the app gave it (http)', async () => {
+    const { server, lines } = serverAnswering(200, undefined, 'client-chosen-1');
+    await get(server);
+    expect(lines[0]).toMatchObject({
+      requestId: 'client-chosen-1',
+      req: { id: 'client-chosen-1' },
+    });
+  });
+
+  it('adds the requestId of the message being served to every line (messages)', () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    const { pinoHttp } = loggerParams('test', { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+    const { mixin } = pinoHttp as { mixin?: () => object };
+    const logger = pino({ level: 'info', mixin }, sink);
+    runWithRequestId('from-a-message', () => logger.info('inside'));
+    logger.info('outside');
+    expect(lines.map((line) => [line.msg, line.requestId])).toEqual([
+      ['inside', 'from-a-message'],
+      ['outside', undefined],
+    ]);
   });
 
   it('keeps success at info and other 5xx at error', () => {

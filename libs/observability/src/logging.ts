@@ -1,5 +1,6 @@
 import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
+import { requestLogFields } from './request-context';
 
 export interface LoggingConfig {
   LOG_LEVEL: string;
@@ -40,17 +41,36 @@ export function requestErrorFields(
 }
 
 /**
+ * Where a log line's `requestId` comes from:
+ * - `http`: the app serves the request over HTTP (the gateway). Its id is the HTTP request's
+ *   (`req.id`, set from X-Request-Id by the app), bound to the request's logger, so every line
+ *   logged for the request and its completion line carry it.
+ * - `messages`: the app serves requests that arrive as messages (the register, the worker).
+ *   Each line logged while handling one carries the id the message brought
+ *   (request-context.ts); lines outside any request carry none.
+ */
+export type RequestIdSource = 'http' | 'messages';
+
+/**
  * Structured JSON logs in production; `pretty` for a person at a terminal. Request logs
  * never carry credentials: both key headers, the invitation token, and the console's cookies
  * (session id, CSRF secret) and CSRF token are redacted.
  */
-export function loggerParams(app: string, config: LoggingConfig): Params {
+export function loggerParams(
+  app: string,
+  config: LoggingConfig,
+  requestIds: RequestIdSource = 'messages',
+): Params {
   return {
     // Nest 11's wildcard syntax; nestjs-pino 4 defaults to the old '*', which Nest warns about.
     forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
     pinoHttp: {
       name: app,
       level: config.LOG_LEVEL,
+      // One of the two, never both: a line would carry requestId twice.
+      ...(requestIds === 'http'
+        ? { quietReqLogger: true, customAttributeKeys: { reqId: 'requestId' } }
+        : { mixin: requestLogFields }),
       redact: [
         'req.headers.authorization',
         'req.headers["x-api-key"]',

@@ -12,6 +12,7 @@ import { CreateUsageAndOutbox1763780000000 } from './migrations/1763780000000-Cr
 import { IndexPublishedOutbox1763800000000 } from './migrations/1763800000000-IndexPublishedOutbox';
 import { CreateCacheRepairs1763790000000 } from './migrations/1763790000000-CreateCacheRepairs';
 import { KeyCreatedBy1763920000000 } from './migrations/1763920000000-KeyCreatedBy';
+import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
@@ -26,6 +27,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       IndexPublishedOutbox1763800000000,
       KeyCreatedBy1763920000000,
       CreateActivity1763960000000,
+      OutboxContext1763980000000,
     ],
     entities: [
       PlanEntity,

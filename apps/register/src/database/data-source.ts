@@ -23,6 +23,7 @@ import { SearchByWorkspace1763920000000 } from './migrations/1763920000000-Searc
 import { ListBytesVersion1763930000000 } from './migrations/1763930000000-ListBytesVersion';
 import { CustodyDueDates1763940000000 } from './migrations/1763940000000-CustodyDueDates';
 import { AssetConditionScansAndBin1763950000000 } from './migrations/1763950000000-AssetConditionScansAndBin';
+import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
@@ -57,6 +58,7 @@ export function registerDataSource(
       AssetConditionScansAndBin1763950000000,
       CreateActivity1763960000000,
       AssetSortIndexes1763970000000,
+      OutboxContext1763980000000,
     ],
     entities: [
       CategoryEntity,

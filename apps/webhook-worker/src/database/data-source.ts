@@ -11,6 +11,7 @@ import { IndexDueDeliveriesByEndpoint1763830000000 } from './migrations/17638300
 import { EncryptEndpointSecrets1763850000000 } from './migrations/1763850000000-EncryptEndpointSecrets';
 import { EndpointConsoleState1763900000000 } from './migrations/1763900000000-EndpointConsoleState';
 import { DeliveryChainsAndHeaders1763900100000 } from './migrations/1763900100000-DeliveryChainsAndHeaders';
+import { DeliveryContext1763980000000 } from './migrations/1763980000000-DeliveryContext';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -27,6 +28,7 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
       EndpointConsoleState1763900000000,
       DeliveryChainsAndHeaders1763900100000,
       CreateActivity1763960000000,
+      DeliveryContext1763980000000,
     ],
     entities: [
       EndpointEntity,

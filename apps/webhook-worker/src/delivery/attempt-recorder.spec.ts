@@ -31,6 +31,7 @@ const delivery = (id: string): ClaimedDelivery => ({
   url: 'https://example.com/hook',
   secret: 'v1:k:x:y:z',
   previousSecret: null,
+  context: null,
   lease: '2026-11-23 12:00:00+00',
 });
 

@@ -7,7 +7,7 @@ import type { AttemptResult } from './sender';
 /** A due delivery this worker leased, with what sending it needs (the aliases of claim). */
 export type ClaimedDelivery = Pick<
   DeliveryEntity,
-  'id' | 'event' | 'payload' | 'attempts' | 'chain'
+  'id' | 'event' | 'payload' | 'attempts' | 'chain' | 'context'
 > &
   Pick<EndpointEntity, 'url' | 'secret'> & {
     endpointId: DeliveryEntity['endpoint_id'];
@@ -182,7 +182,7 @@ export class DeliveryLeases {
          AND (e.enabled OR d.event = 'ping')
        RETURNING d.id, d.endpoint_id AS "endpointId", d.workspace_id AS "workspaceId", d.event,
          d.payload, d.attempts, d.chain, d.attempts_before_chain AS "attemptsBeforeChain",
-         e.url, e.secret,
+         d.context, e.url, e.secret,
          CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END
            AS "previousSecret",
          d.lease_until::text AS lease`,

@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { WorkerConfig, retryDelays } from '../config/worker-config';
 import { boundedResolver } from '../webhooks/dns-resolver';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
+import { runInMessageContext } from '@custodian/observability';
 import { AttemptRecorder } from './attempt-recorder';
 import {
   DeliveryLeases,
@@ -181,26 +182,33 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.releasing.push({ id: delivery.id, lease: delivery.lease });
   }
 
+  /** In the context of the request that caused the delivery: its lines name that request. */
   private start(delivery: ClaimedDelivery): void {
-    const run = this.sender
-      .send({
-        url: delivery.url,
-        secret: delivery.secret,
-        previousSecret: delivery.previousSecret,
-        deliveryId: delivery.id,
-        event: delivery.event,
-        body: JSON.stringify(delivery.payload),
-      })
-      .then((result) => this.recorder.add(delivery, result))
-      .finally(() => {
-        this.sending.delete(run);
-        // The slot goes to what waits at once; then record this attempt and, if more may be
-        // due, claim for the room it left (now, not at the next interval).
-        this.slots.finished(delivery);
-        this.startReady();
-        void this.tick(this.slots.moreDue);
-      });
+    const run = runInMessageContext(delivery.context, () => this.attempt(delivery)).finally(() => {
+      this.sending.delete(run);
+      // The slot goes to what waits at once; then record this attempt and, if more may be
+      // due, claim for the room it left (now, not at the next interval).
+      this.slots.finished(delivery);
+      this.startReady();
+      void this.tick(this.slots.moreDue);
+    });
     this.sending.add(run);
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const result = await this.sender.send({
+      url: delivery.url,
+      secret: delivery.secret,
+      previousSecret: delivery.previousSecret,
+      deliveryId: delivery.id,
+      event: delivery.event,
+      body: JSON.stringify(delivery.payload),
+    });
+    this.logger.debug(
+      `delivery ${delivery.id} (${delivery.event}) to endpoint ${delivery.endpointId}, attempt ` +
+        `${delivery.attempts + 1}: ${result.statusCode ?? result.error} in ${result.durationMs} ms`,
+    );
+    this.recorder.add(delivery, result);
   }
 
   private async record(): Promise<void> {

@@ -71,4 +71,11 @@ export class DeliveryEntity {
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created_at!: Date;
+
+  /**
+   * The context (X-Request-Id) of the request whose write caused it, as its event message
+   * carried it: each attempt's log lines name that request. Null when none did.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  context!: Record<string, string> | null;
 }

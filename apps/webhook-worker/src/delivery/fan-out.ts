@@ -1,4 +1,9 @@
 import type { EventEnvelope, PublishedEvent } from '@custodian/contracts';
+import {
+  currentMessageContext,
+  runWithRequestId,
+  type MessageContext,
+} from '@custodian/observability';
 import { newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -10,6 +15,11 @@ import { DeliveryScheduler } from './delivery-scheduler';
 export interface FanOutItem {
   event: PublishedEvent;
   endpointIds: string[];
+  /**
+   * What its message's headers carried (null: nothing); absent: the current request's (a Test
+   * ping's, written by the console request that sent it).
+   */
+  context?: MessageContext | null;
 }
 
 /**
@@ -71,7 +81,9 @@ export class FanOut {
     const workspaceIds: string[] = [];
     const events: string[] = [];
     const payloads: string[] = [];
-    for (const { event, endpointIds: endpoints } of items) {
+    const contexts: Array<string | null> = [];
+    const current = currentMessageContext();
+    for (const { event, endpointIds: endpoints, context = current } of items) {
       if (endpoints.length === 0) continue;
       const envelope: EventEnvelope = {
         id: event.id,
@@ -80,6 +92,7 @@ export class FanOut {
         data: event.data,
       };
       const payload = JSON.stringify(envelope);
+      const contextJson = context ? JSON.stringify(context) : null;
       for (const endpointId of endpoints) {
         ids.push(newId('dlv'));
         eventIds.push(event.id);
@@ -87,20 +100,25 @@ export class FanOut {
         workspaceIds.push(event.workspace_id);
         events.push(event.event);
         payloads.push(payload);
+        contexts.push(contextJson);
       }
     }
     if (ids.length === 0) return 0;
     const rows = await this.db.query<Array<Pick<DeliveryEntity, 'id'>>>(
-      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-       SELECT d.id, d.event_id, d.endpoint_id, d.workspace_id, d.event, d.payload::jsonb
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-         AS d (id, event_id, endpoint_id, workspace_id, event, payload)
+      `INSERT INTO delivery.deliveries
+         (id, event_id, endpoint_id, workspace_id, event, payload, context)
+       SELECT d.id, d.event_id, d.endpoint_id, d.workspace_id, d.event, d.payload::jsonb,
+         d.context::jsonb
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+         $7::text[])
+         AS d (id, event_id, endpoint_id, workspace_id, event, payload, context)
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING id`,
-      [ids, eventIds, endpointIds, workspaceIds, events, payloads],
+      [ids, eventIds, endpointIds, workspaceIds, events, payloads, contexts],
     );
     // Committed: send them now rather than at the scheduler's next interval.
-    if (rows.length > 0) void this.scheduler.tick();
+    // Outside the request that stored them: the scheduler's work is for every delivery.
+    if (rows.length > 0) runWithRequestId(undefined, () => void this.scheduler.tick());
     return rows.length;
   }
 }

@@ -8,6 +8,11 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Channel, ConsumeMessage } from 'amqplib';
+import {
+  messageContextFrom,
+  runInMessageContext,
+  type MessageContext,
+} from '@custodian/observability';
 import { validateSync } from 'class-validator';
 import { WorkerConfig } from '../config/worker-config';
 import { FanOut, subscriptionKey } from '../delivery/fan-out';
@@ -17,6 +22,8 @@ import { GatewayClient } from '../gateway-client/gateway-client';
 interface Received {
   delivery: Delivery;
   event: PublishedEvent;
+  /** The context of the request that wrote the event, from the message's headers. */
+  context: MessageContext | undefined;
 }
 
 /**
@@ -87,13 +94,16 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
 
   private receive(delivery: Delivery): void {
     const event = parseEvent(delivery.message);
+    const context = messageContextFrom(delivery.message.properties.headers);
     if (typeof event === 'string') {
       const id = (delivery.message.properties as { messageId?: string }).messageId ?? '';
-      this.logger.error(`malformed event message ${id} (${event}); dead-lettered`);
+      runInMessageContext(context, () =>
+        this.logger.error(`malformed event message ${id} (${event}); dead-lettered`),
+      );
       delivery.reject();
       return;
     }
-    this.pending.push({ delivery, event });
+    this.pending.push({ delivery, event, context });
     if (this.flushing || this.flushScheduled) return;
     // The rest of this socket read's messages are delivered in the same turn: take them too.
     this.flushScheduled = true;
@@ -119,7 +129,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   private async settle(batch: Received[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.process(batch.map((received) => received.event));
+        await this.process(batch);
         break;
       } catch (error) {
         if (isDataError(error)) {
@@ -146,17 +156,21 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     for (const { delivery } of batch) delivery.ack();
   }
 
-  private deadLetter({ delivery, event }: Received, error: unknown): void {
-    this.logger.error(
-      `event ${event.id} cannot be stored (${(error as Error).message}); dead-lettered`,
+  private deadLetter({ delivery, event, context }: Received, error: unknown): void {
+    runInMessageContext(context, () =>
+      this.logger.error(
+        `event ${event.id} cannot be stored (${(error as Error).message}); dead-lettered`,
+      ),
     );
     delivery.reject();
   }
 
   /** Stores the deliveries of a batch of events in (at most) two statements. */
-  private async process(received: PublishedEvent[]): Promise<void> {
+  private async process(received: Received[]): Promise<void> {
     // A redelivery can bring the same event twice in one batch.
-    const events = [...new Map(received.map((event) => [event.id, event])).values()];
+    const unique = [...new Map(received.map((one) => [one.event.id, one])).values()];
+    const events = unique.map(({ event }) => event);
+    const contexts = new Map(unique.map(({ event, context }) => [event.id, context]));
     const subscribers = await this.fanOut.subscribersOf(events);
     if (subscribers.size === 0) return;
     const wanted = events.filter((event) =>
@@ -169,7 +183,11 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     await this.fanOut.storeMany(
       wanted.flatMap((event) => {
         const endpointIds = subscribers.get(subscriptionKey(event.workspace_id, event.event));
-        return endpointIds && access.get(event.workspace_id) ? [{ event, endpointIds }] : [];
+        // null, not undefined: an event without a context must not take the batch's.
+        const context = contexts.get(event.id) ?? null;
+        return endpointIds && access.get(event.workspace_id)
+          ? [{ event, endpointIds, context }]
+          : [];
       }),
     );
   }

@@ -128,7 +128,7 @@ export class OutboxRelay {
     if (!channel) return [0, 0];
     return this.db.transaction(async (tx) => {
       const rows = await tx.query<OutboxRow[]>(
-        `SELECT id, workspace_id, event, data, created_at FROM ${this.table}
+        `SELECT id, workspace_id, event, data, created_at, context FROM ${this.table}
          WHERE published_at IS NULL ORDER BY created_at, id
          LIMIT ${this.options.batchSize ?? 200} FOR UPDATE SKIP LOCKED`,
       );
@@ -154,6 +154,8 @@ export class OutboxRelay {
             messageId: row.id,
             contentType: 'application/json',
             timestamp: Math.floor(row.created_at.getTime() / 1000),
+            // The writing request's context: the consumer's work on it names the request.
+            ...(row.context ? { headers: row.context } : {}),
           });
         }
         // Rejects if the broker nacked any: the transaction rolls back, all rows stay.

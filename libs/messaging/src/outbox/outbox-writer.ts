@@ -1,11 +1,13 @@
 import type { EventData, EventKey } from '@custodian/contracts';
+import { currentMessageContext } from '@custodian/observability';
 import { newId } from '@custodian/persistence';
 import type { EntityManager } from 'typeorm';
 
 /**
  * Writes events as outbox rows in the transaction of the change they describe; the relay
  * publishes them afterwards. A change that rolls back therefore never announces itself, and a
- * broker outage never loses an event. `data` is the payload class of the event's key
+ * broker outage never loses an event. The row keeps the context of the request that wrote it
+ * (its request id), which travels on with the event. `data` is the payload class of the event's key
  * (EVENT_CATALOG in libs/contracts), which the webhook catalog documents.
  */
 export class OutboxWriter {
@@ -19,9 +21,11 @@ export class OutboxWriter {
     data: EventData<K>,
   ): Promise<string> {
     const id = newId('evt');
+    const context = currentMessageContext();
     await manager.query(
-      `INSERT INTO ${this.schema}.outbox (id, workspace_id, event, data) VALUES ($1, $2, $3, $4)`,
-      [id, workspaceId, event, JSON.stringify(data)],
+      `INSERT INTO ${this.schema}.outbox (id, workspace_id, event, data, context)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [id, workspaceId, event, JSON.stringify(data), context ? JSON.stringify(context) : null],
     );
     return id;
   }

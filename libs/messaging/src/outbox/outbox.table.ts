@@ -9,6 +9,12 @@ export interface OutboxRow {
   data: Record<string, unknown>;
   created_at: Date;
   published_at: Date | null;
+  /**
+   * The context of the request that wrote it (its X-Request-Id), published as the event
+   * message's headers, so the deliveries it causes name the request; null when no request
+   * did (a scheduled sweep).
+   */
+  context: Record<string, string> | null;
 }
 
 /**
@@ -28,6 +34,7 @@ export function outboxEntity(schema: string): EntitySchema<OutboxRow> {
       data: { type: 'jsonb' },
       created_at: { type: 'timestamptz', default: () => 'now()' },
       published_at: { type: 'timestamptz', nullable: true },
+      context: { type: 'jsonb', nullable: true },
     },
     indices: [
       { name: 'outbox_unpublished', columns: ['created_at', 'id'], where: 'published_at IS NULL' },
@@ -63,4 +70,13 @@ export async function indexPublishedOutbox(db: QueryRunner, schema: string): Pro
   await db.query(
     `CREATE INDEX outbox_published ON ${schema}.outbox (published_at) WHERE published_at IS NOT NULL`,
   );
+}
+
+/**
+ * The third outbox migration step (issue 15): the context of the request that wrote a row.
+ * Nullable with no default, so adding it rewrites nothing and writers of the previous version
+ * (which do not name it) keep working during a rolling deploy. Frozen like createOutboxTable.
+ */
+export async function addOutboxContext(db: QueryRunner, schema: string): Promise<void> {
+  await db.query(`ALTER TABLE ${schema}.outbox ADD COLUMN context jsonb`);
 }
