@@ -11,16 +11,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 /** The JSON lines of an app's log; the rest (a stack trace, a banner) is left out. */
 function jsonLines(log: string | undefined): Array<Record<string, unknown>> {
-  return (log ?? '').split('\n').flatMap((line) => {
+  const lines: Array<Record<string, unknown>> = [];
+  for (const line of (log ?? '').split('\n')) {
     try {
       const parsed: unknown = JSON.parse(line);
-      return typeof parsed === 'object' && parsed !== null
-        ? [parsed]
-        : [];
+      if (typeof parsed === 'object' && parsed !== null) {
+        lines.push(parsed as Record<string, unknown>);
+      }
     } catch {
-      return [];
+      // not a JSON line
     }
-  });
+  }
+  return lines;
 }
 
 /**

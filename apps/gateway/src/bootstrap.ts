@@ -14,7 +14,10 @@ import { ApiExceptionFilter, sendError } from './errors/api-exception.filter';
 import { trustedProxies, type GatewayConfig } from './config/gateway-config';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './http/json-body-parser';
 import { registerRequestIds, requestIdOf } from './http/request-id';
-import { REQUEST_ID_HEADER } from '@custodian/observability';
+import { REQUEST_ID_HEADER, startAppMetrics } from '@custodian/observability';
+import { DataSource } from 'typeorm';
+import { OpsServer } from './health/ops-server';
+import { registerRequestMetrics } from './http/request-metrics';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OpenApiDocumentStore } from './openapi/openapi.controller';
 
@@ -48,6 +51,7 @@ export function createGatewayAdapter(config: GatewayConfig): FastifyAdapter {
     },
   });
   registerRequestIds(adapter.getInstance());
+  registerRequestMetrics(adapter.getInstance());
   registerJsonBodyParser(adapter.getInstance());
   return adapter;
 }
@@ -95,6 +99,7 @@ export async function listenGateway(
   config: GatewayConfig,
 ): Promise<NestFastifyApplication> {
   app.useLogger(app.get(Logger));
+  startAppMetrics('gateway', app.get(DataSource));
   installAccessHook(app);
   await registerConsoleHttp(app, config);
   // Global (not APP_FILTER) so that errors Fastify raises before a route runs, such as body
@@ -107,5 +112,6 @@ export async function listenGateway(
   app.enableShutdownHooks();
   await startRpcServers(app);
   await app.listen(config.PORT, config.HOST);
+  await app.get(OpsServer).listen();
   return app;
 }

@@ -1,6 +1,6 @@
 import { heavyLaneOf } from '@custodian/contracts';
 import { MessagingModule, OutboxModule, RpcDomainErrorFilter } from '@custodian/messaging';
-import { loggerParams } from '@custodian/observability';
+import { OpsController, loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
@@ -70,7 +70,7 @@ export class RegisterAppModule {
         ActivityModule,
         CountersModule,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, OpsController],
       providers: [
         { provide: RegisterConfig, useValue: config },
         { provide: APP_FILTER, useValue: new RpcDomainErrorFilter('register') },

@@ -1,3 +1,5 @@
+import { startAppMetrics } from '@custodian/observability';
+import { DataSource } from 'typeorm';
 import { startRpcServers } from '@custodian/messaging';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NestFactory } from '@nestjs/core';
@@ -13,6 +15,7 @@ export async function startRegister(config: RegisterConfig): Promise<NestFastify
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
+  startAppMetrics('register', app.get(DataSource));
   app.enableShutdownHooks();
   await startRpcServers(app);
   await app.listen(config.HEALTH_PORT, config.HOST);

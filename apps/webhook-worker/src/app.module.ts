@@ -1,5 +1,5 @@
 import { MessagingModule, RpcDomainErrorFilter } from '@custodian/messaging';
-import { loggerParams } from '@custodian/observability';
+import { OpsController, loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
@@ -40,6 +40,7 @@ export class WorkerAppModule {
       ],
       controllers: [
         HealthController,
+        OpsController,
         EndpointsAdminController,
         EndpointsConsoleController,
         DeliveryLogConsoleController,

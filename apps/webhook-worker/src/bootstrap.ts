@@ -1,3 +1,5 @@
+import { startAppMetrics } from '@custodian/observability';
+import { DataSource } from 'typeorm';
 import { startRpcServers } from '@custodian/messaging';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -16,6 +18,7 @@ export async function startWorker(config: WorkerConfig): Promise<NestFastifyAppl
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
+  startAppMetrics('webhook-worker', app.get(DataSource));
   app.enableShutdownHooks();
   await startRpcServers(app);
   await app.listen(config.HEALTH_PORT, config.HOST);

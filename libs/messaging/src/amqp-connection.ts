@@ -1,5 +1,6 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { hostname } from 'node:os';
+import { observeAmqp } from '@custodian/observability';
 
 /** What a user of the connection wants on a channel: topology, prefetch, consumers. */
 export interface ChannelSpec {
@@ -42,6 +43,8 @@ export class AmqpConnection {
   private reconnecting: Promise<void> | null = null;
   private closing = false;
   private readonly downListeners: Array<() => void> = [];
+  /** Forgets this connection in the `custodian_amqp_connected` gauge. */
+  private unobserve: (() => void) | null = null;
 
   constructor(private readonly options: AmqpConnectionOptions) {}
 
@@ -94,11 +97,14 @@ export class AmqpConnection {
   /** Connects now; throws if the broker cannot be reached. */
   async open(): Promise<void> {
     this.closing = false;
+    this.unobserve ??= observeAmqp(() => this.status().up);
     await this.connectOnce();
   }
 
   async close(): Promise<void> {
     this.closing = true;
+    this.unobserve?.();
+    this.unobserve = null;
     const model = this.model;
     this.model = null;
     for (const handle of this.handles) handle.current = null;

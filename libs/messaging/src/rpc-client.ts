@@ -6,7 +6,11 @@ import {
   type RpcContract,
 } from '@custodian/contracts';
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { currentMessageContext, type MessageContext } from '@custodian/observability';
+import {
+  currentMessageContext,
+  rpcClientDuration,
+  type MessageContext,
+} from '@custodian/observability';
 import { randomUUID } from 'node:crypto';
 import { AmqpConnection, type ChannelHandle } from './amqp-connection';
 import {
@@ -128,16 +132,29 @@ export class RpcClient {
     };
     const body = Buffer.from(JSON.stringify(message));
     const headers = currentMessageContext();
+    const started = performance.now();
+    const observe = (outcome: string) =>
+      rpcClientDuration.observe(
+        { target: target.serviceName, pattern, outcome },
+        (performance.now() - started) / 1000,
+      );
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
+        observe('timeout');
         reject(
           new DomainError('timeout', `The ${target.serviceName} service did not answer in time`),
         );
       }, timeoutMs);
       this.pending.set(correlationId, {
-        resolve: resolve as (value: unknown) => void,
-        reject,
+        resolve: (value: unknown) => {
+          observe('ok');
+          resolve(value as T);
+        },
+        reject: (error: Error) => {
+          observe(rpcOutcome(error));
+          reject(error);
+        },
         timer,
         target,
         body,
@@ -149,6 +166,7 @@ export class RpcClient {
       } catch {
         clearTimeout(timer);
         this.pending.delete(correlationId);
+        observe('unavailable');
         reject(unavailable(target));
       }
     });
@@ -204,6 +222,12 @@ export class RpcClient {
       this.pending.delete(id);
     }
   }
+}
+
+/** The `outcome` label of a failed request: timeout and unavailable apart from the rest. */
+function rpcOutcome(error: Error): string {
+  const code = error instanceof DomainError ? error.code : 'error';
+  return code === 'timeout' || code === 'unavailable' ? code : 'error';
 }
 
 function unavailable(target: RpcTarget): DomainError {

@@ -9,6 +9,7 @@ import {
   REQUEST_ID_HEADER,
   messageContextFrom,
   newRequestId,
+  rpcServerDuration,
   runInMessageContext,
 } from '@custodian/observability';
 import {
@@ -125,8 +126,13 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
       reply = failure({ code: 'internal', message: 'internal error' });
     }
     const outcome = reply instanceof RawJson || reply.ok ? 'ok' : reply.err.code;
+    const ms = performance.now() - started;
+    // A pattern nobody declared is not a label: a caller could make up any number of them.
+    const pattern =
+      seen.pattern && this.messageHandlers.has(seen.pattern) ? seen.pattern : 'unknown';
+    rpcServerDuration.observe({ queue: this.options.queue, pattern, outcome }, ms / 1000);
     this.logger.debug?.(
-      `${seen.pattern ?? '(no pattern)'} on ${this.options.queue}: ${outcome} in ${(performance.now() - started).toFixed(1)} ms`,
+      `${seen.pattern ?? '(no pattern)'} on ${this.options.queue}: ${outcome} in ${ms.toFixed(1)} ms`,
     );
     const { replyTo, correlationId } = delivery.message.properties as {
       replyTo?: string;

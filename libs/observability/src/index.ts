@@ -2,3 +2,6 @@
 export * from './logging';
 export * from './health';
 export * from './request-context';
+export * from './metrics';
+export * from './ops.controller';
+export * from './app-metrics';

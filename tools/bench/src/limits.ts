@@ -44,7 +44,11 @@ export async function benchLimits(): Promise<void> {
   try {
     const migration = runNode('apps/gateway/src/migrate.js', env);
     await new Promise((resolve) => migration.once('exit', resolve));
-    const gateway = runNode('apps/gateway/src/main.js', { ...env, PORT: '3300' });
+    const gateway = runNode('apps/gateway/src/main.js', {
+      ...env,
+      PORT: '3300',
+      HEALTH_PORT: '3303',
+    });
     try {
       await waitForHttp('http://127.0.0.1:3300/health');
       const key = await createKey(env.ADMIN_QUEUE);

@@ -93,7 +93,11 @@ export async function benchReads(): Promise<void> {
       await new Promise((resolve) => migration.once('exit', resolve));
     }
     const register = runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: '3201' });
-    const gateway = runNode('apps/gateway/src/main.js', { ...env, PORT: '3200' });
+    const gateway = runNode('apps/gateway/src/main.js', {
+      ...env,
+      PORT: '3200',
+      HEALTH_PORT: '3203',
+    });
     children.push(register, gateway);
     await waitForHttp('http://127.0.0.1:3200/health');
     await waitForHttp('http://127.0.0.1:3201/health');

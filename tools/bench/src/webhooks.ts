@@ -181,7 +181,13 @@ export async function benchWebhooks(): Promise<void> {
       await new Promise((resolve) => migration.once('exit', resolve));
     }
     children.push(runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: '3211' }));
-    children.push(runNode('apps/gateway/src/main.js', { ...env, PORT: String(GATEWAY_PORT) }));
+    children.push(
+      runNode('apps/gateway/src/main.js', {
+        ...env,
+        PORT: String(GATEWAY_PORT),
+        HEALTH_PORT: String(GATEWAY_PORT + 3),
+      }),
+    );
     children.push(runNode('apps/webhook-worker/src/main.js', { ...env, HEALTH_PORT: '3212' }));
     await waitForHttp(`http://127.0.0.1:${GATEWAY_PORT}/health`);
     await waitForHttp('http://127.0.0.1:3211/health');

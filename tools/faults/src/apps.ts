@@ -69,7 +69,13 @@ export class AppProcess {
     try {
       child = spawn(process.execPath, ['-r', REGISTER_PATHS, '-r', EXIT_WITH_PARENT, entry], {
         cwd: REPO_ROOT,
-        env: { ...inheritedEnv(), ...this.env, [PORT_VARIABLE[this.app]]: String(this.port) },
+        env: {
+          ...inheritedEnv(),
+          // The gateway's health port: a free one, so several gateways can run side by side.
+          ...(this.app === 'gateway' ? { HEALTH_PORT: '0' } : {}),
+          ...this.env,
+          [PORT_VARIABLE[this.app]]: String(this.port),
+        },
         stdio: ['ignore', log, log, 'ipc'],
         // Its own process group: Ctrl-C reaches the tool, which stops the apps in order.
         detached: true,

@@ -86,6 +86,8 @@ export class TestStack {
   private admin: RmqRpcClient | null = null;
   private registerAdmin: RmqRpcClient | null = null;
   private workerAdmin: RmqRpcClient | null = null;
+  /** The health port (/health, /health/live, /metrics) of the first process of each app. */
+  readonly healthPorts: Partial<Record<AppName, number>> = {};
   /** Every process started, running or not: `stop()` ends those still running. */
   private readonly processes: AppProcess[] = [];
 
@@ -214,6 +216,13 @@ export class TestStack {
     );
   }
 
+  /** GET `path` on an app's health port (`/metrics`, `/health/live`), as Prometheus would. */
+  opsRequest(app: AppName, path: string): Promise<Response> {
+    const port = this.healthPorts[app];
+    if (port === undefined) throw new Error(`${app} is not started`);
+    return fetch(`http://127.0.0.1:${port}${path}`);
+  }
+
   /** Reads (or writes) the stack's database directly, as a test's own check of what is stored. */
   async query<T extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
     this.pool ??= new Pool({ connectionString: this.databaseUrl, max: 2 });
@@ -322,6 +331,10 @@ export class TestStack {
     const fixed = Number(merged[variable] ?? 0);
     for (let attempt = 1; ; attempt++) {
       const port = fixed || (await freePort());
+      // The gateway's second port (health and metrics) must not clash with other stacks'.
+      if (name === 'gateway' && env.HEALTH_PORT === undefined) {
+        merged.HEALTH_PORT = String(await freePort());
+      }
       const count = this.processes.filter((app) => app.name === name).length + 1;
       const app = AppProcess.start({
         name,
@@ -333,6 +346,8 @@ export class TestStack {
       this.processes.push(app);
       try {
         await app.waitForHttp(`http://127.0.0.1:${port}/health`);
+        const healthPort = name === 'gateway' ? Number(merged.HEALTH_PORT) : port;
+        this.healthPorts[name] ??= healthPort;
         return { app, port };
       } catch (error) {
         const taken = /EADDRINUSE/.test(app.logTail());

@@ -12,6 +12,12 @@ import { isIP } from 'node:net';
 export class GatewayConfig {
   @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
 
+  /**
+   * The health port: /health, /health/live and /metrics, for the orchestrator and Prometheus
+   * only (never publish it). 0 picks a free port.
+   */
+  @IsInt() @Min(0) @Max(65535) HEALTH_PORT: number = 3003;
+
   @IsString() HOST: string = '0.0.0.0';
 
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })

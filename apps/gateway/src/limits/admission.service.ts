@@ -1,3 +1,4 @@
+import { limitRefusals } from '@custodian/observability';
 import { DomainError } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
 import { Injectable, Logger } from '@nestjs/common';
@@ -55,6 +56,7 @@ export class AdmissionService {
     // The plan gate runs on every request, ping included; its 403 carries no limit headers
     // (the plan has no limits to show).
     if (!record.apiAccess) {
+      limitRefusals.inc({ plan: record.plan, reason: 'plan' });
       return {
         headers: {},
         refusal: new DomainError(
@@ -69,10 +71,12 @@ export class AdmissionService {
     const headers: Record<string, string> = limits ? limitHeaders(limits) : {};
     if (decision.verdict === 'rate_limited' && limits) {
       headers['retry-after'] = String(secondsUntil(limits.windowResetAt, Date.now()));
+      limitRefusals.inc({ plan: record.plan, reason: 'rate_limit' });
       return { headers, refusal: new DomainError('rate_limited', rateLimitMessage(limits)) };
     }
     if (decision.verdict === 'quota_exceeded' && limits) {
       headers['retry-after'] = String(secondsUntil(limits.monthEndsAt, Date.now()));
+      limitRefusals.inc({ plan: record.plan, reason: 'quota' });
       return { headers, refusal: new DomainError('rate_limited', quotaMessage(limits)) };
     }
     return { headers, record };

@@ -1,3 +1,9 @@
+import {
+  deliveriesTotal,
+  deliveryAttemptDuration,
+  deliveryEndToEnd,
+  statusClass,
+} from '@custodian/observability';
 import { isDatabaseUnavailable } from '@custodian/persistence';
 import type {
   AttemptRecord,
@@ -5,7 +11,7 @@ import type {
   DeliveryLeases,
   EndpointChange,
 } from './delivery-leases';
-import { classify, type AttemptResult } from './sender';
+import { classify, type AttemptResult, type Outcome } from './sender';
 
 /** An attempt that has its answer and waits to be recorded. */
 interface Answered {
@@ -64,8 +70,24 @@ export class AttemptRecorder {
     return this.nextTryAt;
   }
 
+  /** An answer is in: counted in the metrics now, recorded with the next batch. */
   add(delivery: ClaimedDelivery, result: AttemptResult): void {
     this.answered.push({ delivery, result, failures: 0 });
+    const outcome = this.outcomeOf(delivery, result);
+    deliveriesTotal.inc({ outcome, status_class: statusClass(result.statusCode) });
+    deliveryAttemptDuration.observe({ outcome }, result.durationMs / 1000);
+    const createdAt = Date.parse(String(delivery.payload.created_at));
+    if (outcome === 'delivered' && Number.isFinite(createdAt)) {
+      deliveryEndToEnd.observe(Math.max(0, Date.now() - createdAt) / 1000);
+    }
+  }
+
+  /** What an answer makes of the delivery: a retry past the chain's last attempt fails it. */
+  private outcomeOf(delivery: ClaimedDelivery, result: AttemptResult): Outcome {
+    const attempt = delivery.attempts + 1;
+    const wait = this.delays[attempt - delivery.attemptsBeforeChain - 1];
+    const outcome = classify(result);
+    return outcome === 'retry' && wait === undefined ? 'failed' : outcome;
   }
 
   /**
@@ -124,8 +146,7 @@ export class AttemptRecorder {
     const attempt = delivery.attempts + 1;
     // The wait before the chain's next attempt; none after its last.
     const wait = this.delays[attempt - delivery.attemptsBeforeChain - 1];
-    let outcome = classify(result);
-    if (outcome === 'retry' && wait === undefined) outcome = 'failed';
+    const outcome = this.outcomeOf(delivery, result);
     return {
       deliveryId: delivery.id,
       lease: delivery.lease,

@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 import { WorkerConfig, retryDelays } from '../config/worker-config';
 import { boundedResolver } from '../webhooks/dns-resolver';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
-import { runInMessageContext } from '@custodian/observability';
+import { observeLeases, runInMessageContext } from '@custodian/observability';
 import { AttemptRecorder } from './attempt-recorder';
 import {
   DeliveryLeases,
@@ -65,6 +65,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     db: DataSource,
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
   ) {
+    observeLeases(() => this.held.size);
     this.sender = new WebhookSender(config.DELIVERY_TIMEOUT_MS, {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
       resolve: boundedResolver({ timeoutMs: config.DELIVERY_DNS_TIMEOUT_MS }),

@@ -1,3 +1,4 @@
+import { deadLetterMessages } from '@custodian/observability';
 import { AmqpConnection, type ChannelHandle } from '@custodian/messaging';
 import {
   Inject,
@@ -63,6 +64,7 @@ export class DeadLetterWatch implements OnApplicationBootstrap, BeforeApplicatio
         );
       }
       this.count = messageCount;
+      deadLetterMessages.set(messageCount);
     } catch (error) {
       this.logger.warn(`dead-letter queue not read: ${(error as Error).message}`);
     }

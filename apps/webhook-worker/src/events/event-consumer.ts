@@ -1,4 +1,4 @@
-import { DomainError, PublishedEvent } from '@custodian/contracts';
+import { DomainError, PublishedEvent, isEventKey } from '@custodian/contracts';
 import { AmqpConnection, QueueConsumer, delay, type Delivery } from '@custodian/messaging';
 import {
   Inject,
@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import {
+  eventsConsumed,
   messageContextFrom,
   runInMessageContext,
   type MessageContext,
@@ -153,7 +154,10 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
         await delay(Math.min(200 * 2 ** Math.min(attempt, 5), 5_000));
       }
     }
-    for (const { delivery } of batch) delivery.ack();
+    for (const { delivery, event } of batch) {
+      delivery.ack();
+      eventsConsumed.inc({ event: isEventKey(event.event) ? event.event : 'unknown' });
+    }
   }
 
   private deadLetter({ delivery, event, context }: Received, error: unknown): void {

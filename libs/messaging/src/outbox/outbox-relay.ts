@@ -1,4 +1,5 @@
 import type { PublishedEvent } from '@custodian/contracts';
+import { observeOutbox } from '@custodian/observability';
 import { deleteInBatches } from '@custodian/persistence';
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
@@ -73,6 +74,7 @@ export class OutboxRelay {
       },
     });
     this.started = true;
+    observeOutbox(this.options.schema, () => this.backlog());
     this.schedule(this.options.intervalMs);
     this.pruneTimer = setInterval(() => void this.prune(), this.options.pruneIntervalMs ?? 600_000);
     this.pruneTimer.unref();
@@ -88,6 +90,19 @@ export class OutboxRelay {
     await this.pruning?.catch(() => 0);
     if (this.handle) await this.connection.removeChannel(this.handle);
     this.handle = null;
+  }
+
+  /**
+   * Rows waiting to be published and the age of the oldest, for the metrics (read at scrape
+   * time, through the index of unpublished rows).
+   */
+  async backlog(): Promise<{ backlog: number; oldestAgeSeconds: number }> {
+    const [row] = await this.db.query<Array<{ backlog: number; age: number | null }>>(
+      `SELECT count(*)::int AS backlog,
+         extract(epoch FROM now() - min(created_at))::float8 AS age
+       FROM ${this.table} WHERE published_at IS NULL`,
+    );
+    return { backlog: row?.backlog ?? 0, oldestAgeSeconds: Math.max(0, row?.age ?? 0) };
   }
 
   /** The next poll: soon after one that published rows, at the idle interval otherwise. */
