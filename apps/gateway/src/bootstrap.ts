@@ -13,7 +13,7 @@ import { errorBody } from '@custodian/contracts';
 import { ApiExceptionFilter, sendError } from './errors/api-exception.filter';
 import { trustedProxies, type GatewayConfig } from './config/gateway-config';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './http/json-body-parser';
-import { registerRequestIds, requestIdOf } from './http/request-id';
+import { registerRequestContext, requestIdOf } from './http/request-id';
 import { REQUEST_ID_HEADER, startAppMetrics } from '@custodian/observability';
 import { DataSource } from 'typeorm';
 import { OpsServer } from './health/ops-server';
@@ -50,7 +50,7 @@ export function createGatewayAdapter(config: GatewayConfig): FastifyAdapter {
       );
     },
   });
-  registerRequestIds(adapter.getInstance());
+  registerRequestContext(adapter.getInstance());
   registerRequestMetrics(adapter.getInstance());
   registerJsonBodyParser(adapter.getInstance());
   return adapter;

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { startGateway } from './bootstrap';
 import { loadGatewayConfig } from './config/gateway-config';

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { startRegister } from './bootstrap';
 import { loadRegisterConfig } from './config/register-config';

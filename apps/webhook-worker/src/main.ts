@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { startWorker } from './bootstrap';
 import { loadWorkerConfig } from './config/worker-config';

@@ -9,8 +9,10 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import {
   currentMessageContext,
   rpcClientDuration,
+  tracer,
   type MessageContext,
 } from '@custodian/observability';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { AmqpConnection, type ChannelHandle } from './amqp-connection';
 import {
@@ -131,13 +133,26 @@ export class RpcClient {
       deadline: Date.now() + timeoutMs,
     };
     const body = Buffer.from(JSON.stringify(message));
-    const headers = currentMessageContext();
+    // The server's span is a child of this one: the trace context sent is this span's.
+    const span = tracer().startSpan(`rpc ${pattern}`, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'rpc.system': 'custodian-amqp',
+        'rpc.method': pattern,
+        'messaging.destination.name': target.queue,
+      },
+    });
+    const headers = context.with(trace.setSpan(context.active(), span), currentMessageContext);
     const started = performance.now();
-    const observe = (outcome: string) =>
+    const observe = (outcome: string) => {
       rpcClientDuration.observe(
         { target: target.serviceName, pattern, outcome },
         (performance.now() - started) / 1000,
       );
+      span.setAttribute('custodian.rpc.outcome', outcome);
+      if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      span.end();
+    };
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);

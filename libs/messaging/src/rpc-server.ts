@@ -11,7 +11,9 @@ import {
   newRequestId,
   rpcServerDuration,
   runInMessageContext,
+  tracer,
 } from '@custodian/observability';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import {
   RAW_REPLY_HEADER,
   RAW_REPLY_TAG,
@@ -109,13 +111,20 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
    * a caller without one (the admin CLI) gets an id of its own.
    */
   private handle(delivery: Delivery): Promise<void> {
-    const context = messageContextFrom(delivery.message.properties.headers) ?? {
+    const context = {
       [REQUEST_ID_HEADER]: newRequestId(),
+      ...messageContextFrom(delivery.message.properties.headers),
     };
-    return runInMessageContext(context, () => this.serve(delivery));
+    return runInMessageContext(context, () =>
+      tracer().startActiveSpan(
+        `rpc ${this.options.queue}`,
+        { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'custodian-amqp' } },
+        (span) => this.serve(delivery, span).finally(() => span.end()),
+      ),
+    );
   }
 
-  private async serve(delivery: Delivery): Promise<void> {
+  private async serve(delivery: Delivery, span: Span): Promise<void> {
     const started = performance.now();
     const seen: { pattern?: string } = {};
     let reply: RpcReplyMessage | RawJson;
@@ -131,6 +140,9 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     const pattern =
       seen.pattern && this.messageHandlers.has(seen.pattern) ? seen.pattern : 'unknown';
     rpcServerDuration.observe({ queue: this.options.queue, pattern, outcome }, ms / 1000);
+    span.updateName(`rpc ${pattern}`);
+    span.setAttributes({ 'rpc.method': pattern, 'custodian.rpc.outcome': outcome });
+    if (outcome === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
     this.logger.debug?.(
       `${seen.pattern ?? '(no pattern)'} on ${this.options.queue}: ${outcome} in ${ms.toFixed(1)} ms`,
     );

@@ -5,3 +5,4 @@ export * from './request-context';
 export * from './metrics';
 export * from './ops.controller';
 export * from './app-metrics';
+export * from './tracing';

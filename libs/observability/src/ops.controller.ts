@@ -1,5 +1,6 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Header, Res, type OnApplicationShutdown } from '@nestjs/common';
 import { metricsText } from './metrics';
+import { stopTracing } from './tracing';
 
 /**
  * What an orchestrator and Prometheus ask of an app on its health port: `/health/live` (the
@@ -7,11 +8,16 @@ import { metricsText } from './metrics';
  * replica restarted) and `/metrics`. Readiness is each app's own `/health`.
  */
 @Controller()
-export class OpsController {
+export class OpsController implements OnApplicationShutdown {
   @Get('health/live')
   @Header('cache-control', 'no-store')
   live(): { status: 'ok' } {
     return { status: 'ok' };
+  }
+
+  /** The spans still buffered go out before the process ends. */
+  onApplicationShutdown(): Promise<void> {
+    return stopTracing();
   }
 
   @Get('metrics')

@@ -1,3 +1,4 @@
+import { ROOT_CONTEXT, context, propagation } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
@@ -24,9 +25,15 @@ export function newRequestId(): string {
 /**
  * The headers that carry a request's context across a hop (an RPC message, an outbox row and
  * the event published from it, a stored delivery): only names this module knows, each
- * well-formed.
+ * well-formed: the request id, and W3C trace context (`traceparent`, `tracestate`) while
+ * tracing is on.
  */
 export type MessageContext = Record<string, string>;
+
+/** W3C Trace Context: version, trace id, parent span id, flags. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+/** At most 512 printable ASCII characters (W3C's own bound is 32 list members). */
+const TRACESTATE = /^[\x20-\x7e]{1,512}$/;
 
 interface RequestScope {
   requestId: string;
@@ -44,10 +51,19 @@ export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
 }
 
-/** The current request's context, to send along with a message; undefined outside one. */
+/**
+ * The current request's context, to send along with a message: its id, and the active span's
+ * trace context when tracing is on. Undefined when there is neither.
+ */
 export function currentMessageContext(): MessageContext | undefined {
+  const injected: Record<string, string> = {};
+  propagation.inject(context.active(), injected);
+  const carrier: MessageContext = {};
   const requestId = currentRequestId();
-  return requestId === undefined ? undefined : { [REQUEST_ID_HEADER]: requestId };
+  if (requestId !== undefined) carrier[REQUEST_ID_HEADER] = requestId;
+  if (injected.traceparent) carrier.traceparent = injected.traceparent;
+  if (injected.tracestate) carrier.tracestate = injected.tracestate;
+  return Object.keys(carrier).length === 0 ? undefined : carrier;
 }
 
 /**
@@ -56,13 +72,29 @@ export function currentMessageContext(): MessageContext | undefined {
  */
 export function messageContextFrom(headers: unknown): MessageContext | undefined {
   if (typeof headers !== 'object' || headers === null) return undefined;
-  const requestId = wellFormedRequestId((headers as Record<string, unknown>)[REQUEST_ID_HEADER]);
-  return requestId === undefined ? undefined : { [REQUEST_ID_HEADER]: requestId };
+  const given = headers as Record<string, unknown>;
+  const carrier: MessageContext = {};
+  const requestId = wellFormedRequestId(given[REQUEST_ID_HEADER]);
+  if (requestId !== undefined) carrier[REQUEST_ID_HEADER] = requestId;
+  const { traceparent, tracestate } = given;
+  if (typeof traceparent === 'string' && TRACEPARENT.test(traceparent)) {
+    carrier.traceparent = traceparent;
+    if (typeof tracestate === 'string' && TRACESTATE.test(tracestate)) {
+      carrier.tracestate = tracestate;
+    }
+  }
+  return Object.keys(carrier).length === 0 ? undefined : carrier;
 }
 
-/** Runs `work` in the request a message's context names (outside any, when it names none). */
-export function runInMessageContext<T>(context: unknown, work: () => T): T {
-  return runWithRequestId(messageContextFrom(context)?.[REQUEST_ID_HEADER], work);
+/**
+ * Runs `work` in the request a message's context names, under the trace it carries: spans
+ * started inside are children of the span that sent it. A context that names neither runs
+ * `work` outside any request and any trace.
+ */
+export function runInMessageContext<T>(carried: unknown, work: () => T): T {
+  const carrier = messageContextFrom(carried) ?? {};
+  const traced = propagation.extract(ROOT_CONTEXT, carrier);
+  return context.with(traced, () => runWithRequestId(carrier[REQUEST_ID_HEADER], work));
 }
 
 /** For log lines: `{ requestId }` inside a request, nothing outside one. */

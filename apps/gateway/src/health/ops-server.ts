@@ -1,4 +1,4 @@
-import { metricsText } from '@custodian/observability';
+import { metricsText, stopTracing } from '@custodian/observability';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { GatewayConfig } from '../config/gateway-config';
@@ -43,5 +43,7 @@ export class OpsServer implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.server?.close();
     this.server = null;
+    // The spans still buffered go out before the process ends.
+    await stopTracing();
   }
 }

@@ -10,7 +10,8 @@ import { DataSource } from 'typeorm';
 import { WorkerConfig, retryDelays } from '../config/worker-config';
 import { boundedResolver } from '../webhooks/dns-resolver';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
-import { observeLeases, runInMessageContext } from '@custodian/observability';
+import { observeLeases, runInMessageContext, tracer } from '@custodian/observability';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { AttemptRecorder } from './attempt-recorder';
 import {
   DeliveryLeases,
@@ -18,7 +19,7 @@ import {
   type EndpointChange,
   type HeldLease,
 } from './delivery-leases';
-import { WebhookSender } from './sender';
+import { WebhookSender, classify } from './sender';
 import { SlotAllocator, startWindow } from './slot-allocator';
 
 /**
@@ -196,20 +197,45 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.sending.add(run);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const result = await this.sender.send({
-      url: delivery.url,
-      secret: delivery.secret,
-      previousSecret: delivery.previousSecret,
-      deliveryId: delivery.id,
-      event: delivery.event,
-      body: JSON.stringify(delivery.payload),
-    });
-    this.logger.debug(
-      `delivery ${delivery.id} (${delivery.event}) to endpoint ${delivery.endpointId}, attempt ` +
-        `${delivery.attempts + 1}: ${result.statusCode ?? result.error} in ${result.durationMs} ms`,
+  /** One attempt, as a span of the trace of the write that caused it (when tracing is on). */
+  private attempt(delivery: ClaimedDelivery): Promise<void> {
+    return tracer().startActiveSpan(
+      `webhook ${delivery.event}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': 'POST',
+          'server.address': hostOf(delivery.url),
+          'custodian.delivery.id': delivery.id,
+          'custodian.delivery.attempt': delivery.attempts + 1,
+        },
+      },
+      async (span) => {
+        try {
+          const result = await this.sender.send({
+            url: delivery.url,
+            secret: delivery.secret,
+            previousSecret: delivery.previousSecret,
+            deliveryId: delivery.id,
+            event: delivery.event,
+            body: JSON.stringify(delivery.payload),
+          });
+          if (result.statusCode !== null) {
+            span.setAttribute('http.response.status_code', result.statusCode);
+          }
+          if (result.error) span.setAttribute('error.type', result.error);
+          if (classify(result) !== 'delivered') span.setStatus({ code: SpanStatusCode.ERROR });
+          this.logger.debug(
+            `delivery ${delivery.id} (${delivery.event}) to endpoint ${delivery.endpointId}, ` +
+              `attempt ${delivery.attempts + 1}: ${result.statusCode ?? result.error} in ` +
+              `${result.durationMs} ms`,
+          );
+          this.recorder.add(delivery, result);
+        } finally {
+          span.end();
+        }
+      },
     );
-    this.recorder.add(delivery, result);
   }
 
   private async record(): Promise<void> {
@@ -253,5 +279,14 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     if (Date.now() - this.lastWarning < 10_000) return;
     this.lastWarning = Date.now();
     this.logger.warn(message);
+  }
+}
+
+/** The endpoint's host for a span, never its path or query (they may hold a token). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
   }
 }

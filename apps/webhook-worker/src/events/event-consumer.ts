@@ -9,11 +9,20 @@ import {
 } from '@nestjs/common';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import {
+  currentMessageContext,
   eventsConsumed,
   messageContextFrom,
+  tracer,
   runInMessageContext,
   type MessageContext,
 } from '@custodian/observability';
+import {
+  SpanKind,
+  SpanStatusCode,
+  context as traceContext,
+  trace,
+  type Span,
+} from '@opentelemetry/api';
 import { validateSync } from 'class-validator';
 import { WorkerConfig } from '../config/worker-config';
 import { FanOut, subscriptionKey } from '../delivery/fan-out';
@@ -174,7 +183,37 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     // A redelivery can bring the same event twice in one batch.
     const unique = [...new Map(received.map((one) => [one.event.id, one])).values()];
     const events = unique.map(({ event }) => event);
-    const contexts = new Map(unique.map(({ event, context }) => [event.id, context]));
+    // A span per event, in the trace its message carried; its deliveries keep this span's
+    // context, so each attempt's span is a child of it.
+    const spans: Span[] = [];
+    const contexts = new Map<string, MessageContext | undefined>();
+    for (const { event, context } of unique) {
+      runInMessageContext(context, () => {
+        const span = tracer().startSpan(`fan-out ${event.event}`, {
+          kind: SpanKind.CONSUMER,
+          attributes: { 'messaging.system': 'rabbitmq', 'messaging.message.id': event.id },
+        });
+        spans.push(span);
+        contexts.set(
+          event.id,
+          traceContext.with(trace.setSpan(traceContext.active(), span), currentMessageContext),
+        );
+      });
+    }
+    try {
+      await this.fanOutBatch(events, contexts);
+    } catch (error) {
+      for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      for (const span of spans) span.end();
+    }
+  }
+
+  private async fanOutBatch(
+    events: PublishedEvent[],
+    contexts: Map<string, MessageContext | undefined>,
+  ): Promise<void> {
     const subscribers = await this.fanOut.subscribersOf(events);
     if (subscribers.size === 0) return;
     const wanted = events.filter((event) =>

@@ -1,5 +1,11 @@
 import type { PublishedEvent } from '@custodian/contracts';
-import { observeOutbox } from '@custodian/observability';
+import {
+  currentMessageContext,
+  observeOutbox,
+  runInMessageContext,
+  tracer,
+} from '@custodian/observability';
+import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import { deleteInBatches } from '@custodian/persistence';
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
@@ -154,8 +160,23 @@ export class OutboxRelay {
         if (id) returned.add(id);
       };
       channel.on('return', onReturn);
+      const spans: Span[] = [];
       try {
         for (const row of rows) {
+          // A span per event, in the trace of the write that stored it: the consumer's work
+          // on the event continues that trace.
+          const headers = runInMessageContext(row.context, () => {
+            const span = tracer().startSpan(`publish ${row.event}`, {
+              kind: SpanKind.PRODUCER,
+              attributes: {
+                'messaging.system': 'rabbitmq',
+                'messaging.destination.name': this.options.exchange,
+                'messaging.message.id': row.id,
+              },
+            });
+            spans.push(span);
+            return context.with(trace.setSpan(context.active(), span), currentMessageContext);
+          });
           const event: PublishedEvent = {
             id: row.id,
             event: row.event,
@@ -169,14 +190,18 @@ export class OutboxRelay {
             messageId: row.id,
             contentType: 'application/json',
             timestamp: Math.floor(row.created_at.getTime() / 1000),
-            // The writing request's context: the consumer's work on it names the request.
-            ...(row.context ? { headers: row.context } : {}),
+            // The writing request's id and this span: the consumer's work names both.
+            ...(headers ? { headers } : {}),
           });
         }
         // Rejects if the broker nacked any: the transaction rolls back, all rows stay.
         await channel.waitForConfirms();
+      } catch (error) {
+        for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
       } finally {
         channel.off('return', onReturn);
+        for (const span of spans) span.end();
       }
       const sent = rows.map((row) => row.id).filter((id) => !returned.has(id));
       if (returned.size > 0) {

@@ -1,0 +1,4 @@
+// Imported first by main.ts: the Postgres instrumentation must be in place before pg loads.
+import { startTracing } from '@custodian/observability';
+
+startTracing('webhook-worker');

@@ -1,0 +1,81 @@
+import { trace, type Tracer } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-node';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+
+/** The tracer every span of ours comes from; a no-op until startTracing registers a provider. */
+export function tracer(): Tracer {
+  return trace.getTracer('custodian');
+}
+
+export interface TracingOptions {
+  /** Where spans go; default the OTLP/HTTP exporter, configured by the OTEL_EXPORTER_OTLP_* env. */
+  exporter?: SpanExporter;
+  /** Export each span as it ends (tests) instead of in batches. */
+  simple?: boolean;
+}
+
+/**
+ * Whether the environment asks for traces: an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT
+ * or its traces-only variant), or OTEL_TRACES_EXPORTER=otlp; and OTEL_SDK_DISABLED is not true.
+ * Off by default, so a deployment without a collector pays nothing.
+ */
+export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true') return false;
+  return Boolean(
+    env.OTEL_EXPORTER_OTLP_ENDPOINT ||
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
+    env.OTEL_TRACES_EXPORTER === 'otlp',
+  );
+}
+
+let provider: NodeTracerProvider | null = null;
+
+/**
+ * Starts OpenTelemetry tracing for `service` when the environment asks for it (or an exporter
+ * is given): W3C trace context, an AsyncLocalStorage context manager, and spans for Postgres
+ * queries (pg's instrumentation, which must be in place before pg is first loaded: each app's
+ * main.ts imports its tracing file first). Our own spans (HTTP, RPC, outbox, fan-out, attempts)
+ * come from `tracer()`. Returns whether tracing is on. The apps are compiled by tsc, not
+ * bundled, so pg stays a module the instrumentation can patch.
+ */
+export function startTracing(
+  service: string,
+  options: TracingOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (provider) return true;
+  if (!options.exporter && !tracingWanted(env)) return false;
+  const exporter = options.exporter ?? new OTLPTraceExporter();
+  provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME || `custodian-${service}`,
+      [ATTR_SERVICE_VERSION]: env.npm_package_version ?? '0.1.0',
+    }),
+    spanProcessors: [
+      options.simple ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter),
+    ],
+  });
+  provider.register();
+  registerInstrumentations({
+    tracerProvider: provider,
+    // Only queries made inside a trace: the pollers' queries would otherwise each start one.
+    instrumentations: [new PgInstrumentation({ requireParentSpan: true })],
+  });
+  return true;
+}
+
+/** Sends what is buffered and stops; for graceful shutdown. */
+export async function stopTracing(): Promise<void> {
+  const stopping = provider;
+  provider = null;
+  await stopping?.shutdown();
+}
