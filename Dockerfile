@@ -1,9 +1,12 @@
 # One image per Custodian app, built from the repository root:
 #   docker build --build-arg APP=gateway -t custodian-gateway .
-# APP is gateway (the public HTTP API and /health on $PORT, 3000), register or webhook-worker
-# (no public HTTP; /health only on $HEALTH_PORT, 3001 and 3002). Configured only through the
-# environment (see apps/<app>/src/config/); the container runs the app's own migrations
-# (creating the database if missing), then starts the app.
+# APP is gateway (the public HTTP API on $PORT, 3000), register or webhook-worker (no public
+# HTTP). Each app serves /health, /health/live and /metrics on its own $HEALTH_PORT (gateway
+# 3003, register 3001, webhook-worker 3002), never to be published. Configured only through the
+# environment (see apps/<app>/src/config/); by default the container runs the app's own
+# migrations (creating the database if missing), then starts the app. docker-compose.yml and
+# deploy/kubernetes instead run migrate.js once, apart (a one-shot service, a Job), and start
+# the app with main.js alone.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -49,8 +52,8 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 STOPSIGNAL SIGTERM
-# The gateway answers /health on its API port; the others on their own health port.
+# Every app answers /health (readiness: its Postgres, Redis, RabbitMQ) on its health port.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "const e = process.env; const port = e.APP === 'gateway' ? e.PORT || 3000 : e.HEALTH_PORT || { register: 3001, 'webhook-worker': 3002 }[e.APP]; fetch('http://127.0.0.1:' + port + '/health', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "const e = process.env; const port = e.HEALTH_PORT || { gateway: 3003, register: 3001, 'webhook-worker': 3002 }[e.APP]; fetch('http://127.0.0.1:' + port + '/health', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Migrate, then exec so that node replaces the shell and receives SIGTERM itself.
 CMD ["sh", "-c", "node -r ./tools/runtime/register-paths.js \"dist/apps/$APP/src/migrate.js\" && exec node -r ./tools/runtime/register-paths.js \"dist/apps/$APP/src/main.js\""]

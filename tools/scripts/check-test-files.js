@@ -34,7 +34,7 @@ function projectOf(file) {
 }
 
 const problems = [];
-for (const top of ['apps', 'libs', 'tools']) {
+for (const top of ['apps', 'libs', 'tools', 'deploy']) {
   for (const file of testFiles(path.join(root, top))) {
     const relative = path.relative(root, file);
     const tier = TIERS.find((candidate) => file.endsWith(candidate.suffix));

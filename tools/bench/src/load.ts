@@ -31,6 +31,8 @@ export interface LoadOptions {
   overallRate?: number;
   /** Count the 503s that carry Retry-After (autocannon then buffers every body). */
   countRetryAfter?: boolean;
+  /** POST this JSON body to every path instead of GETting them. */
+  postJson?: string;
 }
 
 /** One autocannon run, cycling through `paths` so the database is not read one row only. */
@@ -53,7 +55,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
         headers: options.headers,
         requests: [
           {
-            method: 'GET',
+            method: options.postJson === undefined ? 'GET' : 'POST',
+            ...(options.postJson === undefined
+              ? {}
+              : { body: options.postJson, headers: { 'content-type': 'application/json' } }),
             setupRequest: (request) => ({
               ...request,
               path: options.paths[next++ % options.paths.length],

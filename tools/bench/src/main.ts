@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { benchLimits } from './limits';
+import { benchObservability } from './observability';
 import { benchReads } from './reads';
 import { benchRpc } from './rpc';
 import { benchWebhooks } from './webhooks';
@@ -9,6 +10,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   limits: benchLimits,
   webhooks: benchWebhooks,
   rpc: benchRpc,
+  observability: benchObservability,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */

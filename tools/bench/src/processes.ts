@@ -6,8 +6,15 @@ export const NODE_FLAGS = ['--max-semi-space-size=32'];
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
 
-/** Runs a compiled entry point of this repo as its own process, as production would. */
-export function runNode(entry: string, env: Record<string, string>): ChildProcess {
+/**
+ * Runs a compiled entry point as its own process, as production would: of this repo, or of
+ * another checkout's build (`root`, with its own node_modules), to compare two versions.
+ */
+export function runNode(
+  entry: string,
+  env: Record<string, string>,
+  root: string = REPO_ROOT,
+): ChildProcess {
   const child = spawn(
     process.execPath,
     [
@@ -16,10 +23,10 @@ export function runNode(entry: string, env: Record<string, string>): ChildProces
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
         : []),
       '-r',
-      path.join(REPO_ROOT, 'tools/runtime/register-paths.js'),
-      path.join(REPO_ROOT, 'dist', entry),
+      path.join(root, 'tools/runtime/register-paths.js'),
+      path.join(root, 'dist', entry),
     ],
-    { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] },
+    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] },
   );
   return child;
 }

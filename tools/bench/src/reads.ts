@@ -1,23 +1,9 @@
-import {
-  GatewayAdminPatterns,
-  type CreatedKeyView,
-  type WorkspaceView,
-} from '@custodian/contracts';
-import { RmqRpcClient } from '@custodian/messaging';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { load, type LoadResult } from './load';
 import { paced } from './paced';
-import {
-  POSTGRES,
-  RABBITMQ_URL,
-  benchEnv,
-  runNode,
-  stopAll,
-  waitForHttp,
-  type BenchEnv,
-} from './processes';
+import { POSTGRES, benchEnv, runNode, stopAll, waitForHttp } from './processes';
 import {
   BARE_WORKSPACE_HEADER,
   READ_CASES,
@@ -43,6 +29,7 @@ import {
 import { sampleRss } from './rss';
 import { processCpuMs } from './rpc-processes';
 import { benchRpc } from './rpc';
+import { createTenant } from './tenant';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 1_000_000);
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 5000);
@@ -360,36 +347,6 @@ function pidOf(child: ChildProcess, app: string): number {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
-
-async function createTenant(env: BenchEnv, name: string) {
-  const admin = new RmqRpcClient({
-    url: RABBITMQ_URL,
-    queue: env.ADMIN_QUEUE,
-    timeoutMs: 10_000,
-    connectionName: 'custodian-bench',
-    serviceName: 'gateway',
-  });
-  await admin.connect();
-  try {
-    const workspace = await admin.request<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
-      name,
-      plan: 'enterprise',
-    });
-    // The bench measures serving, not limiting: lift the enterprise plan's 3,000 a minute.
-    await admin.request(GatewayAdminPatterns.workspaceLimits, {
-      workspace: workspace.id,
-      rate_per_minute: '100000000',
-      monthly_quota: 'unlimited',
-    });
-    const key = await admin.request<CreatedKeyView>(GatewayAdminPatterns.keyCreate, {
-      workspace: workspace.id,
-      scope: 'read',
-    });
-    return { workspace, key };
-  } finally {
-    await admin.close();
-  }
 }
 
 async function dropDatabase(database: string): Promise<void> {

@@ -173,7 +173,7 @@ describe('the register in the console, in a browser (e2e)', () => {
       .selectOption({ label: 'Dorothy Vaughan (dorothy@globex.example)' });
     await page.getByLabel('Due back', { exact: true }).fill('2031-06-30T17:00');
     await page.getByRole('button', { name: 'Check out', exact: true }).click();
-    await page.getByText('Checked out to').waitFor();
+    await page.getByText(/^Checked out to /).waitFor();
     await page.getByText('Dorothy Vaughan').first().waitFor();
     await screenshot(page, 'asset-checked-out');
     const out = await arrives('assignment.checked_out');

@@ -177,7 +177,7 @@ describe('people in the console, in a browser (e2e)', () => {
 
     await link.click();
     await page.getByRole('heading', { name: 'UNIVAC terminal' }).waitFor();
-    await page.getByText('Checked out to').waitFor();
+    await page.getByText(/^Checked out to /).waitFor();
     await page.goBack();
     await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
   });
