@@ -10,6 +10,7 @@ import {
   currentMessageContext,
   rpcClientDuration,
   tracer,
+  tracingOn,
   type MessageContext,
 } from '@custodian/observability';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
@@ -134,21 +135,26 @@ export class RpcClient {
     };
     const body = Buffer.from(JSON.stringify(message));
     // The server's span is a child of this one: the trace context sent is this span's.
-    const span = tracer().startSpan(`rpc ${pattern}`, {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'rpc.system': 'custodian-amqp',
-        'rpc.method': pattern,
-        'messaging.destination.name': target.queue,
-      },
-    });
-    const headers = context.with(trace.setSpan(context.active(), span), currentMessageContext);
+    const span = tracingOn()
+      ? tracer().startSpan(`rpc ${pattern}`, {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            'rpc.system': 'custodian-amqp',
+            'rpc.method': pattern,
+            'messaging.destination.name': target.queue,
+          },
+        })
+      : undefined;
+    const headers = span
+      ? context.with(trace.setSpan(context.active(), span), currentMessageContext)
+      : currentMessageContext();
     const started = performance.now();
     const observe = (outcome: string) => {
       rpcClientDuration.observe(
         { target: target.serviceName, pattern, outcome },
         (performance.now() - started) / 1000,
       );
+      if (!span) return;
       span.setAttribute('custodian.rpc.outcome', outcome);
       if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
       span.end();

@@ -10,8 +10,9 @@ import {
   messageContextFrom,
   newRequestId,
   rpcServerDuration,
+  debugLines,
+  inSpan,
   runInMessageContext,
-  tracer,
 } from '@custodian/observability';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import {
@@ -111,20 +112,21 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
    * a caller without one (the admin CLI) gets an id of its own.
    */
   private handle(delivery: Delivery): Promise<void> {
-    const context = {
-      [REQUEST_ID_HEADER]: newRequestId(),
-      ...messageContextFrom(delivery.message.properties.headers),
-    };
+    const carried = messageContextFrom(delivery.message.properties.headers);
+    const context =
+      carried?.[REQUEST_ID_HEADER] === undefined
+        ? { ...carried, [REQUEST_ID_HEADER]: newRequestId() }
+        : carried;
     return runInMessageContext(context, () =>
-      tracer().startActiveSpan(
+      inSpan(
         `rpc ${this.options.queue}`,
         { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'custodian-amqp' } },
-        (span) => this.serve(delivery, span).finally(() => span.end()),
+        (span) => this.serve(delivery, span),
       ),
     );
   }
 
-  private async serve(delivery: Delivery, span: Span): Promise<void> {
+  private async serve(delivery: Delivery, span: Span | undefined): Promise<void> {
     const started = performance.now();
     const seen: { pattern?: string } = {};
     let reply: RpcReplyMessage | RawJson;
@@ -140,12 +142,16 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
     const pattern =
       seen.pattern && this.messageHandlers.has(seen.pattern) ? seen.pattern : 'unknown';
     rpcServerDuration.observe({ queue: this.options.queue, pattern, outcome }, ms / 1000);
-    span.updateName(`rpc ${pattern}`);
-    span.setAttributes({ 'rpc.method': pattern, 'custodian.rpc.outcome': outcome });
-    if (outcome === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
-    this.logger.debug?.(
-      `${seen.pattern ?? '(no pattern)'} on ${this.options.queue}: ${outcome} in ${ms.toFixed(1)} ms`,
-    );
+    if (span) {
+      span.updateName(`rpc ${pattern}`);
+      span.setAttributes({ 'rpc.method': pattern, 'custodian.rpc.outcome': outcome });
+      if (outcome === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    if (debugLines()) {
+      this.logger.debug?.(
+        `${seen.pattern ?? '(no pattern)'} on ${this.options.queue}: ${outcome} in ${ms.toFixed(1)} ms`,
+      );
+    }
     const { replyTo, correlationId } = delivery.message.properties as {
       replyTo?: string;
       correlationId?: string;

@@ -41,13 +41,11 @@ export function requestErrorFields(
 }
 
 /**
- * Where a log line's `requestId` comes from:
- * - `http`: the app serves the request over HTTP (the gateway). Its id is the HTTP request's
- *   (`req.id`, set from X-Request-Id by the app), bound to the request's logger, so every line
- *   logged for the request and its completion line carry it.
- * - `messages`: the app serves requests that arrive as messages (the register, the worker).
- *   Each line logged while handling one carries the id the message brought
- *   (request-context.ts); lines outside any request carry none.
+ * Where a log line's `requestId` comes from. Every line logged inside a request's scope
+ * (request-context.ts) carries its id, in every app; lines outside any request carry none.
+ * - `http`: the app also serves the request over HTTP (the gateway): the request's completion
+ *   line takes the id from the HTTP request (`req.id`, set from X-Request-Id by the app).
+ * - `messages`: requests arrive as messages only (the register, the worker).
  */
 export type RequestIdSource = 'http' | 'messages';
 
@@ -67,10 +65,9 @@ export function loggerParams(
     pinoHttp: {
       name: app,
       level: config.LOG_LEVEL,
-      // One of the two, never both: a line would carry requestId twice.
-      ...(requestIds === 'http'
-        ? { quietReqLogger: true, customAttributeKeys: { reqId: 'requestId' } }
-        : { mixin: requestLogFields }),
+      // Merged into each line's own fields, not bound to a child logger: a child per request
+      // (pino-http's quietReqLogger) cost the gateway about a tenth of its throughput.
+      mixin: requestLogFields,
       redact: [
         'req.headers.authorization',
         'req.headers["x-api-key"]',
@@ -81,8 +78,16 @@ export function loggerParams(
         'res.headers["set-cookie"]',
       ],
       customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
-      customErrorObject: (_req, res, error, fields: Record<string, unknown>) =>
-        requestErrorFields(error.message !== `failed with status code ${res.statusCode}`, fields),
+      customErrorObject: (req, res, error, fields: Record<string, unknown>) =>
+        withRequestId(
+          requestIds,
+          req,
+          requestErrorFields(error.message !== `failed with status code ${res.statusCode}`, fields),
+        ),
+      // The completion line is written when the response ends, maybe outside the request's
+      // scope: it names the request from the request itself.
+      customSuccessObject: (req, _res, fields: Record<string, unknown>) =>
+        withRequestId(requestIds, req, fields),
       serializers: {
         req: (req: { url?: string }) => ({ ...req, url: req.url && redactUrl(req.url) }),
       },
@@ -95,4 +100,28 @@ export function loggerParams(
           : undefined,
     },
   };
+}
+
+/** A request line's fields, with `requestId` from the HTTP request when the app sets it. */
+function withRequestId(
+  source: RequestIdSource,
+  req: { id?: unknown },
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
+  return source === 'http' && typeof req.id === 'string'
+    ? { ...fields, requestId: req.id }
+    : fields;
+}
+
+const DEBUG_LEVELS = new Set(['debug', 'trace']);
+let debugWanted: boolean | undefined;
+
+/**
+ * Whether per-request debug lines (one per RPC served, one per webhook attempt) are wanted:
+ * read once from LOG_LEVEL, so a hot path at the default level builds no message it would
+ * throw away.
+ */
+export function debugLines(): boolean {
+  debugWanted ??= DEBUG_LEVELS.has(process.env.LOG_LEVEL ?? '');
+  return debugWanted;
 }

@@ -1,5 +1,6 @@
 import { ROOT_CONTEXT, context, propagation } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { tracingOn } from './tracing';
 import { randomUUID } from 'node:crypto';
 
 /** The header that names a request, on HTTP responses and on every message it causes. */
@@ -56,10 +57,13 @@ export function currentRequestId(): string | undefined {
  * trace context when tracing is on. Undefined when there is neither.
  */
 export function currentMessageContext(): MessageContext | undefined {
+  const requestId = currentRequestId();
+  if (!tracingOn()) {
+    return requestId === undefined ? undefined : { [REQUEST_ID_HEADER]: requestId };
+  }
   const injected: Record<string, string> = {};
   propagation.inject(context.active(), injected);
   const carrier: MessageContext = {};
-  const requestId = currentRequestId();
   if (requestId !== undefined) carrier[REQUEST_ID_HEADER] = requestId;
   if (injected.traceparent) carrier.traceparent = injected.traceparent;
   if (injected.tracestate) carrier.tracestate = injected.tracestate;
@@ -93,6 +97,7 @@ export function messageContextFrom(headers: unknown): MessageContext | undefined
  */
 export function runInMessageContext<T>(carried: unknown, work: () => T): T {
   const carrier = messageContextFrom(carried) ?? {};
+  if (!tracingOn()) return runWithRequestId(carrier[REQUEST_ID_HEADER], work);
   const traced = propagation.extract(ROOT_CONTEXT, carrier);
   return context.with(traced, () => runWithRequestId(carrier[REQUEST_ID_HEADER], work));
 }

@@ -1,4 +1,4 @@
-import { trace, type Tracer } from '@opentelemetry/api';
+import { trace, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -40,6 +40,14 @@ export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
 let provider: NodeTracerProvider | null = null;
 
 /**
+ * Whether spans are being recorded. Hot paths ask this first and skip trace work altogether
+ * when tracing is off, so an untraced deployment pays for no span, scope or propagation.
+ */
+export function tracingOn(): boolean {
+  return provider !== null;
+}
+
+/**
  * Starts OpenTelemetry tracing for `service` when the environment asks for it (or an exporter
  * is given): W3C trace context, an AsyncLocalStorage context manager, and spans for Postgres
  * queries (pg's instrumentation, which must be in place before pg is first loaded: each app's
@@ -68,7 +76,10 @@ export function startTracing(
   registerInstrumentations({
     tracerProvider: provider,
     // Only queries made inside a trace: the pollers' queries would otherwise each start one.
-    instrumentations: [new PgInstrumentation({ requireParentSpan: true })],
+    // Pool checkouts are not worth a span each: the query spans show the waits.
+    instrumentations: [
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+    ],
   });
   return true;
 }
@@ -78,4 +89,17 @@ export async function stopTracing(): Promise<void> {
   const stopping = provider;
   provider = null;
   await stopping?.shutdown();
+}
+
+/**
+ * Runs `work` inside a new active span when tracing is on (ending it when `work` settles), and
+ * plainly, with no span, when it is off.
+ */
+export function inSpan<T>(
+  name: string,
+  options: SpanOptions,
+  work: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
+  if (!provider) return work(undefined);
+  return tracer().startActiveSpan(name, options, (span) => work(span).finally(() => span.end()));
 }

@@ -3,6 +3,7 @@ import {
   newRequestId,
   runWithRequestId,
   tracer,
+  tracingOn,
   wellFormedRequestId,
 } from '@custodian/observability';
 import {
@@ -42,6 +43,7 @@ const scopes = new WeakMap<FastifyRequest, { span: Span; traced: Context }>();
 export function registerRequestContext(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    if (!tracingOn()) return runWithRequestId(request.id, done);
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const route = routeLabel(request);
     const span = tracer().startSpan(

@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 import { WorkerConfig, retryDelays } from '../config/worker-config';
 import { boundedResolver } from '../webhooks/dns-resolver';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
-import { observeLeases, runInMessageContext, tracer } from '@custodian/observability';
+import { debugLines, inSpan, observeLeases, runInMessageContext } from '@custodian/observability';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { AttemptRecorder } from './attempt-recorder';
 import {
@@ -199,7 +199,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
 
   /** One attempt, as a span of the trace of the write that caused it (when tracing is on). */
   private attempt(delivery: ClaimedDelivery): Promise<void> {
-    return tracer().startActiveSpan(
+    return inSpan(
       `webhook ${delivery.event}`,
       {
         kind: SpanKind.CLIENT,
@@ -211,29 +211,29 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
         },
       },
       async (span) => {
-        try {
-          const result = await this.sender.send({
-            url: delivery.url,
-            secret: delivery.secret,
-            previousSecret: delivery.previousSecret,
-            deliveryId: delivery.id,
-            event: delivery.event,
-            body: JSON.stringify(delivery.payload),
-          });
+        const result = await this.sender.send({
+          url: delivery.url,
+          secret: delivery.secret,
+          previousSecret: delivery.previousSecret,
+          deliveryId: delivery.id,
+          event: delivery.event,
+          body: JSON.stringify(delivery.payload),
+        });
+        if (span) {
           if (result.statusCode !== null) {
             span.setAttribute('http.response.status_code', result.statusCode);
           }
           if (result.error) span.setAttribute('error.type', result.error);
           if (classify(result) !== 'delivered') span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+        if (debugLines()) {
           this.logger.debug(
             `delivery ${delivery.id} (${delivery.event}) to endpoint ${delivery.endpointId}, ` +
               `attempt ${delivery.attempts + 1}: ${result.statusCode ?? result.error} in ` +
               `${result.durationMs} ms`,
           );
-          this.recorder.add(delivery, result);
-        } finally {
-          span.end();
         }
+        this.recorder.add(delivery, result);
       },
     );
   }
