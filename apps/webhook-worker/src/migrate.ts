@@ -1,20 +1,16 @@
 import 'reflect-metadata';
-import { migrate } from '@custodian/persistence';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { DataSource } from 'typeorm';
+import {
+  migrate,
+  runMigrateCli,
+  waitForMigrations,
+  type MigrationWait,
+} from '@custodian/persistence';
 import { loadWorkerConfig } from './config/worker-config';
 import { DELIVERY_SCHEMA, workerDataSource } from './database/data-source';
 
-/**
- * `node migrate.js` runs the webhook-worker's pending migrations. `node migrate.js --wait` runs
- * none: it waits until the database has none pending for the webhook-worker (another process
- * migrates: a Kubernetes Job, compose's `webhook-worker-migrate`), so an app container
- * started after it never runs against an older schema. It gives up after
- * MIGRATE_WAIT_TIMEOUT_MS (default 300000).
- */
-const APP = 'webhook-worker';
+export { migrationWaitFromEnv } from '@custodian/persistence';
 
-/** Runs the webhook-worker's own migrations (endpoints, deliveries). */
+/** Runs the webhook-worker's own migrations (endpoints, deliveries); each app migrates its own schema. */
 export async function migrateWorker(databaseUrl: string): Promise<string[]> {
   return migrate(workerDataSource(databaseUrl, 1), DELIVERY_SCHEMA);
 }
@@ -24,118 +20,21 @@ export async function waitForWorkerMigrations(
   databaseUrl: string,
   wait: MigrationWait,
 ): Promise<void> {
-  return waitForMigrations(workerDataSource(databaseUrl, 1), DELIVERY_SCHEMA, APP, wait);
-}
-
-// The wait below is the same in the three apps' migrate.ts (it belongs beside `migrate` in
-// libs/persistence).
-
-export interface MigrationWait {
-  /** Give up (reject) after this long. */
-  timeoutMs: number;
-  /** Look again this often. */
-  intervalMs: number;
-  /** Each look that finds migrations pending (or no database) says so here. */
-  log: (line: string) => void;
-}
-
-/** MIGRATE_WAIT_TIMEOUT_MS (default 5 minutes) and MIGRATE_WAIT_INTERVAL_MS (default 2 s). */
-export function migrationWaitFromEnv(
-  env: NodeJS.ProcessEnv = process.env,
-): Omit<MigrationWait, 'log'> {
-  const number = (name: string, fallback: number): number => {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-      throw new Error(`${name} must be a positive whole number of milliseconds, not "${raw}"`);
-    }
-    return Number(raw);
-  };
-  return {
-    timeoutMs: number('MIGRATE_WAIT_TIMEOUT_MS', 300_000),
-    intervalMs: number('MIGRATE_WAIT_INTERVAL_MS', 2_000),
-  };
-}
-
-async function waitForMigrations(
-  dataSource: DataSource,
-  schema: string,
-  app: string,
-  { timeoutMs, intervalMs, log }: MigrationWait,
-): Promise<void> {
-  const started = Date.now();
-  try {
-    for (;;) {
-      const pending = await pendingMigrations(dataSource, schema).catch(
-        (error: unknown) => `database not reachable: ${(error as Error).message}`,
-      );
-      if (Array.isArray(pending) && pending.length === 0) return;
-      const reason = Array.isArray(pending)
-        ? `${pending.length} pending: ${pending.join(', ')}`
-        : pending;
-      const waited = Date.now() - started;
-      if (waited >= timeoutMs) {
-        throw new Error(
-          `${app} migrations still not applied after ${timeoutMs} ms (${reason}); ` +
-            `is the migration job (migrate.js without --wait) running?`,
-        );
-      }
-      log(
-        JSON.stringify({
-          app,
-          msg: `waiting for ${app} migrations to be applied by the migration job`,
-          reason,
-          waited_ms: waited,
-          timeout_ms: timeoutMs,
-        }),
-      );
-      await sleep(Math.min(intervalMs, timeoutMs - waited));
-    }
-  } finally {
-    if (dataSource.isInitialized) await dataSource.destroy();
-  }
-}
-
-/**
- * The names of the migrations not yet applied, or why that cannot be told yet. Read-only: the
- * migrations table is looked for first, since TypeORM's showMigrations() would create it.
- */
-async function pendingMigrations(
-  dataSource: DataSource,
-  schema: string,
-): Promise<string[] | string> {
-  if (!dataSource.isInitialized) await dataSource.initialize();
-  const table = `"${schema}"."migrations"`;
-  const [found] = await dataSource.query<Array<{ present: boolean }>>(
-    'SELECT to_regclass($1) IS NOT NULL AS present',
-    [table],
+  return waitForMigrations(
+    workerDataSource(databaseUrl, 1),
+    DELIVERY_SCHEMA,
+    'webhook-worker',
+    wait,
   );
-  if (!found?.present) return `no ${schema}.migrations table yet`;
-  if (!(await dataSource.showMigrations())) return [];
-  const applied = await dataSource.query<Array<{ name: string }>>(`SELECT name FROM ${table}`);
-  const done = new Set(applied.map((row) => row.name));
-  return dataSource.migrations
-    .map((migration) => migration.name ?? migration.constructor.name)
-    .filter((name) => !done.has(name));
 }
 
-async function main(): Promise<void> {
-  const { DATABASE_URL } = loadWorkerConfig();
-  if (process.argv.includes('--wait')) {
-    await waitForWorkerMigrations(DATABASE_URL, {
-      ...migrationWaitFromEnv(),
-      log: (line) => console.log(line),
-    });
-    console.log(JSON.stringify({ app: APP, migrations: 'up to date' }));
-  } else {
-    const ran = await migrateWorker(DATABASE_URL);
-    console.log(JSON.stringify({ app: APP, migrations: ran }));
-  }
-}
-
+// `node migrate.js` migrates; `node migrate.js --wait` waits for another process to have done
+// it (a Kubernetes Job, compose's `webhook-worker-migrate`).
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(`${APP} migrations failed: ${(error as Error).message}`);
-    process.exit(1);
+  const { DATABASE_URL } = loadWorkerConfig();
+  runMigrateCli({
+    app: 'webhook-worker',
+    schema: DELIVERY_SCHEMA,
+    dataSource: () => workerDataSource(DATABASE_URL, 1),
   });
 }
