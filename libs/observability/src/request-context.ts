@@ -1,6 +1,13 @@
-import { ROOT_CONTEXT, context, propagation } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  context,
+  propagation,
+  trace,
+  type Span,
+  type SpanOptions,
+} from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { tracingOn } from './tracing';
+import { tracer, tracingOn } from './tracing';
 import { randomUUID } from 'node:crypto';
 
 /** The header that names a request, on HTTP responses and on every message it causes. */
@@ -106,4 +113,23 @@ export function runInMessageContext<T>(carried: unknown, work: () => T): T {
 export function requestLogFields(): { requestId?: string } {
   const requestId = currentRequestId();
   return requestId === undefined ? {} : { requestId };
+}
+
+/**
+ * One more hop for work a message brought: a span (when tracing is on) in the trace the
+ * message carried, and the carrier to send or store onward, which names the same request and,
+ * as its trace parent, this span. The caller ends the span. With tracing off: no span, and the
+ * carried context as it was.
+ */
+export function spanAcrossHop(
+  carried: unknown,
+  name: string,
+  options: SpanOptions,
+): { span: Span | undefined; onward: MessageContext | undefined } {
+  if (!tracingOn()) return { span: undefined, onward: messageContextFrom(carried) };
+  return runInMessageContext(carried, () => {
+    const span = tracer().startSpan(name, options);
+    const onward = context.with(trace.setSpan(context.active(), span), currentMessageContext);
+    return { span, onward };
+  });
 }

@@ -93,13 +93,15 @@ export async function stopTracing(): Promise<void> {
 
 /**
  * Runs `work` inside a new active span when tracing is on (ending it when `work` settles), and
- * plainly, with no span, when it is off.
+ * plainly, with no span, when it is off. `options` may be a function, so attributes that cost
+ * something to compute are computed only for a span.
  */
 export function inSpan<T>(
   name: string,
-  options: SpanOptions,
+  options: SpanOptions | (() => SpanOptions),
   work: (span: Span | undefined) => Promise<T>,
 ): Promise<T> {
   if (!provider) return work(undefined);
-  return tracer().startActiveSpan(name, options, (span) => work(span).finally(() => span.end()));
+  const resolved = typeof options === 'function' ? options() : options;
+  return tracer().startActiveSpan(name, resolved, (span) => work(span).finally(() => span.end()));
 }

@@ -22,6 +22,7 @@ import {
   type BenchEnv,
 } from './processes';
 import { quantile } from './quantile';
+import { createTenant as createBenchTenant } from './tenant';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -357,29 +358,11 @@ async function adminClients(env: BenchEnv) {
   return { gateway, worker };
 }
 
+/** The bench's workspace, with limits lifted, and its endpoint to the receiver's `url`. */
 async function createTenant(env: BenchEnv, url: string) {
-  const { gateway, worker } = await adminClients(env);
-  try {
-    const workspace = await gateway.request<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
-      name: 'Bench',
-      plan: 'enterprise',
-    });
-    // The bench measures delivery, not limiting: lift the plan's limits as reads.ts does.
-    await gateway.request(GatewayAdminPatterns.workspaceLimits, {
-      workspace: workspace.id,
-      rate_per_minute: '100000000',
-      monthly_quota: 'unlimited',
-    });
-    const endpoint = await worker.request<CreatedWebhookView>(WorkerAdminPatterns.webhookCreate, {
-      workspace: workspace.id,
-      url,
-      events: '*',
-    });
-    return { workspace, endpoint };
-  } finally {
-    await gateway.close();
-    await worker.close();
-  }
+  const { workspace, endpoint } = await createBenchTenant(env, 'Bench', { webhookUrl: url });
+  if (!endpoint) throw new Error('the bench endpoint was not created');
+  return { workspace, endpoint };
 }
 
 interface Tenant {

@@ -201,7 +201,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
   private attempt(delivery: ClaimedDelivery): Promise<void> {
     return inSpan(
       `webhook ${delivery.event}`,
-      {
+      () => ({
         kind: SpanKind.CLIENT,
         attributes: {
           'http.request.method': 'POST',
@@ -209,7 +209,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
           'custodian.delivery.id': delivery.id,
           'custodian.delivery.attempt': delivery.attempts + 1,
         },
-      },
+      }),
       async (span) => {
         const result = await this.sender.send({
           url: delivery.url,

@@ -9,20 +9,13 @@ import {
 } from '@nestjs/common';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import {
-  currentMessageContext,
   eventsConsumed,
   messageContextFrom,
-  tracer,
   runInMessageContext,
+  spanAcrossHop,
   type MessageContext,
 } from '@custodian/observability';
-import {
-  SpanKind,
-  SpanStatusCode,
-  context as traceContext,
-  trace,
-  type Span,
-} from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { validateSync } from 'class-validator';
 import { WorkerConfig } from '../config/worker-config';
 import { FanOut, subscriptionKey } from '../delivery/fan-out';
@@ -188,17 +181,12 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     const spans: Span[] = [];
     const contexts = new Map<string, MessageContext | undefined>();
     for (const { event, context } of unique) {
-      runInMessageContext(context, () => {
-        const span = tracer().startSpan(`fan-out ${event.event}`, {
-          kind: SpanKind.CONSUMER,
-          attributes: { 'messaging.system': 'rabbitmq', 'messaging.message.id': event.id },
-        });
-        spans.push(span);
-        contexts.set(
-          event.id,
-          traceContext.with(trace.setSpan(traceContext.active(), span), currentMessageContext),
-        );
+      const { span, onward } = spanAcrossHop(context, `fan-out ${event.event}`, {
+        kind: SpanKind.CONSUMER,
+        attributes: { 'messaging.system': 'rabbitmq', 'messaging.message.id': event.id },
       });
+      if (span) spans.push(span);
+      contexts.set(event.id, onward);
     }
     try {
       await this.fanOutBatch(events, contexts);

@@ -1,11 +1,6 @@
 import type { PublishedEvent } from '@custodian/contracts';
-import {
-  currentMessageContext,
-  observeOutbox,
-  runInMessageContext,
-  tracer,
-} from '@custodian/observability';
-import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import { observeOutbox, spanAcrossHop } from '@custodian/observability';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { deleteInBatches } from '@custodian/persistence';
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
@@ -165,18 +160,15 @@ export class OutboxRelay {
         for (const row of rows) {
           // A span per event, in the trace of the write that stored it: the consumer's work
           // on the event continues that trace.
-          const headers = runInMessageContext(row.context, () => {
-            const span = tracer().startSpan(`publish ${row.event}`, {
-              kind: SpanKind.PRODUCER,
-              attributes: {
-                'messaging.system': 'rabbitmq',
-                'messaging.destination.name': this.options.exchange,
-                'messaging.message.id': row.id,
-              },
-            });
-            spans.push(span);
-            return context.with(trace.setSpan(context.active(), span), currentMessageContext);
+          const { span, onward: headers } = spanAcrossHop(row.context, `publish ${row.event}`, {
+            kind: SpanKind.PRODUCER,
+            attributes: {
+              'messaging.system': 'rabbitmq',
+              'messaging.destination.name': this.options.exchange,
+              'messaging.message.id': row.id,
+            },
           });
+          if (span) spans.push(span);
           const event: PublishedEvent = {
             id: row.id,
             event: row.event,
