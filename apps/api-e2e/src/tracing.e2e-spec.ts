@@ -1,54 +1,12 @@
 import { WorkerAdminPatterns, type CreatedWebhookView } from '@custodian/contracts';
-import { eventually, WebhookReceiver } from '@custodian/testing';
+import { eventually, receivedSpans, WebhookReceiver, type ReceivedSpan } from '@custodian/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TestStack, type Tenant } from './support/stack';
 
-/** One span as the OTLP/HTTP JSON exporter sends it, with the service that sent it. */
-interface ReceivedSpan {
-  service: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes: Record<string, unknown>;
-}
-
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: string | number;
-  boolValue?: boolean;
-}
-
-interface OtlpAttribute {
-  key: string;
-  value: OtlpValue;
-}
-
-interface OtlpExport {
-  resourceSpans?: Array<{
-    resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: Array<{
-      spans?: Array<{
-        traceId: string;
-        spanId: string;
-        parentSpanId?: string;
-        name: string;
-        attributes?: OtlpAttribute[];
-      }>;
-    }>;
-  }>;
-}
-
-const valueOf = (value: OtlpValue): unknown =>
-  value.stringValue ?? (value.intValue === undefined ? value.boolValue : Number(value.intValue));
-
-const attributesOf = (attributes: OtlpAttribute[] = []): Record<string, unknown> =>
-  Object.fromEntries(attributes.map(({ key, value }) => [key, valueOf(value)]));
-
 /**
  * A local OpenTelemetry collector, as small as one can be: it takes what the three apps' OTLP
- * exporters POST to /v1/traces (JSON) and keeps the spans.
+ * exporters POST to /v1/traces (protobuf, their default) and keeps the spans.
  */
 class SpanCollector {
   readonly spans: ReceivedSpan[] = [];
@@ -60,9 +18,11 @@ class SpanCollector {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        if (request.url === '/v1/traces')
-          this.take(JSON.parse(Buffer.concat(chunks).toString()) as OtlpExport);
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        if (request.url === '/v1/traces') {
+          this.spans.push(...receivedSpans(request.headers['content-type'], Buffer.concat(chunks)));
+        }
+        // An empty body is a full success in both encodings.
+        response.writeHead(200).end();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -71,24 +31,6 @@ class SpanCollector {
 
   async stop(): Promise<void> {
     await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  private take(body: OtlpExport): void {
-    for (const resourceSpans of body.resourceSpans ?? []) {
-      const service = String(attributesOf(resourceSpans.resource?.attributes)['service.name']);
-      for (const scope of resourceSpans.scopeSpans ?? []) {
-        for (const span of scope.spans ?? []) {
-          this.spans.push({
-            service,
-            traceId: span.traceId,
-            spanId: span.spanId,
-            parentSpanId: span.parentSpanId || undefined,
-            name: span.name,
-            attributes: attributesOf(span.attributes),
-          });
-        }
-      }
-    }
   }
 }
 
@@ -101,7 +43,11 @@ describe('one trace from HTTP to the delivery attempt (e2e)', () => {
   const collector = new SpanCollector();
   const receiver = new WebhookReceiver();
   const stack = new TestStack({
-    env: { OUTBOX_POLL_MS: '50', DELIVERY_INTERVAL_MS: '50', OTEL_BSP_SCHEDULE_DELAY: '50' },
+    env: {
+      OUTBOX_POLL_MS: '50',
+      DELIVERY_INTERVAL_MS: '50',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+    },
   });
   let tenant: Tenant;
 

@@ -8,12 +8,13 @@ import {
 import type { Channel, ConsumeMessage } from 'amqplib';
 import {
   currentMessageContext,
+  messageContextUnder,
   rpcClientDuration,
   tracer,
   tracingOn,
   type MessageContext,
 } from '@custodian/observability';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { AmqpConnection, type ChannelHandle } from './amqp-connection';
 import {
@@ -145,9 +146,7 @@ export class RpcClient {
           },
         })
       : undefined;
-    const headers = span
-      ? context.with(trace.setSpan(context.active(), span), currentMessageContext)
-      : currentMessageContext();
+    const headers = span ? messageContextUnder(span) : currentMessageContext();
     const started = performance.now();
     const observe = (outcome: string) => {
       rpcClientDuration.observe(

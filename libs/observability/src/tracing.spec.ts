@@ -2,11 +2,16 @@ import { context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-node';
 import {
   currentMessageContext,
+  currentRequestId,
+  messageContextUnder,
+  spanAcrossHop,
   messageContextFrom,
   runInMessageContext,
   runWithRequestId,
 } from './request-context';
-import { startTracing, stopTracing, tracer, tracingWanted } from './tracing';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { startTracing, stopTracing, traceExporterFor, tracer, tracingWanted } from './tracing';
 
 describe('tracing', () => {
   const exporter = new InMemorySpanExporter();
@@ -57,5 +62,60 @@ describe('tracing', () => {
     runInMessageContext({ 'x-request-id': 'r' }, () => tracer().startSpan('alone').end());
     const [alone] = exporter.getFinishedSpans();
     expect(alone?.parentSpanContext).toBeUndefined();
+  });
+
+  it('keeps the request id in the trace context, through awaits, and outside a request none', async () => {
+    const seen = await runWithRequestId('req-8', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const inner = runWithRequestId(undefined, currentRequestId);
+      return { id: currentRequestId(), inner };
+    });
+    // With tracing on, both ends read the trace context: no second AsyncLocalStorage.
+    expect(seen).toEqual({ id: 'req-8', inner: undefined });
+    expect(currentRequestId()).toBeUndefined();
+  });
+
+  it('sends a hop on with the same request, under the hop span', () => {
+    exporter.reset();
+    const sender = tracer().startSpan('send');
+    const carried = runWithRequestId('req-9', () => messageContextUnder(sender));
+    const { span, onward } = spanAcrossHop(carried, 'relay', {});
+    span?.end();
+    sender.end();
+    const [relay] = exporter.getFinishedSpans();
+    expect(relay?.parentSpanContext?.spanId).toBe(sender.spanContext().spanId);
+    expect(onward).toEqual({
+      'x-request-id': 'req-9',
+      traceparent: `00-${sender.spanContext().traceId}-${relay?.spanContext().spanId}-01`,
+    });
+  });
+
+  // What each exporter sends over HTTP is checked end to end: the tracing e2e test's collector
+  // reads the default (protobuf), and the exporters cannot send from inside Jest's VM (they
+  // load their HTTP agent with a dynamic import).
+  it('exports OTLP protobuf by default, as OpenTelemetry does, and JSON when asked', () => {
+    expect(traceExporterFor({})).toBeInstanceOf(OtlpProtobufExporter);
+    expect(traceExporterFor({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toBeInstanceOf(
+      OtlpProtobufExporter,
+    );
+    expect(traceExporterFor({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBeInstanceOf(
+      OtlpJsonExporter,
+    );
+    // The traces-only variable wins over the general one.
+    expect(
+      traceExporterFor({
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      }),
+    ).toBeInstanceOf(OtlpJsonExporter);
+  });
+
+  it('refuses gRPC or an unknown protocol at start, naming the variable', () => {
+    expect(() => traceExporterFor({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (got "grpc")',
+    );
+    expect(() => traceExporterFor({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'udp' })).toThrow(
+      /^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be/,
+    );
   });
 });

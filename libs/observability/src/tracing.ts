@@ -1,5 +1,6 @@
 import { trace, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -17,7 +18,7 @@ export function tracer(): Tracer {
 }
 
 export interface TracingOptions {
-  /** Where spans go; default the OTLP/HTTP exporter, configured by the OTEL_EXPORTER_OTLP_* env. */
+  /** Where spans go; default the OTLP/HTTP exporter the OTEL_EXPORTER_OTLP_* env configures. */
   exporter?: SpanExporter;
   /** Export each span as it ends (tests) instead of in batches. */
   simple?: boolean;
@@ -34,6 +35,27 @@ export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
     env.OTEL_EXPORTER_OTLP_ENDPOINT ||
     env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
     env.OTEL_TRACES_EXPORTER === 'otlp',
+  );
+}
+
+/**
+ * The OTLP/HTTP exporter the environment asks for: protobuf unless OTEL_EXPORTER_OTLP_PROTOCOL
+ * (or its traces-only variant) says `http/json`, as OpenTelemetry's own default is. Protobuf is
+ * also the cheaper: its serialiser writes the wire format directly, where JSON builds a tree of
+ * objects and hex strings first and stringifies it (in `npm run bench -- observability`, JSON
+ * serialisation was the largest single cost of tracing in the gateway and register). gRPC is
+ * not offered: it would add a gRPC stack to every image for what a collector takes over HTTP.
+ * Endpoint, headers, timeout and compression come from OpenTelemetry's own variables.
+ */
+export function traceExporterFor(env: NodeJS.ProcessEnv = process.env): SpanExporter {
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[variable] || 'http/protobuf';
+  if (protocol === 'http/protobuf') return new OtlpProtobufExporter();
+  if (protocol === 'http/json') return new OtlpJsonExporter();
+  throw new Error(
+    `${variable} must be http/protobuf or http/json (got "${protocol}"): traces are sent over OTLP/HTTP`,
   );
 }
 
@@ -62,7 +84,7 @@ export function startTracing(
 ): boolean {
   if (provider) return true;
   if (!options.exporter && !tracingWanted(env)) return false;
-  const exporter = options.exporter ?? new OTLPTraceExporter();
+  const exporter = options.exporter ?? traceExporterFor(env);
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME || `custodian-${service}`,

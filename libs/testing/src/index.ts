@@ -14,3 +14,4 @@ export * from './ports';
 export * from './app-process';
 export * from './postgres-probe';
 export * from './list-reply';
+export * from './otlp-traces';

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
+import { sampleCpu } from './cpu';
 import { load, type LoadResult } from './load';
 import {
   POSTGRES,
@@ -27,27 +28,40 @@ const ASSETS = 500;
 /** Another checkout of this repo, built, to run as the baseline (e.g. before issue 15). */
 const BASELINE = process.env.BENCH_BASELINE;
 const PORT = 3230;
+/** Only these variants (comma-separated keys: baseline, off, on, sampled); default all. */
+const ONLY = process.env.BENCH_VARIANTS?.split(',').filter(Boolean);
+/** How long the worker may take to deliver the writes' webhooks after the load stops. */
+const DRAIN_MS = 60_000;
 
 interface Variant {
+  key: string;
   name: string;
   env: Record<string, string>;
   root: string;
 }
 
+/** CPU ms the three apps spent per 2xx answer, each and in all. */
+type CpuPerRequest = Record<'gateway' | 'register' | 'webhook-worker' | 'apps', number>;
+
 interface Measured {
   variant: string;
   read: LoadResult;
   write: LoadResult;
-  spans: number;
+  readCpu: CpuPerRequest;
+  /** Until every write's webhook was delivered: the worker's share of a write is counted. */
+  writeCpu: CpuPerRequest;
+  /** OTLP bytes the apps exported during the reads and writes. */
+  traceBytes: number;
 }
 
 /**
  * A stand-in for an OpenTelemetry collector and a webhook receiver in one: answers every POST
- * at once with 200, counting the spans the apps export, so the bench measures the apps' cost
+ * at once with 200, counting the trace bytes the apps export, so the bench measures the apps' cost
  * of producing and sending them, not a collector's.
  */
 class Sink {
-  spans = 0;
+  traceBytes = 0;
+  hooks = 0;
   private server: Server | null = null;
   url = '';
 
@@ -57,10 +71,13 @@ class Sink {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         if (request.url === '/v1/traces') {
-          // Counting span ids is cheaper than parsing the export and close enough.
-          this.spans += Buffer.concat(chunks).toString().split('"spanId"').length - 1;
+          // Bytes, not spans: decoding the exports would put the sink's work on the apps' cores.
+          this.traceBytes += Buffer.concat(chunks).length;
+        } else {
+          this.hooks++;
         }
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        // An empty body is a full success in both OTLP encodings, and a webhook's 200.
+        response.writeHead(200).end();
       });
     });
     this.server = server;
@@ -85,18 +102,27 @@ class Sink {
 export async function benchObservability(): Promise<void> {
   const sink = new Sink();
   await sink.start();
-  const variants: Variant[] = [
+  const all: Variant[] = [
     ...(BASELINE
-      ? [{ name: `baseline (${path.basename(BASELINE)})`, env: {}, root: BASELINE }]
+      ? [
+          {
+            key: 'baseline',
+            name: `baseline (${path.basename(BASELINE)})`,
+            env: {},
+            root: BASELINE,
+          },
+        ]
       : []),
-    { name: 'metrics on, tracing off', env: {}, root: REPO_ROOT },
+    { key: 'off', name: 'metrics on, tracing off', env: {}, root: REPO_ROOT },
     {
+      key: 'on',
       name: 'metrics on, tracing on',
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
       root: REPO_ROOT,
     },
     {
       // What a busy deployment would run: one trace in ten, decided at the gateway.
+      key: 'sampled',
       name: 'metrics on, tracing on, 10% sampled',
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
@@ -106,6 +132,7 @@ export async function benchObservability(): Promise<void> {
       root: REPO_ROOT,
     },
   ];
+  const variants = all.filter((variant) => !ONLY || ONLY.includes(variant.key));
   const results: Measured[] = [];
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -170,7 +197,15 @@ async function measure(variant: Variant, sink: Sink): Promise<Measured> {
       });
       ids.push(((await response.json()) as { id: string }).id);
     }
-    const spansBefore = sink.spans;
+    const pids = {
+      register: children[0]?.pid ?? 0,
+      gateway: children[1]?.pid ?? 0,
+      'webhook-worker': children[2]?.pid ?? 0,
+    };
+    // The seeding's deliveries are not the reads' work.
+    await drained(sink, ASSETS);
+    const traceBytesBefore = sink.traceBytes;
+    const readSample = sampleCpu(pids);
     const read = await load({
       name: 'GET /assets/{id}',
       url,
@@ -179,6 +214,8 @@ async function measure(variant: Variant, sink: Sink): Promise<Measured> {
       connections: CONNECTIONS,
       durationSeconds: SECONDS,
     });
+    const readCpu = perRequest(readSample.stop(), read.okPerSecond * SECONDS);
+    const writeSample = sampleCpu(pids);
     const write = await load({
       name: 'POST /assets',
       url,
@@ -188,7 +225,17 @@ async function measure(variant: Variant, sink: Sink): Promise<Measured> {
       durationSeconds: SECONDS,
       postJson: JSON.stringify({ name: 'Bench asset', category: 'Laptops' }),
     });
-    return { variant: variant.name, read, write, spans: sink.spans - spansBefore };
+    const written = Math.round(write.okPerSecond * SECONDS);
+    await drained(sink, ASSETS + written);
+    const writeCpu = perRequest(writeSample.stop(), written);
+    return {
+      variant: variant.name,
+      read,
+      write,
+      readCpu,
+      writeCpu,
+      traceBytes: sink.traceBytes - traceBytesBefore,
+    };
   } finally {
     await stopAll(children);
     await dropDatabase(`custodian_bench_${run}`);
@@ -207,6 +254,23 @@ async function measure(variant: Variant, sink: Sink): Promise<Measured> {
   }
 }
 
+/** Waits until the sink has received `hooks` webhooks, or DRAIN_MS has passed. */
+async function drained(sink: Sink, hooks: number): Promise<void> {
+  const deadline = Date.now() + DRAIN_MS;
+  while (sink.hooks < hooks && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (sink.hooks < hooks) console.log(`  only ${sink.hooks} of ${hooks} webhooks delivered`);
+}
+
+function perRequest(spent: Record<string, number>, answers: number): CpuPerRequest {
+  const per = (ms: number) => ms / Math.max(1, answers);
+  const gateway = per(spent.gateway ?? 0);
+  const register = per(spent.register ?? 0);
+  const worker = per(spent['webhook-worker'] ?? 0);
+  return { gateway, register, 'webhook-worker': worker, apps: gateway + register + worker };
+}
+
 async function dropDatabase(database: string): Promise<void> {
   const client = new Client({ connectionString: `${POSTGRES}/postgres` });
   await client.connect();
@@ -220,13 +284,15 @@ function printTable(results: Measured[], variants: Variant[]): void {
   console.log(
     `\n${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} round(s); writes deliver a webhook each\n`,
   );
+  const cpu = (spent: CpuPerRequest) =>
+    `${spent.gateway.toFixed(2)} / ${spent.register.toFixed(2)} / ${spent['webhook-worker'].toFixed(2)}`;
   console.log(
-    '| variant | GET 2xx/s | p50 ms | p99 ms | errors | POST 2xx/s | p50 ms | p99 ms | errors | spans exported |',
+    '| variant | GET 2xx/s | p50 ms | p99 ms | errors | CPU ms/req gw / reg / worker | POST 2xx/s | p50 ms | p99 ms | errors | CPU ms/req gw / reg / worker | trace KB exported |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const result of results) {
     console.log(
-      `| ${result.variant} | ${cell(result.read)} | ${cell(result.write)} | ${result.spans} |`,
+      `| ${result.variant} | ${cell(result.read)} | ${cpu(result.readCpu)} | ${cell(result.write)} | ${cpu(result.writeCpu)} | ${Math.round(result.traceBytes / 1024)} |`,
     );
   }
   const mean = (name: string, pick: (m: Measured) => number) => {
@@ -234,18 +300,27 @@ function printTable(results: Measured[], variants: Variant[]): void {
     return runs.reduce((sum, value) => sum + value, 0) / Math.max(1, runs.length);
   };
   const reference = variants[0]?.name ?? '';
-  console.log(`\nMean 2xx/s over the rounds, and against "${reference}":\n`);
-  console.log('| variant | GET 2xx/s | vs reference | POST 2xx/s | vs reference |');
-  console.log('| --- | --- | --- | --- | --- |');
-  const refRead = mean(reference, (m) => m.read.okPerSecond);
-  const refWrite = mean(reference, (m) => m.write.okPerSecond);
+  console.log(
+    `\nMeans over the rounds, and against "${reference}" (CPU: the three apps' ms per 2xx answer):\n`,
+  );
+  console.log(
+    '| variant | GET 2xx/s | vs reference | GET CPU ms | vs reference | POST 2xx/s | vs reference | POST CPU ms | vs reference |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  const figures = (name: string) => [
+    mean(name, (m) => m.read.okPerSecond),
+    mean(name, (m) => m.readCpu.apps),
+    mean(name, (m) => m.write.okPerSecond),
+    mean(name, (m) => m.writeCpu.apps),
+  ];
+  const base = figures(reference);
+  const change = (value: number, of: number) =>
+    `${value >= of ? '+' : ''}${(((value - of) / of) * 100).toFixed(1)}%`;
   for (const { name } of variants) {
-    const readRate = mean(name, (m) => m.read.okPerSecond);
-    const writeRate = mean(name, (m) => m.write.okPerSecond);
-    const change = (value: number, base: number) =>
-      `${value >= base ? '+' : ''}${(((value - base) / base) * 100).toFixed(1)}%`;
-    console.log(
-      `| ${name} | ${Math.round(readRate)} | ${change(readRate, refRead)} | ${Math.round(writeRate)} | ${change(writeRate, refWrite)} |`,
-    );
+    const cells = figures(name).map((value, i) => {
+      const shown = i % 2 === 0 ? String(Math.round(value)) : value.toFixed(3);
+      return `${shown} | ${change(value, base[i] ?? value)}`;
+    });
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
   }
 }

@@ -5,6 +5,7 @@ import {
   tracer,
   tracingOn,
   wellFormedRequestId,
+  withRequestId,
 } from '@custodian/observability';
 import {
   ROOT_CONTEXT,
@@ -59,16 +60,16 @@ export function registerRequestContext(fastify: FastifyInstance): void {
       },
       parent,
     );
-    const traced = trace.setSpan(parent, span);
+    const traced = withRequestId(trace.setSpan(parent, span), request.id);
     scopes.set(request, { span, traced });
-    context.with(traced, () => runWithRequestId(request.id, done));
+    context.with(traced, done);
   });
   // A body is read in callbacks that began outside the onRequest hook's scope: the handler
   // enters it again.
   fastify.addHook('preHandler', (request, _reply, done) => {
     const scope = scopes.get(request);
     if (!scope) return runWithRequestId(request.id, done);
-    context.with(scope.traced, () => runWithRequestId(request.id, done));
+    context.with(scope.traced, done);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const scope = scopes.get(request);
