@@ -144,4 +144,50 @@ describe('one trace from HTTP to the delivery attempt (e2e)', () => {
       new Set(['custodian-gateway', 'custodian-register', 'custodian-webhook-worker']),
     );
   });
+
+  it('traces nothing of a request its client did not sample, yet delivers it, and keeps the decision on every hop', async () => {
+    // The webhook of the first test (asset.created to /traced) is still subscribed.
+    const unsampledTrace = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const before = receiver.on('/traced').length;
+    const created = await tenant.request('/assets', {
+      method: 'POST',
+      body: { name: 'Not traced' },
+      headers: { traceparent: `00-${unsampledTrace}-00f067aa0ba902b7-00` },
+    });
+    expect(created.status).toBe(201);
+    await eventually(
+      () => {
+        if (receiver.on('/traced').length <= before) throw new Error('not delivered yet');
+        return Promise.resolve();
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    // A sampled write after it: once its attempt's span is in, the unsampled one's would be.
+    const after = await tenant.request('/assets', {
+      method: 'POST',
+      body: { name: 'Traced after' },
+      headers: { 'x-request-id': 'trace-me-2' },
+    });
+    expect(after.status).toBe(201);
+    await eventually(
+      () => {
+        const root = collector.spans.find(
+          (span) => span.attributes['custodian.request_id'] === 'trace-me-2',
+        );
+        const attempt = collector.spans.find(
+          (span) => span.traceId === root?.traceId && span.name === 'webhook asset.created',
+        );
+        if (!attempt) throw new Error('the sampled write is not traced to its attempt yet');
+        return Promise.resolve();
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    expect(collector.spans.filter((span) => span.traceId === unsampledTrace)).toEqual([]);
+    // Nor did a later hop start a trace of its own: every span is in a trace that began at HTTP.
+    const rooted = new Set(
+      collector.spans.filter((span) => !span.parentSpanId).map((span) => span.traceId),
+    );
+    const orphans = collector.spans.filter((span) => !rooted.has(span.traceId));
+    expect(orphans.map((span) => `${span.service} ${span.name}`)).toEqual([]);
+  });
 });

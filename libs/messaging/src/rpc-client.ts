@@ -11,7 +11,7 @@ import {
   messageContextUnder,
   rpcClientDuration,
   tracer,
-  tracingOn,
+  spansHere,
   type MessageContext,
 } from '@custodian/observability';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
@@ -136,7 +136,7 @@ export class RpcClient {
     };
     const body = Buffer.from(JSON.stringify(message));
     // The server's span is a child of this one: the trace context sent is this span's.
-    const span = tracingOn()
+    const span = spansHere()
       ? tracer().startSpan(`rpc ${pattern}`, {
           kind: SpanKind.CLIENT,
           attributes: {

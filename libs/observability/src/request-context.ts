@@ -8,6 +8,7 @@ import {
   type Span,
   type SpanOptions,
 } from '@opentelemetry/api';
+import { isTracingSuppressed, suppressTracing } from '@opentelemetry/core';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { tracer, tracingOn } from './tracing';
 import { randomUUID } from 'node:crypto';
@@ -61,6 +62,20 @@ const storage = new AsyncLocalStorage<RequestScope>();
 
 const REQUEST_ID_KEY = createContextKey('custodian.request_id');
 
+/**
+ * The trace context of a message whose trace is not sampled, kept as it came to pass it on.
+ * Work in such a trace runs with tracing suppressed and no active span, so it pays for no span
+ * object, no id and no pg instrumentation (which works on any query under an active span,
+ * recording or not: it was most of tracing's cost in a sampled-out request), while every
+ * message it sends still carries the decision (`traceparent` flags 00) onward.
+ */
+const UNSAMPLED_KEY = createContextKey('custodian.unsampled_trace');
+
+/** Whether a well-formed traceparent's sampled flag is set. */
+function sampledTraceparent(traceparent: string): boolean {
+  return (Number.parseInt(traceparent.slice(-2), 16) & 1) === 1;
+}
+
 /** `traced` naming the request `requestId` (or no request, when undefined). */
 export function withRequestId(traced: Context, requestId: string | undefined): Context {
   return requestId === undefined
@@ -103,7 +118,9 @@ export function messageContextUnder(span: Span): MessageContext | undefined {
 /** What `currentMessageContext` would return with `traced` active (tracing on). */
 function messageContextOf(traced: Context): MessageContext | undefined {
   const requestId = traced.getValue(REQUEST_ID_KEY) as string | undefined;
-  const injected: Record<string, string> = {};
+  const injected: Record<string, string> = {
+    ...(traced.getValue(UNSAMPLED_KEY) as Record<string, string> | undefined),
+  };
   propagation.inject(traced, injected);
   const carrier: MessageContext = {};
   if (requestId !== undefined) carrier[REQUEST_ID_HEADER] = requestId;
@@ -134,8 +151,9 @@ export function messageContextFrom(headers: unknown): MessageContext | undefined
 
 /**
  * Runs `work` in the request a message's context names, under the trace it carries: spans
- * started inside are children of the span that sent it. A context that names neither runs
- * `work` outside any request and any trace.
+ * started inside are children of the span that sent it. A trace its sender did not sample
+ * runs untraced (no spans, no SQL spans) and passes the decision on. A context that names
+ * neither runs `work` outside any request and any trace.
  */
 export function runInMessageContext<T>(carried: unknown, work: () => T): T {
   const carrier = messageContextFrom(carried) ?? {};
@@ -145,7 +163,15 @@ export function runInMessageContext<T>(carried: unknown, work: () => T): T {
 
 /** The trace context and request a carrier names, as a context to run in (tracing on). */
 function carriedContext(carrier: MessageContext): Context {
-  return withRequestId(propagation.extract(ROOT_CONTEXT, carrier), carrier[REQUEST_ID_HEADER]);
+  const { traceparent, tracestate } = carrier;
+  const traced =
+    traceparent !== undefined && !sampledTraceparent(traceparent)
+      ? suppressTracing(ROOT_CONTEXT).setValue(UNSAMPLED_KEY, {
+          traceparent,
+          ...(tracestate === undefined ? {} : { tracestate }),
+        })
+      : propagation.extract(ROOT_CONTEXT, carrier);
+  return withRequestId(traced, carrier[REQUEST_ID_HEADER]);
 }
 
 /** For log lines: `{ requestId }` inside a request, nothing outside one. */
@@ -167,6 +193,7 @@ export function spanAcrossHop(
 ): { span: Span | undefined; onward: MessageContext | undefined } {
   if (!tracingOn()) return { span: undefined, onward: messageContextFrom(carried) };
   const traced = carriedContext(messageContextFrom(carried) ?? {});
+  if (isTracingSuppressed(traced)) return { span: undefined, onward: messageContextOf(traced) };
   const span = tracer().startSpan(name, options, traced);
   return { span, onward: messageContextOf(trace.setSpan(traced, span)) };
 }

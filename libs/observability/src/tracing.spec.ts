@@ -11,7 +11,15 @@ import {
 } from './request-context';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { startTracing, stopTracing, traceExporterFor, tracer, tracingWanted } from './tracing';
+import {
+  inSpan,
+  spansHere,
+  startTracing,
+  stopTracing,
+  traceExporterFor,
+  tracer,
+  tracingWanted,
+} from './tracing';
 
 describe('tracing', () => {
   const exporter = new InMemorySpanExporter();
@@ -88,6 +96,42 @@ describe('tracing', () => {
       'x-request-id': 'req-9',
       traceparent: `00-${sender.spanContext().traceId}-${relay?.spanContext().spanId}-01`,
     });
+  });
+
+  it('runs a trace its sender did not sample without spans, and passes the decision on', async () => {
+    exporter.reset();
+    const carried = {
+      'x-request-id': 'req-10',
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00',
+      tracestate: 'vendor=1',
+    };
+    const seen = await runInMessageContext(carried, () =>
+      inSpan('rpc assets.get', {}, async (span) => ({
+        span,
+        // What pg's instrumentation asks before it makes a span for a query.
+        active: trace.getSpan(context.active()),
+        here: spansHere(),
+        onward: currentMessageContext(),
+        id: currentRequestId(),
+      })),
+    );
+    expect(seen).toEqual({
+      span: undefined,
+      active: undefined,
+      here: false,
+      onward: carried,
+      id: 'req-10',
+    });
+    const hop = spanAcrossHop(carried, 'publish asset.created', {});
+    expect(hop).toEqual({ span: undefined, onward: carried });
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    // A sampled one is traced as before.
+    const sampled = { ...carried, traceparent: carried.traceparent.replace(/-00$/, '-01') };
+    runInMessageContext(sampled, () => inSpan('rpc assets.get', {}, () => Promise.resolve()));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(exporter.getFinishedSpans().map((span) => span.parentSpanContext?.spanId)).toEqual([
+      'b7ad6b7169203331',
+    ]);
   });
 
   // What each exporter sends over HTTP is checked end to end: the tracing e2e test's collector

@@ -1,4 +1,5 @@
-import { trace, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { context, trace, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { isTracingSuppressed } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -70,6 +71,15 @@ export function tracingOn(): boolean {
 }
 
 /**
+ * Whether a span started here would be recorded: tracing is on and the current work is not in
+ * a trace whose sampling said no (see request-context's unsampled traces), where starting one
+ * would only cost.
+ */
+export function spansHere(): boolean {
+  return provider !== null && !isTracingSuppressed(context.active());
+}
+
+/**
  * Starts OpenTelemetry tracing for `service` when the environment asks for it (or an exporter
  * is given): W3C trace context, an AsyncLocalStorage context manager, and spans for Postgres
  * queries (pg's instrumentation, which must be in place before pg is first loaded: each app's
@@ -123,7 +133,7 @@ export function inSpan<T>(
   options: SpanOptions | (() => SpanOptions),
   work: (span: Span | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!provider) return work(undefined);
+  if (!spansHere()) return work(undefined);
   const resolved = typeof options === 'function' ? options() : options;
   return tracer().startActiveSpan(name, resolved, (span) => work(span).finally(() => span.end()));
 }

@@ -23,12 +23,17 @@ import { createTenant } from './tenant';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/**
+ * BENCH_RATE=<GET/s>,<POST/s>: offer this load instead of as much as the stack takes. Below
+ * saturation the apps do not fight over the cores, so their CPU per answer is steadier still.
+ */
+const RATES = process.env.BENCH_RATE?.split(',').map(Number);
 /** Assets created before the reads, which cycle through them. */
 const ASSETS = 500;
 /** Another checkout of this repo, built, to run as the baseline (e.g. before issue 15). */
 const BASELINE = process.env.BENCH_BASELINE;
 const PORT = 3230;
-/** Only these variants (comma-separated keys: baseline, off, on, sampled); default all. */
+/** Only these variants (comma-separated keys: baseline, off, on, sampled, unsampled); default all. */
 const ONLY = process.env.BENCH_VARIANTS?.split(',').filter(Boolean);
 /** How long the worker may take to deliver the writes' webhooks after the load stops. */
 const DRAIN_MS = 60_000;
@@ -98,6 +103,8 @@ class Sink {
  * (OTLP/HTTP to a local sink), and, with BENCH_BASELINE=<built checkout>, against another
  * version (e.g. the commit before issue 15: neither). Variants alternate for BENCH_ROUNDS
  * rounds, each round in a rotated order, so the machine's drift falls on all of them alike.
+ * Beside the rates it reports the CPU each app spent per answer (from /proc, writes counted
+ * until their webhooks were delivered), which depends less on what else shares the cores.
  */
 export async function benchObservability(): Promise<void> {
   const sink = new Sink();
@@ -118,6 +125,13 @@ export async function benchObservability(): Promise<void> {
       key: 'on',
       name: 'metrics on, tracing on',
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
+      root: REPO_ROOT,
+    },
+    {
+      // Tracing's fixed cost alone: the gateway samples nothing, so nothing else traces.
+      key: 'unsampled',
+      name: 'metrics on, tracing on, none sampled',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' },
       root: REPO_ROOT,
     },
     {
@@ -213,6 +227,7 @@ async function measure(variant: Variant, sink: Sink): Promise<Measured> {
       headers,
       connections: CONNECTIONS,
       durationSeconds: SECONDS,
+      overallRate: RATES?.[0],
     });
     const readCpu = perRequest(readSample.stop(), read.okPerSecond * SECONDS);
     const writeSample = sampleCpu(pids);
@@ -223,6 +238,7 @@ async function measure(variant: Variant, sink: Sink): Promise<Measured> {
       headers,
       connections: CONNECTIONS,
       durationSeconds: SECONDS,
+      overallRate: RATES?.[1],
       postJson: JSON.stringify({ name: 'Bench asset', category: 'Laptops' }),
     });
     const written = Math.round(write.okPerSecond * SECONDS);
@@ -282,7 +298,7 @@ function printTable(results: Measured[], variants: Variant[]): void {
   const cell = (run: LoadResult) =>
     `${Math.round(run.okPerSecond)} | ${run.p50} | ${run.p99} | ${run.errors + run.non2xx}`;
   console.log(
-    `\n${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} round(s); writes deliver a webhook each\n`,
+    `\n${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} round(s)${RATES ? `, offered ${RATES.join(' GET/s and ')} POST/s` : ''}; writes deliver a webhook each\n`,
   );
   const cpu = (spent: CpuPerRequest) =>
     `${spent.gateway.toFixed(2)} / ${spent.register.toFixed(2)} / ${spent['webhook-worker'].toFixed(2)}`;
