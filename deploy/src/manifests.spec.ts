@@ -565,6 +565,8 @@ const CUSTODIAN_METRICS: Record<string, 'histogram' | 'counter' | 'gauge'> = {
   custodian_delivery_attempt_duration_seconds: 'histogram',
   custodian_delivery_end_to_end_seconds: 'histogram',
   custodian_delivery_leases_held: 'gauge',
+  custodian_deliveries_due: 'gauge',
+  custodian_delivery_oldest_due_age_seconds: 'gauge',
   custodian_dead_letter_messages: 'gauge',
   custodian_db_pool_connections: 'gauge',
   custodian_amqp_connected: 'gauge',

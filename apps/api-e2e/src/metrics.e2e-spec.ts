@@ -134,6 +134,9 @@ describe('metrics on the health ports (e2e)', () => {
     ).toBe(1);
     expect(sample(worker, 'custodian_delivery_end_to_end_seconds_count')).toBe(1);
     expect(sample(worker, 'custodian_delivery_leases_held')).toBeGreaterThanOrEqual(0);
+    // Its one delivery is done: nothing is due and waiting for a worker.
+    expect(sample(worker, 'custodian_deliveries_due')).toBe(0);
+    expect(sample(worker, 'custodian_delivery_oldest_due_age_seconds')).toBe(0);
 
     // Low cardinality: no workspace, asset, key, endpoint or delivery id in any label.
     for (const text of [gateway, register, worker]) {

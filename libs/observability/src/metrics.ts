@@ -87,6 +87,51 @@ export function observeLeases(probe: () => number): void {
   leasesProbe = probe;
 }
 
+/** What the `observe*` functions read at scrape time. */
+type Probe<T> = () => T | Promise<T>;
+
+let dueProbe: Probe<{ due: number; oldestAgeSeconds: number }> | null = null;
+
+export const deliveriesDue = new Gauge({
+  name: 'custodian_deliveries_due',
+  help: 'Deliveries due now that no worker holds a lease on (all workers: each reports the same).',
+  registers: [metricsRegistry],
+  async collect() {
+    await collectDue();
+  },
+});
+
+export const deliveryOldestDueAge = new Gauge({
+  name: 'custodian_delivery_oldest_due_age_seconds',
+  help: 'How long the oldest delivery due now and not leased has been due (0 when none).',
+  registers: [metricsRegistry],
+});
+
+/** Both gauges from one read, whichever is collected first. */
+let dueRead: Promise<void> | null = null;
+function collectDue(): Promise<void> {
+  dueRead ??= (async () => {
+    if (!dueProbe) return;
+    try {
+      const { due, oldestAgeSeconds } = await dueProbe();
+      deliveriesDue.set(due);
+      deliveryOldestDueAge.set(oldestAgeSeconds);
+    } catch {
+      // Postgres down: NaN (unknown), not a stale figure nor a reassuring 0; /health says why.
+      deliveriesDue.set(Number.NaN);
+      deliveryOldestDueAge.set(Number.NaN);
+    }
+  })().finally(() => (dueRead = null));
+  return dueRead;
+}
+
+/** The worker tells the gauges how to read what is due and not leased. */
+export function observeDueDeliveries(
+  probe: Probe<{ due: number; oldestAgeSeconds: number }>,
+): void {
+  dueProbe = probe;
+}
+
 export const deadLetterMessages = new Gauge({
   name: 'custodian_dead_letter_messages',
   help: 'Event messages in the dead-letter queue, as last read by the worker.',
@@ -109,9 +154,6 @@ export function observeAmqp(up: () => boolean): () => void {
   amqpProbes.add(up);
   return () => amqpProbes.delete(up);
 }
-
-/** What `observeOutbox` and `observePool` read at scrape time. */
-type Probe<T> = () => T | Promise<T>;
 
 const outboxProbes = new Map<string, Probe<{ backlog: number; oldestAgeSeconds: number }>>();
 

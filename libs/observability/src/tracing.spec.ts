@@ -106,14 +106,16 @@ describe('tracing', () => {
       tracestate: 'vendor=1',
     };
     const seen = await runInMessageContext(carried, () =>
-      inSpan('rpc assets.get', {}, async (span) => ({
-        span,
-        // What pg's instrumentation asks before it makes a span for a query.
-        active: trace.getSpan(context.active()),
-        here: spansHere(),
-        onward: currentMessageContext(),
-        id: currentRequestId(),
-      })),
+      inSpan('rpc assets.get', {}, (span) =>
+        Promise.resolve({
+          span,
+          // What pg's instrumentation asks before it makes a span for a query.
+          active: trace.getSpan(context.active()),
+          here: spansHere(),
+          onward: currentMessageContext(),
+          id: currentRequestId(),
+        }),
+      ),
     );
     expect(seen).toEqual({
       span: undefined,
@@ -127,8 +129,7 @@ describe('tracing', () => {
     expect(exporter.getFinishedSpans()).toEqual([]);
     // A sampled one is traced as before.
     const sampled = { ...carried, traceparent: carried.traceparent.replace(/-00$/, '-01') };
-    runInMessageContext(sampled, () => inSpan('rpc assets.get', {}, () => Promise.resolve()));
-    await new Promise((resolve) => setImmediate(resolve));
+    await runInMessageContext(sampled, () => inSpan('rpc assets.get', {}, () => Promise.resolve()));
     expect(exporter.getFinishedSpans().map((span) => span.parentSpanContext?.spanId)).toEqual([
       'b7ad6b7169203331',
     ]);

@@ -95,6 +95,22 @@ export class DeliveryLeases {
   ) {}
 
   /**
+   * Deliveries due now that no worker holds (to enabled endpoints: a disabled one's wait for it
+   * on purpose), and how long the oldest has been due: the work the workers are behind on, for
+   * the metrics (read at scrape time, through the index of pending deliveries).
+   */
+  async due(): Promise<{ due: number; oldestAgeSeconds: number }> {
+    const [row] = await this.db.query<Array<{ due: number; age: number | null }>>(
+      `SELECT count(*)::int AS due,
+         extract(epoch FROM now() - min(d.next_attempt_at))::float8 AS age
+       FROM delivery.deliveries d JOIN delivery.endpoints e ON e.id = d.endpoint_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+         AND (d.lease_until IS NULL OR d.lease_until < now()) AND e.enabled`,
+    );
+    return { due: row?.due ?? 0, oldestAgeSeconds: Math.max(0, row?.age ?? 0) };
+  }
+
+  /**
    * Shares the claim between workspaces, and between endpoints inside one, whatever their
    * backlogs: each endpoint with pending deliveries is visited once (a loose index scan of the
    * pending deliveries by endpoint, one probe each), the oldest due of each are candidates, and

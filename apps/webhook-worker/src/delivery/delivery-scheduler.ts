@@ -10,7 +10,13 @@ import { DataSource } from 'typeorm';
 import { WorkerConfig, retryDelays } from '../config/worker-config';
 import { boundedResolver } from '../webhooks/dns-resolver';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
-import { debugLines, inSpan, observeLeases, runInMessageContext } from '@custodian/observability';
+import {
+  debugLines,
+  inSpan,
+  observeDueDeliveries,
+  observeLeases,
+  runInMessageContext,
+} from '@custodian/observability';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { AttemptRecorder } from './attempt-recorder';
 import {
@@ -76,6 +82,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
       afterFailures: config.WEBHOOK_AUTO_DISABLE_AFTER_FAILURES,
       afterHours: config.WEBHOOK_AUTO_DISABLE_AFTER_HOURS,
     });
+    observeDueDeliveries(() => this.leases.due());
     this.slots = new SlotAllocator({
       concurrency: config.DELIVERY_CONCURRENCY,
       perWorkspace: config.DELIVERY_PER_WORKSPACE,
