@@ -90,6 +90,15 @@ export function observeLeases(probe: () => number): void {
 /** What the `observe*` functions read at scrape time. */
 type Probe<T> = () => T | Promise<T>;
 
+/**
+ * `read` as a collect function that two gauges fed by one query share: whichever is collected
+ * first in a scrape runs it, the other waits for the same run.
+ */
+function sharedRead(read: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () => (running ??= read().finally(() => (running = null)));
+}
+
 let dueProbe: Probe<{ due: number; oldestAgeSeconds: number }> | null = null;
 
 export const deliveriesDue = new Gauge({
@@ -107,23 +116,18 @@ export const deliveryOldestDueAge = new Gauge({
   registers: [metricsRegistry],
 });
 
-/** Both gauges from one read, whichever is collected first. */
-let dueRead: Promise<void> | null = null;
-function collectDue(): Promise<void> {
-  dueRead ??= (async () => {
-    if (!dueProbe) return;
-    try {
-      const { due, oldestAgeSeconds } = await dueProbe();
-      deliveriesDue.set(due);
-      deliveryOldestDueAge.set(oldestAgeSeconds);
-    } catch {
-      // Postgres down: NaN (unknown), not a stale figure nor a reassuring 0; /health says why.
-      deliveriesDue.set(Number.NaN);
-      deliveryOldestDueAge.set(Number.NaN);
-    }
-  })().finally(() => (dueRead = null));
-  return dueRead;
-}
+const collectDue = sharedRead(async () => {
+  if (!dueProbe) return;
+  try {
+    const { due, oldestAgeSeconds } = await dueProbe();
+    deliveriesDue.set(due);
+    deliveryOldestDueAge.set(oldestAgeSeconds);
+  } catch {
+    // Postgres down: NaN (unknown), not a stale figure nor a reassuring 0; /health says why.
+    deliveriesDue.set(Number.NaN);
+    deliveryOldestDueAge.set(Number.NaN);
+  }
+});
 
 /** The worker tells the gauges how to read what is due and not leased. */
 export function observeDueDeliveries(
@@ -174,24 +178,20 @@ export const outboxOldestAge = new Gauge({
   registers: [metricsRegistry],
 });
 
-/** Both outbox gauges from one read per schema, whichever gauge is collected first. */
-let outboxRead: Promise<void> | null = null;
-function collectOutbox(): Promise<void> {
-  outboxRead ??= (async () => {
-    for (const [schema, probe] of outboxProbes) {
-      try {
-        const { backlog, oldestAgeSeconds } = await probe();
-        outboxBacklog.set({ schema }, backlog);
-        outboxOldestAge.set({ schema }, oldestAgeSeconds);
-      } catch {
-        // Postgres down: no value rather than a stale one; the health check says why.
-        outboxBacklog.remove({ schema });
-        outboxOldestAge.remove({ schema });
-      }
+/** Both outbox gauges, one read per schema. */
+const collectOutbox = sharedRead(async () => {
+  for (const [schema, probe] of outboxProbes) {
+    try {
+      const { backlog, oldestAgeSeconds } = await probe();
+      outboxBacklog.set({ schema }, backlog);
+      outboxOldestAge.set({ schema }, oldestAgeSeconds);
+    } catch {
+      // Postgres down: no value rather than a stale one; the health check says why.
+      outboxBacklog.remove({ schema });
+      outboxOldestAge.remove({ schema });
     }
-  })().finally(() => (outboxRead = null));
-  return outboxRead;
-}
+  }
+});
 
 /** The relay of `schema` tells the gauges how to read its backlog. */
 export function observeOutbox(
