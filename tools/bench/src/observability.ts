@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { sampleCpu } from './cpu';
 import { load, type LoadResult } from './load';
+import { median } from './quantile';
 import {
   POSTGRES,
   RABBITMQ_URL,
@@ -50,6 +51,7 @@ type CpuPerRequest = Record<'gateway' | 'register' | 'webhook-worker' | 'apps', 
 
 interface Measured {
   variant: string;
+  round: number;
   read: LoadResult;
   write: LoadResult;
   readCpu: CpuPerRequest;
@@ -101,14 +103,17 @@ class Sink {
  * workload (GET /assets/{id}, then POST /assets whose events are delivered to a local
  * receiver) runs against the stack with tracing off (metrics are always on), with tracing on
  * (OTLP/HTTP to a local sink), and, with BENCH_BASELINE=<built checkout>, against another
- * version (e.g. the commit before issue 15: neither). Variants alternate for BENCH_ROUNDS
- * rounds, each round in a rotated order, so the machine's drift falls on all of them alike.
- * Beside the rates it reports the CPU each app spent per answer (from /proc, writes counted
- * until their webhooks were delivered), which depends less on what else shares the cores.
+ * version (e.g. the commit before issue 15: neither).
+ *
+ * Every variant's stack is started first and stays up; then the load goes to one stack at a
+ * time, a short slice each, variant after variant, for BENCH_ROUNDS rounds in a rotated order.
+ * On a shared virtual machine the same build's speed drifts by 20% and more over minutes, so
+ * variants measured minutes apart differ by the drift; slices seconds apart, compared within
+ * their round (the median of those ratios), differ mostly by what the variants cost. Beside
+ * the rates it reports the CPU each app spent per answer (from /proc, writes counted until
+ * their webhooks were delivered).
  */
 export async function benchObservability(): Promise<void> {
-  const sink = new Sink();
-  await sink.start();
   const all: Variant[] = [
     ...(BASELINE
       ? [
@@ -121,17 +126,12 @@ export async function benchObservability(): Promise<void> {
         ]
       : []),
     { key: 'off', name: 'metrics on, tracing off', env: {}, root: REPO_ROOT },
-    {
-      key: 'on',
-      name: 'metrics on, tracing on',
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
-      root: REPO_ROOT,
-    },
+    { key: 'on', name: 'metrics on, tracing on', env: { tracing: 'on' }, root: REPO_ROOT },
     {
       // Tracing's fixed cost alone: the gateway samples nothing, so nothing else traces.
       key: 'unsampled',
       name: 'metrics on, tracing on, none sampled',
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' },
+      env: { tracing: 'on', OTEL_TRACES_SAMPLER: 'always_off' },
       root: REPO_ROOT,
     },
     {
@@ -139,7 +139,7 @@ export async function benchObservability(): Promise<void> {
       key: 'sampled',
       name: 'metrics on, tracing on, 10% sampled',
       env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+        tracing: 'on',
         OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
         OTEL_TRACES_SAMPLER_ARG: '0.1',
       },
@@ -147,127 +147,172 @@ export async function benchObservability(): Promise<void> {
     },
   ];
   const variants = all.filter((variant) => !ONLY || ONLY.includes(variant.key));
+  const stacks: Stack[] = [];
   const results: Measured[] = [];
   try {
+    for (const [index, variant] of variants.entries()) {
+      console.log(`starting ${variant.name}`);
+      stacks.push(await startStack(variant, PORT + 10 * index));
+    }
     for (let round = 1; round <= ROUNDS; round++) {
-      // Each round starts with the next variant: no variant is always first (or last) after a
-      // fresh database and a cold broker.
-      const order = variants.map((_, i) => variants[(i + round - 1) % variants.length]);
-      for (const variant of order) {
-        if (!variant) continue;
-        console.log(`round ${round}: ${variant.name}`);
-        results.push(await measure(variant, sink));
+      // Each round starts with the next variant: none is always first after an idle spell.
+      const order = stacks.map((_, i) => stacks[(i + round - 1) % stacks.length]);
+      for (const stack of order) {
+        if (!stack) continue;
+        const measured = await measure(stack, round);
+        console.log(
+          `round ${round}: ${stack.variant.name}: ${Math.round(measured.read.okPerSecond)} GET/s, ${Math.round(measured.write.okPerSecond)} POST/s`,
+        );
+        results.push(measured);
       }
     }
   } finally {
-    await sink.stop();
+    for (const stack of stacks) await stopStack(stack);
   }
   printTable(results, variants);
 }
 
-async function measure(variant: Variant, sink: Sink): Promise<Measured> {
+/** One variant's apps, up and seeded, with a sink of its own for its traces and webhooks. */
+interface Stack {
+  variant: Variant;
+  sink: Sink;
+  env: BenchEnv;
+  run: string;
+  children: ChildProcess[];
+  pids: Record<'gateway' | 'register' | 'webhook-worker', number>;
+  url: string;
+  headers: Record<string, string>;
+  ids: string[];
+  /** Webhooks the sink should have received once everything written so far is delivered. */
+  expectedHooks: number;
+}
+
+async function startStack(variant: Variant, port: number): Promise<Stack> {
+  const sink = new Sink();
+  await sink.start();
   const run = randomBytes(3).toString('hex');
+  const { tracing, ...variantEnv } = variant.env;
   const env: BenchEnv = {
     ...benchEnv(run),
     EVENTS_EXCHANGE: `custodian.events.bench.${run}`,
     EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.bench.${run}`,
     EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.bench.${run}`,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    ...variant.env,
+    ...(tracing ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : {}),
+    ...variantEnv,
   };
-  const children: ChildProcess[] = [];
-  try {
-    for (const app of ['gateway', 'register', 'webhook-worker']) {
-      const migration = runNode(`apps/${app}/src/migrate.js`, env, variant.root);
-      await new Promise((resolve) => migration.once('exit', resolve));
-    }
-    children.push(
-      runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: String(PORT + 1) }, variant.root),
-      runNode(
-        'apps/gateway/src/main.js',
-        { ...env, PORT: String(PORT), HEALTH_PORT: String(PORT + 3) },
-        variant.root,
-      ),
-      runNode(
-        'apps/webhook-worker/src/main.js',
-        { ...env, HEALTH_PORT: String(PORT + 2) },
-        variant.root,
-      ),
-    );
-    for (const port of [PORT, PORT + 1, PORT + 2])
-      await waitForHttp(`http://127.0.0.1:${port}/health`);
-    const tenant = await createTenant(env, 'Bench observability', {
-      scope: 'write',
-      webhookUrl: `${sink.url}/hook`,
-    });
-    const url = `http://127.0.0.1:${PORT}`;
-    const headers = { authorization: `Bearer ${tenant.key.key}` };
-    const ids: string[] = [];
-    for (let i = 0; i < ASSETS; i++) {
-      const response = await fetch(`${url}/api/v1/assets`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Seed ${i}` }),
-      });
-      ids.push(((await response.json()) as { id: string }).id);
-    }
-    const pids = {
-      register: children[0]?.pid ?? 0,
-      gateway: children[1]?.pid ?? 0,
-      'webhook-worker': children[2]?.pid ?? 0,
-    };
-    // The seeding's deliveries are not the reads' work.
-    await drained(sink, ASSETS);
-    const traceBytesBefore = sink.traceBytes;
-    const readSample = sampleCpu(pids);
-    const read = await load({
-      name: 'GET /assets/{id}',
-      url,
-      paths: ids.map((id) => `/api/v1/assets/${id}`),
-      headers,
-      connections: CONNECTIONS,
-      durationSeconds: SECONDS,
-      overallRate: RATES?.[0],
-    });
-    const readCpu = perRequest(readSample.stop(), read.okPerSecond * SECONDS);
-    const writeSample = sampleCpu(pids);
-    const write = await load({
-      name: 'POST /assets',
-      url,
-      paths: ['/api/v1/assets'],
-      headers,
-      connections: CONNECTIONS,
-      durationSeconds: SECONDS,
-      overallRate: RATES?.[1],
-      postJson: JSON.stringify({ name: 'Bench asset', category: 'Laptops' }),
-    });
-    const written = Math.round(write.okPerSecond * SECONDS);
-    await drained(sink, ASSETS + written);
-    const writeCpu = perRequest(writeSample.stop(), written);
-    return {
-      variant: variant.name,
-      read,
-      write,
-      readCpu,
-      writeCpu,
-      traceBytes: sink.traceBytes - traceBytesBefore,
-    };
-  } finally {
-    await stopAll(children);
-    await dropDatabase(`custodian_bench_${run}`);
-    await deleteTopology(RABBITMQ_URL, 'custodian-bench-cleanup', {
-      queues: [
-        env.REGISTER_QUEUE,
-        heavyLaneOf(env.REGISTER_QUEUE),
-        env.REGISTER_ADMIN_QUEUE,
-        env.ADMIN_QUEUE,
-        env.EVENTS_QUEUE,
-        env.WORKER_ADMIN_QUEUE,
-        env.EVENTS_DEAD_LETTER_QUEUE ?? '',
-      ],
-      exchanges: [env.EVENTS_EXCHANGE ?? '', env.EVENTS_DEAD_LETTER_EXCHANGE ?? ''],
-    });
+  const stack: Stack = {
+    variant,
+    sink,
+    env,
+    run,
+    children: [],
+    pids: { gateway: 0, register: 0, 'webhook-worker': 0 },
+    url: `http://127.0.0.1:${port}`,
+    headers: {},
+    ids: [],
+    expectedHooks: 0,
+  };
+  for (const app of ['gateway', 'register', 'webhook-worker']) {
+    const migration = runNode(`apps/${app}/src/migrate.js`, env, variant.root);
+    await new Promise((resolve) => migration.once('exit', resolve));
   }
+  stack.children.push(
+    runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: String(port + 1) }, variant.root),
+    runNode(
+      'apps/gateway/src/main.js',
+      { ...env, PORT: String(port), HEALTH_PORT: String(port + 3) },
+      variant.root,
+    ),
+    runNode(
+      'apps/webhook-worker/src/main.js',
+      { ...env, HEALTH_PORT: String(port + 2) },
+      variant.root,
+    ),
+  );
+  stack.pids = {
+    register: stack.children[0]?.pid ?? 0,
+    gateway: stack.children[1]?.pid ?? 0,
+    'webhook-worker': stack.children[2]?.pid ?? 0,
+  };
+  for (const health of [port, port + 1, port + 2])
+    await waitForHttp(`http://127.0.0.1:${health}/health`);
+  const tenant = await createTenant(env, `Bench observability ${variant.key}`, {
+    scope: 'write',
+    webhookUrl: `${sink.url}/hook`,
+  });
+  stack.headers = { authorization: `Bearer ${tenant.key.key}` };
+  for (let i = 0; i < ASSETS; i++) {
+    const response = await fetch(`${stack.url}/api/v1/assets`, {
+      method: 'POST',
+      headers: { ...stack.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Seed ${i}` }),
+    });
+    stack.ids.push(((await response.json()) as { id: string }).id);
+  }
+  stack.expectedHooks = ASSETS;
+  // The seeding's deliveries are not the reads' work.
+  await drained(sink, stack.expectedHooks);
+  return stack;
+}
+
+async function measure(stack: Stack, round: number): Promise<Measured> {
+  const { sink, pids, url, headers } = stack;
+  const traceBytesBefore = sink.traceBytes;
+  const readSample = sampleCpu(pids);
+  const read = await load({
+    name: 'GET /assets/{id}',
+    url,
+    paths: stack.ids.map((id) => `/api/v1/assets/${id}`),
+    headers,
+    connections: CONNECTIONS,
+    durationSeconds: SECONDS,
+    overallRate: RATES?.[0],
+  });
+  const readCpu = perRequest(readSample.stop(), read.okPerSecond * SECONDS);
+  const writeSample = sampleCpu(pids);
+  const write = await load({
+    name: 'POST /assets',
+    url,
+    paths: ['/api/v1/assets'],
+    headers,
+    connections: CONNECTIONS,
+    durationSeconds: SECONDS,
+    overallRate: RATES?.[1],
+    postJson: JSON.stringify({ name: 'Bench asset', category: 'Laptops' }),
+  });
+  const written = Math.round(write.okPerSecond * SECONDS);
+  stack.expectedHooks += written;
+  await drained(sink, stack.expectedHooks);
+  const writeCpu = perRequest(writeSample.stop(), written);
+  return {
+    variant: stack.variant.name,
+    round,
+    read,
+    write,
+    readCpu,
+    writeCpu,
+    traceBytes: sink.traceBytes - traceBytesBefore,
+  };
+}
+
+async function stopStack(stack: Stack): Promise<void> {
+  const { env } = stack;
+  await stopAll(stack.children);
+  await stack.sink.stop();
+  await dropDatabase(`custodian_bench_${stack.run}`);
+  await deleteTopology(RABBITMQ_URL, 'custodian-bench-cleanup', {
+    queues: [
+      env.REGISTER_QUEUE,
+      heavyLaneOf(env.REGISTER_QUEUE),
+      env.REGISTER_ADMIN_QUEUE,
+      env.ADMIN_QUEUE,
+      env.EVENTS_QUEUE,
+      env.WORKER_ADMIN_QUEUE,
+      env.EVENTS_DEAD_LETTER_QUEUE ?? '',
+    ],
+    exchanges: [env.EVENTS_EXCHANGE ?? '', env.EVENTS_DEAD_LETTER_EXCHANGE ?? ''],
+  });
 }
 
 /** Waits until the sink has received `hooks` webhooks, or DRAIN_MS has passed. */
@@ -311,31 +356,32 @@ function printTable(results: Measured[], variants: Variant[]): void {
       `| ${result.variant} | ${cell(result.read)} | ${cpu(result.readCpu)} | ${cell(result.write)} | ${cpu(result.writeCpu)} | ${Math.round(result.traceBytes / 1024)} |`,
     );
   }
-  const mean = (name: string, pick: (m: Measured) => number) => {
-    const runs = results.filter((result) => result.variant === name).map(pick);
-    return runs.reduce((sum, value) => sum + value, 0) / Math.max(1, runs.length);
-  };
   const reference = variants[0]?.name ?? '';
+  const picks: Array<(m: Measured) => number> = [
+    (m) => m.read.okPerSecond,
+    (m) => m.readCpu.apps,
+    (m) => m.write.okPerSecond,
+    (m) => m.writeCpu.apps,
+  ];
+  const runsOf = (name: string) => results.filter((result) => result.variant === name);
   console.log(
-    `\nMeans over the rounds, and against "${reference}" (CPU: the three apps' ms per 2xx answer):\n`,
+    `\nMeans over the rounds, and the median over the rounds of each round's change against "${reference}" in the same round (CPU: the three apps' ms per 2xx answer):\n`,
   );
   console.log(
     '| variant | GET 2xx/s | vs reference | GET CPU ms | vs reference | POST 2xx/s | vs reference | POST CPU ms | vs reference |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  const figures = (name: string) => [
-    mean(name, (m) => m.read.okPerSecond),
-    mean(name, (m) => m.readCpu.apps),
-    mean(name, (m) => m.write.okPerSecond),
-    mean(name, (m) => m.writeCpu.apps),
-  ];
-  const base = figures(reference);
-  const change = (value: number, of: number) =>
-    `${value >= of ? '+' : ''}${(((value - of) / of) * 100).toFixed(1)}%`;
+  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
   for (const { name } of variants) {
-    const cells = figures(name).map((value, i) => {
-      const shown = i % 2 === 0 ? String(Math.round(value)) : value.toFixed(3);
-      return `${shown} | ${change(value, base[i] ?? value)}`;
+    const runs = runsOf(name);
+    const cells = picks.map((pick, i) => {
+      const mean = runs.reduce((sum, run) => sum + pick(run), 0) / Math.max(1, runs.length);
+      const ratios = runs.flatMap((run) => {
+        const same = runsOf(reference).find((other) => other.round === run.round);
+        return same && pick(same) > 0 ? [pick(run) / pick(same)] : [];
+      });
+      const shown = i % 2 === 0 ? String(Math.round(mean)) : mean.toFixed(3);
+      return `${shown} | ${ratios.length === 0 ? '' : percent(median(ratios))}`;
     });
     console.log(`| ${name} | ${cells.join(' | ')} |`);
   }

@@ -15,20 +15,28 @@ export function runNode(
   env: Record<string, string>,
   root: string = REPO_ROOT,
 ): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      // BENCH_CPU_PROF=<dir>: each app writes a V8 CPU profile there when it exits.
-      ...(process.env.BENCH_CPU_PROF
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-        : []),
-      '-r',
-      path.join(root, 'tools/runtime/register-paths.js'),
-      path.join(root, 'dist', entry),
-    ],
-    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  return child;
+  const args = [
+    // BENCH_CPU_PROF=<dir>: each app writes a V8 CPU profile there when it exits.
+    ...(process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : []),
+    ...NODE_FLAGS,
+    '-r',
+    path.join(root, 'tools/runtime/register-paths.js'),
+    path.join(root, 'dist', entry),
+  ];
+  const options = {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'] as ['ignore', 'inherit', 'inherit'],
+  };
+  // BENCH_APP_CPUS=<list>: the apps run on these cores only (taskset), so with the load
+  // generator and the services kept on the others, a saturated run measures the apps' own
+  // work instead of how they fare against everything else for the same cores.
+  const cpus = process.env.BENCH_APP_CPUS;
+  return cpus
+    ? spawn('taskset', ['-c', cpus, process.execPath, ...args], options)
+    : spawn(process.execPath, args, options);
 }
 
 export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
