@@ -52,6 +52,9 @@ const EXTRA_VARIABLES = [
   'NODE_OPTIONS',
   'MIGRATE_WAIT_TIMEOUT_MS',
   'MIGRATE_WAIT_INTERVAL_MS',
+  // OpenTelemetry's own (libs/observability checks them when tracing starts).
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
 ];
 /** The worker's shutdown: in-flight attempts end, then their answers are recorded (10 s). */
 const WORKER_RECORDING_SECONDS = 10;
@@ -339,6 +342,19 @@ describe.each([
     ).toBe(true);
   });
 
+  it('samples one trace in ten at the gateway once tracing is on, and leaves it off', () => {
+    const config = configOf(objects, mainContainer('gateway'));
+    expect(config).toMatchObject({
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    });
+    // Off until an operator names a collector: no app is given an exporter here.
+    for (const app of APPS) {
+      const settings = Object.keys(configOf(objects, mainContainer(app)));
+      expect(settings.filter((key) => key.startsWith('OTEL_EXPORTER'))).toEqual([]);
+    }
+  });
+
   it('autoscales the gateway and the register on CPU, and the worker on its events queue', () => {
     for (const app of ['gateway', 'register'] as const) {
       const hpa = find(objects, 'HorizontalPodAutoscaler', `custodian-${app}`);
@@ -519,6 +535,13 @@ describe('docker-compose.yml', () => {
       }
     },
   );
+
+  it('samples one trace in ten at the gateway, as the Kubernetes base does', () => {
+    expect(services.gateway.environment).toMatchObject({
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    });
+  });
 
   it('runs Prometheus and Grafana only with the observability profile, from deploy/', () => {
     for (const name of ['prometheus', 'grafana']) {

@@ -16,6 +16,7 @@ import {
   spansHere,
   startTracing,
   stopTracing,
+  checkSamplerSettings,
   traceExporterFor,
   tracer,
   tracingWanted,
@@ -162,5 +163,27 @@ describe('tracing', () => {
     expect(() => traceExporterFor({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'udp' })).toThrow(
       /^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be/,
     );
+  });
+
+  it('takes the samplers OpenTelemetry builds, and refuses a name or ratio it would ignore', () => {
+    expect(() => checkSamplerSettings({})).not.toThrow();
+    expect(() =>
+      checkSamplerSettings({
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
+      }),
+    ).not.toThrow();
+    expect(() => checkSamplerSettings({ OTEL_TRACES_SAMPLER: 'always_off' })).not.toThrow();
+    expect(() => checkSamplerSettings({ OTEL_TRACES_SAMPLER: 'parentbased_ratio' })).toThrow(
+      /OTEL_TRACES_SAMPLER must be one of .*"parentbased_ratio"/,
+    );
+    for (const ratio of ['10%', '1.5', '-0.1', ' ']) {
+      expect(() =>
+        checkSamplerSettings({
+          OTEL_TRACES_SAMPLER: 'traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: ratio,
+        }),
+      ).toThrow(/OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/);
+    }
   });
 });

@@ -58,6 +58,39 @@ export function traceExporterFor(env: NodeJS.ProcessEnv = process.env): SpanExpo
   );
 }
 
+/** The samplers OpenTelemetry's SDK builds from OTEL_TRACES_SAMPLER. */
+const SAMPLERS = new Set([
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+]);
+
+/**
+ * Refuses a sampler setting the SDK would not honour. Left to the SDK, an unknown sampler name
+ * or a ratio outside 0..1 only logs a warning and traces every request: a deployment that
+ * meant to trace one request in ten would pay for all of them without a sign.
+ */
+export function checkSamplerSettings(env: NodeJS.ProcessEnv = process.env): void {
+  const sampler = env.OTEL_TRACES_SAMPLER;
+  if (sampler && !SAMPLERS.has(sampler)) {
+    throw new Error(
+      `OTEL_TRACES_SAMPLER must be one of ${[...SAMPLERS].join(', ')} (got "${sampler}")`,
+    );
+  }
+  const ratio = env.OTEL_TRACES_SAMPLER_ARG;
+  if (sampler?.endsWith('traceidratio') && ratio) {
+    const value = Number(ratio);
+    if (ratio.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+      throw new Error(
+        `OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, the share of traces kept (got "${ratio}")`,
+      );
+    }
+  }
+}
+
 let provider: NodeTracerProvider | null = null;
 
 /**
@@ -92,6 +125,7 @@ export function startTracing(
 ): boolean {
   if (provider) return true;
   if (!options.exporter && !tracingWanted(env)) return false;
+  checkSamplerSettings(env);
   const exporter = options.exporter ?? traceExporterFor(env);
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({
