@@ -114,6 +114,33 @@ class Sink {
  * their webhooks were delivered).
  */
 export async function benchObservability(): Promise<void> {
+  const variants = chosenVariants();
+  const stacks: Stack[] = [];
+  const results: Measured[] = [];
+  try {
+    for (const [index, variant] of variants.entries()) {
+      console.log(`starting ${variant.name}`);
+      stacks.push(await startStack(variant, PORT + 10 * index));
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Each round starts with the next variant: none is always first after an idle spell.
+      const order = stacks.map((_, i) => stacks[(i + round - 1) % stacks.length]);
+      for (const stack of order) {
+        if (!stack) continue;
+        const measured = await measure(stack, round);
+        console.log(
+          `round ${round}: ${stack.variant.name}: ${Math.round(measured.read.okPerSecond)} GET/s, ${Math.round(measured.write.okPerSecond)} POST/s`,
+        );
+        results.push(measured);
+      }
+    }
+  } finally {
+    for (const stack of stacks) await stopStack(stack);
+  }
+  printTable(results, variants);
+}
+
+function chosenVariants(): Variant[] {
   const all: Variant[] = [
     ...(BASELINE
       ? [
@@ -146,30 +173,7 @@ export async function benchObservability(): Promise<void> {
       root: REPO_ROOT,
     },
   ];
-  const variants = all.filter((variant) => !ONLY || ONLY.includes(variant.key));
-  const stacks: Stack[] = [];
-  const results: Measured[] = [];
-  try {
-    for (const [index, variant] of variants.entries()) {
-      console.log(`starting ${variant.name}`);
-      stacks.push(await startStack(variant, PORT + 10 * index));
-    }
-    for (let round = 1; round <= ROUNDS; round++) {
-      // Each round starts with the next variant: none is always first after an idle spell.
-      const order = stacks.map((_, i) => stacks[(i + round - 1) % stacks.length]);
-      for (const stack of order) {
-        if (!stack) continue;
-        const measured = await measure(stack, round);
-        console.log(
-          `round ${round}: ${stack.variant.name}: ${Math.round(measured.read.okPerSecond)} GET/s, ${Math.round(measured.write.okPerSecond)} POST/s`,
-        );
-        results.push(measured);
-      }
-    }
-  } finally {
-    for (const stack of stacks) await stopStack(stack);
-  }
-  printTable(results, variants);
+  return all.filter((variant) => !ONLY || ONLY.includes(variant.key));
 }
 
 /** One variant's apps, up and seeded, with a sink of its own for its traces and webhooks. */
