@@ -20,6 +20,7 @@ import {
   traceExporterFor,
   tracer,
   tracingWanted,
+  untracedAround,
 } from './tracing';
 
 describe('tracing', () => {
@@ -185,5 +186,27 @@ describe('tracing', () => {
         }),
       ).toThrow(/OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/);
     }
+  });
+
+  it('leaves plumbing untraced and traces what it hands back, under the same parent', async () => {
+    exporter.reset();
+    const parent = tracer().startSpan('rpc');
+    await runWithRequestId('req-9', () =>
+      context.with(trace.setSpan(context.active(), parent), () =>
+        untracedAround(async (traced) => {
+          tracer().startSpan('START TRANSACTION').end();
+          expect(currentRequestId()).toBe('req-9');
+          await traced(async () => {
+            await Promise.resolve();
+            tracer().startSpan('INSERT').end();
+          });
+          tracer().startSpan('COMMIT').end();
+        }),
+      ),
+    );
+    parent.end();
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => span.name)).toEqual(['INSERT', 'rpc']);
+    expect(spans[0]?.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
   });
 });

@@ -1,5 +1,6 @@
 import { DomainError } from '@custodian/contracts';
 import { currentRpcRequest, type RpcRequestContext } from '@custodian/messaging';
+import { untracedAround } from '@custodian/observability';
 import { queryRows, retryTransaction } from '@custodian/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 
@@ -78,26 +79,32 @@ export class WriteTransactions {
     const earlier = await this.applied(this.db.manager, request.id, workspaceId);
     if (earlier) return { reply: replay<R>(earlier, request) };
     try {
+      // START TRANSACTION, the deadline's settings and COMMIT make no SQL spans of their own
+      // (the RPC span around them shows their time); every other statement does.
       return await retryTransaction(() =>
-        this.db.transaction(async (tx) => {
-          await boundByDeadline(tx, request.deadline, this.marginMs);
-          if (!(await this.claim(tx, workspaceId, request))) {
-            // A twin committed while this one waited for the row: answer as it did.
-            const twin = await this.applied(tx, request.id, workspaceId);
-            if (!twin) throw new Error(`applied request ${request.id} vanished`);
-            return { reply: replay<R>(twin, request) };
-          }
-          const result = await work(tx);
-          const stored = reply(result);
-          await tx.query(`UPDATE register.applied_requests SET reply = $2 WHERE id = $1`, [
-            request.id,
-            JSON.stringify(stored ?? null),
-          ]);
-          if (request.deadline !== undefined && Date.now() > request.deadline - this.marginMs) {
-            throw tooLate();
-          }
-          return { reply: stored, result };
-        }),
+        untracedAround((traced) =>
+          this.db.transaction(async (tx) => {
+            await boundByDeadline(tx, request.deadline, this.marginMs);
+            return traced(async (): Promise<{ reply: R; result?: T }> => {
+              if (!(await this.claim(tx, workspaceId, request))) {
+                // A twin committed while this one waited for the row: answer as it did.
+                const twin = await this.applied(tx, request.id, workspaceId);
+                if (!twin) throw new Error(`applied request ${request.id} vanished`);
+                return { reply: replay<R>(twin, request) };
+              }
+              const result = await work(tx);
+              const stored = reply(result);
+              await tx.query(`UPDATE register.applied_requests SET reply = $2 WHERE id = $1`, [
+                request.id,
+                JSON.stringify(stored ?? null),
+              ]);
+              if (request.deadline !== undefined && Date.now() > request.deadline - this.marginMs) {
+                throw tooLate();
+              }
+              return { reply: stored, result };
+            });
+          }),
+        ),
       );
     } catch (error) {
       if (error instanceof TwinStillRunning) {
