@@ -1,19 +1,16 @@
-import { heavyLaneOf } from '@custodian/contracts';
-import { deleteTopology } from '@custodian/messaging';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Client } from 'pg';
 import { sampleCpu } from './cpu';
 import { load, type LoadResult } from './load';
 import { median } from './quantile';
 import {
-  POSTGRES,
-  RABBITMQ_URL,
   REPO_ROOT,
   benchEnv,
+  deleteBenchTopology,
+  dropDatabase,
   runNode,
   stopAll,
   waitForHttp,
@@ -313,18 +310,7 @@ async function stopStack(stack: Stack): Promise<void> {
   await stopAll(stack.children);
   await stack.sink.stop();
   await dropDatabase(`custodian_bench_${stack.run}`);
-  await deleteTopology(RABBITMQ_URL, 'custodian-bench-cleanup', {
-    queues: [
-      env.REGISTER_QUEUE,
-      heavyLaneOf(env.REGISTER_QUEUE),
-      env.REGISTER_ADMIN_QUEUE,
-      env.ADMIN_QUEUE,
-      env.EVENTS_QUEUE,
-      env.WORKER_ADMIN_QUEUE,
-      env.EVENTS_DEAD_LETTER_QUEUE ?? '',
-    ],
-    exchanges: [env.EVENTS_EXCHANGE ?? '', env.EVENTS_DEAD_LETTER_EXCHANGE ?? ''],
-  });
+  await deleteBenchTopology(env);
 }
 
 /** Waits until the sink has received `hooks` webhooks, or DRAIN_MS has passed. */
@@ -342,13 +328,6 @@ function perRequest(spent: Record<string, number>, answers: number): CpuPerReque
   const register = per(spent.register ?? 0);
   const worker = per(spent['webhook-worker'] ?? 0);
   return { gateway, register, 'webhook-worker': worker, apps: gateway + register + worker };
-}
-
-async function dropDatabase(database: string): Promise<void> {
-  const client = new Client({ connectionString: `${POSTGRES}/postgres` });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await client.end();
 }
 
 function printTable(results: Measured[], variants: Variant[]): void {

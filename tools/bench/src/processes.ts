@@ -1,5 +1,8 @@
+import { heavyLaneOf } from '@custodian/contracts';
+import { deleteTopology } from '@custodian/messaging';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { Client } from 'pg';
 
 /** The flags the apps run with in production too (tools/scripts/start.sh, Dockerfiles). */
 export const NODE_FLAGS = ['--max-semi-space-size=32'];
@@ -101,4 +104,28 @@ export function benchEnv(run: string): BenchEnv {
     LOG_FORMAT: 'json',
     HOST: '127.0.0.1',
   };
+}
+
+/** Drops a database a bench made (its connections closed by force). */
+export async function dropDatabase(database: string): Promise<void> {
+  const client = new Client({ connectionString: `${POSTGRES}/postgres` });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await client.end();
+}
+
+/** Deletes the queues and exchanges a bench's stack declared under its run's names. */
+export async function deleteBenchTopology(env: BenchEnv): Promise<void> {
+  await deleteTopology(RABBITMQ_URL, 'custodian-bench-cleanup', {
+    queues: [
+      env.REGISTER_QUEUE,
+      heavyLaneOf(env.REGISTER_QUEUE),
+      env.REGISTER_ADMIN_QUEUE,
+      env.ADMIN_QUEUE,
+      env.EVENTS_QUEUE,
+      env.WORKER_ADMIN_QUEUE,
+      env.EVENTS_DEAD_LETTER_QUEUE,
+    ],
+    exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
+  });
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { load, type LoadResult } from './load';
 import { paced } from './paced';
-import { POSTGRES, benchEnv, runNode, stopAll, waitForHttp } from './processes';
+import { benchEnv, dropDatabase, runNode, stopAll, waitForHttp } from './processes';
 import {
   BARE_WORKSPACE_HEADER,
   READ_CASES,
@@ -347,13 +347,6 @@ function pidOf(child: ChildProcess, app: string): number {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
-
-async function dropDatabase(database: string): Promise<void> {
-  const client = new Client({ connectionString: `${POSTGRES}/postgres` });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await client.end();
 }
 
 function printSeed(what: string, times: SeedTimes): void {

@@ -3,9 +3,8 @@ import {
   WorkerAdminPatterns,
   type CreatedWebhookView,
   type WorkspaceView,
-  heavyLaneOf,
 } from '@custodian/contracts';
-import { RmqRpcClient, deleteTopology } from '@custodian/messaging';
+import { RmqRpcClient } from '@custodian/messaging';
 import { sign } from '@custodian/webhook-signature';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -13,9 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Agent, request } from 'undici';
 import {
-  POSTGRES,
   RABBITMQ_URL,
   benchEnv,
+  deleteBenchTopology,
+  dropDatabase,
   runNode,
   stopAll,
   waitForHttp,
@@ -337,7 +337,7 @@ export async function benchWebhooks(): Promise<void> {
     await stopAll(children);
     await receiver.stop();
     await dropDatabase(`custodian_bench_${run}`);
-    await deleteQueues(env);
+    await deleteBenchTopology(env);
   }
 }
 
@@ -589,28 +589,6 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-async function dropDatabase(database: string): Promise<void> {
-  const client = new Client({ connectionString: `${POSTGRES}/postgres` });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await client.end();
-}
-
-async function deleteQueues(env: BenchEnv): Promise<void> {
-  await deleteTopology(RABBITMQ_URL, 'custodian-bench-cleanup', {
-    queues: [
-      env.REGISTER_QUEUE,
-      heavyLaneOf(env.REGISTER_QUEUE),
-      env.REGISTER_ADMIN_QUEUE,
-      env.ADMIN_QUEUE,
-      env.EVENTS_QUEUE,
-      env.WORKER_ADMIN_QUEUE,
-      env.EVENTS_DEAD_LETTER_QUEUE,
-    ],
-    exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
-  });
 }
 
 function printTable(rows: Row[], states: Array<{ status: string; n: string }>): void {
