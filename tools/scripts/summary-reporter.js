@@ -32,6 +32,7 @@ class SummaryReporter {
       // A test file that fails to load or whose hooks throw has no failed test of its own.
       failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
       skipped: results.numPendingTests + results.numTodoTests,
+      failures: failuresOf(results),
       contract: this.contractCounts(),
     };
     if (this.project && this.tier) {
@@ -45,6 +46,7 @@ class SummaryReporter {
       return;
     }
     const tail = counts.skipped > 0 ? `, ${counts.skipped} skipped` : '';
+    for (const line of counts.failures) process.stdout.write(`\nFAILED ${line}`);
     process.stdout.write(`\njest: ${counts.passed} passed, ${counts.failed} failed${tail}\n`);
     if (counts.contract) process.stdout.write(`${contractLine(counts.contract)}\n`);
   }
@@ -69,6 +71,39 @@ class SummaryReporter {
     }
     return files > 0 ? totals : null;
   }
+}
+
+/**
+ * One line per failed test, or per test file that failed to run: its path, its name and the
+ * first line of what went wrong. CI keeps only the end of a long log, where these are printed
+ * again, so a failure that happens once in many runs still names itself.
+ */
+function failuresOf(results) {
+  const root = path.join(__dirname, '..', '..');
+  // What went wrong, in its first lines (the matcher, then expected and received).
+  const gist = (text) =>
+    String(text ?? '')
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.length > 0 && !line.startsWith('at '))
+      .slice(0, 4)
+      .join(' | ')
+      .slice(0, 400);
+  const lines = [];
+  for (const file of results.testResults ?? []) {
+    const where = path.relative(root, file.testFilePath);
+    if (file.testExecError) lines.push(`${where}: ${gist(file.testExecError.message)}`);
+    for (const test of file.testResults ?? []) {
+      if (test.status !== 'failed') continue;
+      lines.push(`${where} › ${test.fullName}: ${gist(test.failureMessages?.[0])}`);
+    }
+    if (!file.testExecError && file.failureMessage && file.numFailingTests === 0) {
+      // A hook (beforeAll, afterAll) threw: no test of the file failed on its own.
+      lines.push(`${where}: ${gist(file.failureMessage.replace(/^\s*●.*$/m, ''))}`);
+    }
+  }
+  return lines;
 }
 
 function contractLine({ validated, notDescribed }) {

@@ -1,5 +1,6 @@
 // Adds up the counts every Jest run of `npm test` recorded (tools/scripts/summary-reporter.js)
-// and prints the contract line of the end-to-end run, then one plain closing line for any CI:
+// and prints the contract line of the end-to-end run, each failed test on a line of its own, then
+// one plain closing line for any CI:
 // "jest: N passed, N failed[, N skipped]". Exits 1 when a test failed or when Nx, whose exit
 // status is the argument, failed a task (a build, or a Jest run that could not start).
 const fs = require('node:fs');
@@ -11,12 +12,14 @@ const files = fs.existsSync(RESULTS_DIR)
   : [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const contract = { validated: 0, notDescribed: 0 };
+const failures = [];
 let contractRuns = 0;
 for (const name of files.sort()) {
   const run = JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, name), 'utf8'));
   totals.passed += run.passed;
   totals.failed += run.failed;
   totals.skipped += run.skipped;
+  failures.push(...(run.failures ?? []));
   if (run.contract) {
     contract.validated += run.contract.validated;
     contract.notDescribed += run.contract.notDescribed;
@@ -30,6 +33,8 @@ const nxStatus = Number(process.argv[2] ?? 0);
 if (nxStatus !== 0 && totals.failed === 0) {
   console.log(`nx: a task failed (exit ${nxStatus}) without failing a test: see its output above`);
 }
+// Again at the end, where a CI log cut to its last lines still shows them.
+for (const line of failures) console.log(`FAILED ${line}`);
 const tail = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
 console.log(`jest: ${totals.passed} passed, ${totals.failed} failed${tail}`);
 process.exit(totals.failed > 0 || nxStatus !== 0 ? 1 : 0);
