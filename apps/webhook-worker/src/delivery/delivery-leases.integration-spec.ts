@@ -1,17 +1,16 @@
-import { createTestDatabase, type TestDatabase } from '@custodian/testing';
+import { createMigratedDatabase, type MigratedDatabase } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
 import { workerDataSource } from '../database/data-source';
 import { migrateWorker } from '../migrate';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryLeases } from './delivery-leases';
 
-let database: TestDatabase;
+let store: MigratedDatabase;
 let db: DataSource;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrateWorker(database.url);
-  db = await workerDataSource(database.url, 2).initialize();
+  store = await createMigratedDatabase(migrateWorker, (url) => workerDataSource(url, 2));
+  db = store.db;
   const secret = signingSecretCipher().encrypt('whsec_test');
   await db.query(
     `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
@@ -27,8 +26,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await db?.destroy();
-  await database?.drop();
+  await store?.close();
 });
 
 /** Deliveries [id, endpoint, status, due in s (negative: overdue), lease ends in s or null]. */

@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@custodian/testing';
+import { createMigratedDatabase, type MigratedDatabase } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
@@ -6,13 +6,12 @@ import { migrateWorker } from '../migrate';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryPruner } from './delivery-pruner';
 
-let database: TestDatabase;
+let store: MigratedDatabase;
 let db: DataSource;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrateWorker(database.url);
-  db = await workerDataSource(database.url, 2).initialize();
+  store = await createMigratedDatabase(migrateWorker, (url) => workerDataSource(url, 2));
+  db = store.db;
   await db.query(
     `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
      VALUES ('whe_1', 'wsp_1', 'https://example.com/hook', '{*}', $1)`,
@@ -21,8 +20,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await db?.destroy();
-  await database?.drop();
+  await store?.close();
 });
 
 /** Deliveries [id, status, days old], each with two logged attempts. */
@@ -61,7 +59,7 @@ describe('DeliveryPruner: the delivery log keeps DELIVERY_RETENTION_DAYS', () =>
       ['dlv_pending_old', 'pending', 60],
       ['dlv_delivered_recent', 'delivered', 29],
     ]);
-    const pruner = new DeliveryPruner(db, loadWorkerConfig({ DATABASE_URL: database.url }));
+    const pruner = new DeliveryPruner(db, loadWorkerConfig({ DATABASE_URL: store.database.url }));
     await expect(pruner.prune()).resolves.toBe(2);
     expect(await left()).toEqual({
       deliveries: ['dlv_delivered_recent', 'dlv_pending_old'],
@@ -71,7 +69,7 @@ describe('DeliveryPruner: the delivery log keeps DELIVERY_RETENTION_DAYS', () =>
     // A shorter retention takes the recent one too; pending still stays.
     const shorter = new DeliveryPruner(
       db,
-      loadWorkerConfig({ DATABASE_URL: database.url, DELIVERY_RETENTION_DAYS: '7' }),
+      loadWorkerConfig({ DATABASE_URL: store.database.url, DELIVERY_RETENTION_DAYS: '7' }),
     );
     await expect(shorter.prune()).resolves.toBe(1);
     expect(await left()).toEqual({ deliveries: ['dlv_pending_old'], attempts: 2 });
@@ -90,7 +88,7 @@ describe('DeliveryPruner: previous signing secrets past their overlap', () => {
                now() + interval '1 hour')`,
       [cipher.encrypt('whsec_new'), cipher.encrypt('whsec_old')],
     );
-    await new DeliveryPruner(db, loadWorkerConfig({ DATABASE_URL: database.url })).prune();
+    await new DeliveryPruner(db, loadWorkerConfig({ DATABASE_URL: store.database.url })).prune();
     const rows = await db.query<Array<{ id: string; kept: boolean; expiry: boolean }>>(
       `SELECT id, previous_secret IS NOT NULL AS kept,
          previous_secret_expires_at IS NOT NULL AS expiry

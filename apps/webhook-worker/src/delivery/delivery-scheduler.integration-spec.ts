@@ -1,5 +1,5 @@
 import { newId } from '@custodian/persistence';
-import { createTestDatabase, eventually, type TestDatabase } from '@custodian/testing';
+import { createMigratedDatabase, eventually, type MigratedDatabase } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -74,15 +74,14 @@ class Receiver {
 }
 
 describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched records', () => {
-  let database: TestDatabase;
+  let store: MigratedDatabase;
   let db: DataSource;
   const receiver = new Receiver(() => db);
   const schedulers: DeliveryScheduler[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await migrateWorker(database.url);
-    db = await workerDataSource(database.url, 4).initialize();
+    store = await createMigratedDatabase(migrateWorker, (url) => workerDataSource(url, 4));
+    db = store.db;
     await receiver.start();
   }, 30_000);
 
@@ -98,14 +97,13 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
 
   afterAll(async () => {
     await receiver.stop();
-    await db?.destroy();
-    await database?.drop();
+    await store?.close();
   });
 
   /** A scheduler on the test database (or on `through`, a wrapper of it). */
   function scheduler(env: Record<string, string>, through?: DataSource): DeliveryScheduler {
     const config = loadWorkerConfig({
-      DATABASE_URL: database.url,
+      DATABASE_URL: store.database.url,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       DELIVERY_INTERVAL_MS: '50',
       DELIVERY_TIMEOUT_MS: '1000',

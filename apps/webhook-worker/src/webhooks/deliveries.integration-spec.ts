@@ -1,6 +1,6 @@
 import { ActivityLog } from '@custodian/persistence';
 import { newId } from '@custodian/persistence';
-import { createTestDatabase, type TestDatabase } from '@custodian/testing';
+import { createMigratedDatabase, type MigratedDatabase } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
@@ -16,20 +16,19 @@ import { signingSecretCipher } from './signing-secrets';
  * else it refuses is DeliveriesInput's, see deliveries-input.spec.ts).
  */
 describe('EndpointsService.deliveries limit (integration)', () => {
-  let database: TestDatabase;
+  let store: MigratedDatabase;
   let db: DataSource;
   let service: EndpointsService;
   const endpoint = newId('whe');
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await migrateWorker(database.url);
-    db = await workerDataSource(database.url, 2).initialize();
+    store = await createMigratedDatabase(migrateWorker, (url) => workerDataSource(url, 2));
+    db = store.db;
     service = new EndpointsService(
       db,
       {} as GatewayClient,
       {} as FanOut,
-      loadWorkerConfig({ DATABASE_URL: database.url }),
+      loadWorkerConfig({ DATABASE_URL: store.database.url }),
       {} as DeliveryScheduler,
       new ActivityLog('delivery'),
     );
@@ -47,8 +46,7 @@ describe('EndpointsService.deliveries limit (integration)', () => {
   }, 30_000);
 
   afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
+    await store?.close();
   });
 
   it('takes limit as a number, as a string of digits, or leaves it at 20', async () => {
