@@ -68,6 +68,10 @@ describe('metrics on the health ports (e2e)', () => {
       expect(sample(text, 'custodian_amqp_connected', { app: name })).toBe(1);
       expect(sample(text, 'custodian_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
       expect(sample(text, 'process_resident_memory_bytes', { app: name })).toBeGreaterThan(0);
+      // Sampled every 100 ms, not prom-client's 10: still there for the lag alert to read.
+      expect(
+        sample(text, 'nodejs_eventloop_lag_p99_seconds', { app: name }),
+      ).toBeGreaterThanOrEqual(0);
     }
     const ready = await stack.opsRequest('gateway', '/health');
     expect(ready.status).toBe(200);

@@ -231,6 +231,15 @@ export function observePool(probe: Probe<PoolState | undefined>): void {
 let started = false;
 
 /**
+ * How often the event-loop lag is sampled. prom-client's default, 10 ms, wakes an idle process
+ * a hundred times a second: about 8 ms of CPU a second per process on the development VM,
+ * against under 1 ms at 100 ms (a bare Node process with only the default metrics, 20 s each,
+ * twice). Ten samples a second still give a scrape every 15 s 150 of them, and each measures
+ * the lag to the millisecond.
+ */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
+/**
  * Names the app on every series and adds Node's own metrics (CPU, memory, event-loop lag, GC)
  * once per process.
  */
@@ -238,7 +247,10 @@ export function startMetrics(app: string): void {
   if (started) return;
   started = true;
   metricsRegistry.setDefaultLabels({ app });
-  collectDefaultMetrics({ register: metricsRegistry });
+  collectDefaultMetrics({
+    register: metricsRegistry,
+    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
+  });
 }
 
 /** The Prometheus text exposition of every metric, and its content type. */
