@@ -220,7 +220,9 @@ describe('console people: roles, the same domain services, offboarding (e2e)', (
         .on('/people')
         .map((request) => JSON.parse(request.rawBody) as EventEnvelope<PersonDetail>);
       if (got.length < 2) throw new Error(`${got.length} of 2 events`);
-      return Promise.resolve(got);
+      // Deliveries run side by side and may arrive in any order: the receiver orders them by
+      // created_at, as the spec tells receivers to (a CI run saw the offboarding arrive first).
+      return Promise.resolve(got.sort((a, b) => a.created_at.localeCompare(b.created_at)));
     });
     for (const envelope of envelopes) expect(envelopeErrors(envelope)).toEqual([]);
     expect(envelopes.map((envelope) => envelope.event)).toEqual([
