@@ -129,31 +129,40 @@ export async function benchObservability(): Promise<void> {
       console.log(`starting ${variant.name}`);
       stacks.push(await startStack(variant, PORT + 10 * index));
     }
-    for (let round = 1; round <= ROUNDS && TOGETHER; round++) {
-      const measured = await Promise.all(stacks.map((stack) => measure(stack, round)));
-      for (const one of measured) {
-        console.log(
-          `round ${round}: ${one.variant}: ${one.readCpu.apps.toFixed(3)} CPU ms a GET, ${one.writeCpu.apps.toFixed(3)} a POST`,
-        );
-      }
-      results.push(...measured);
-    }
-    for (let round = 1; round <= ROUNDS && !TOGETHER; round++) {
-      // Each round starts with the next variant: none is always first after an idle spell.
-      const order = stacks.map((_, i) => stacks[(i + round - 1) % stacks.length]);
-      for (const stack of order) {
-        if (!stack) continue;
-        const measured = await measure(stack, round);
-        console.log(
-          `round ${round}: ${stack.variant.name}: ${Math.round(measured.read.okPerSecond)} GET/s, ${Math.round(measured.write.okPerSecond)} POST/s`,
-        );
-        results.push(measured);
-      }
+    for (let round = 1; round <= ROUNDS; round++) {
+      results.push(...(TOGETHER ? await allAtOnce(stacks, round) : await inTurn(stacks, round)));
     }
   } finally {
     for (const stack of stacks) await stopStack(stack);
   }
   printTable(results, variants);
+}
+
+/** One round with the same load on every stack at once. */
+async function allAtOnce(stacks: Stack[], round: number): Promise<Measured[]> {
+  const measured = await Promise.all(stacks.map((stack) => measure(stack, round)));
+  for (const one of measured) {
+    console.log(
+      `round ${round}: ${one.variant}: ${one.readCpu.apps.toFixed(3)} CPU ms a GET, ${one.writeCpu.apps.toFixed(3)} a POST`,
+    );
+  }
+  return measured;
+}
+
+/** One round of slices, stack after stack. */
+async function inTurn(stacks: Stack[], round: number): Promise<Measured[]> {
+  const measured: Measured[] = [];
+  // Each round starts with the next variant: none is always first after an idle spell.
+  const order = stacks.map((_, i) => stacks[(i + round - 1) % stacks.length]);
+  for (const stack of order) {
+    if (!stack) continue;
+    const one = await measure(stack, round);
+    console.log(
+      `round ${round}: ${stack.variant.name}: ${Math.round(one.read.okPerSecond)} GET/s, ${Math.round(one.write.okPerSecond)} POST/s`,
+    );
+    measured.push(one);
+  }
+  return measured;
 }
 
 function chosenVariants(): Variant[] {
