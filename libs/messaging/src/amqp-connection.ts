@@ -1,5 +1,6 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { hostname } from 'node:os';
+import { heavyLaneOf } from '@custodian/contracts';
 import { observeAmqp } from '@custodian/observability';
 
 /** What a user of the connection wants on a channel: topology, prefetch, consumers. */
@@ -204,4 +205,28 @@ export async function deleteTopology(
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * Deletes every queue and exchange the three apps declare under the names `env` gives them (the
+ * variables each app's config reads; unset ones skipped): the cleanup of a test, bench or
+ * fault run that started a whole stack under names of its own.
+ */
+export async function deleteStackTopology(
+  url: string,
+  name: string,
+  env: Partial<Record<string, string>>,
+): Promise<void> {
+  await deleteTopology(url, name, {
+    queues: [
+      env.REGISTER_QUEUE,
+      env.REGISTER_QUEUE && heavyLaneOf(env.REGISTER_QUEUE),
+      env.REGISTER_ADMIN_QUEUE,
+      env.ADMIN_QUEUE,
+      env.EVENTS_QUEUE,
+      env.WORKER_ADMIN_QUEUE,
+      env.EVENTS_DEAD_LETTER_QUEUE,
+    ],
+    exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
+  });
 }

@@ -1,5 +1,4 @@
-import { heavyLaneOf } from '@custodian/contracts';
-import { deleteTopology } from '@custodian/messaging';
+import { deleteStackTopology } from '@custodian/messaging';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -116,16 +115,5 @@ export async function dropDatabase(database: string): Promise<void> {
 
 /** Deletes the queues and exchanges a bench's stack declared under its run's names. */
 export async function deleteBenchTopology(env: BenchEnv): Promise<void> {
-  await deleteTopology(RABBITMQ_URL, 'custodian-bench-cleanup', {
-    queues: [
-      env.REGISTER_QUEUE,
-      heavyLaneOf(env.REGISTER_QUEUE),
-      env.REGISTER_ADMIN_QUEUE,
-      env.ADMIN_QUEUE,
-      env.EVENTS_QUEUE,
-      env.WORKER_ADMIN_QUEUE,
-      env.EVENTS_DEAD_LETTER_QUEUE,
-    ],
-    exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
-  });
+  await deleteStackTopology(RABBITMQ_URL, 'custodian-bench-cleanup', env);
 }

@@ -4,9 +4,8 @@ import {
   type CreatedKeyView,
   type CreatedWebhookView,
   type WorkspaceView,
-  heavyLaneOf,
 } from '@custodian/contracts';
-import { RmqRpcClient, deleteTopology } from '@custodian/messaging';
+import { RmqRpcClient, deleteStackTopology } from '@custodian/messaging';
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -230,18 +229,7 @@ async function createTenant(
 }
 
 async function deleteQueues(env: Record<string, string>): Promise<void> {
-  await deleteTopology(env.RABBITMQ_URL ?? '', 'custodian-faults-cleanup', {
-    queues: [
-      env.REGISTER_QUEUE,
-      env.REGISTER_QUEUE && heavyLaneOf(env.REGISTER_QUEUE),
-      env.REGISTER_ADMIN_QUEUE,
-      env.ADMIN_QUEUE,
-      env.EVENTS_QUEUE,
-      env.WORKER_ADMIN_QUEUE,
-      env.EVENTS_DEAD_LETTER_QUEUE,
-    ],
-    exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
-  });
+  await deleteStackTopology(env.RABBITMQ_URL ?? '', 'custodian-faults-cleanup', env);
 }
 
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {

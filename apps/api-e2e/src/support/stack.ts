@@ -5,9 +5,8 @@ import {
   type KeyScope,
   type PlanName,
   type WorkspaceView,
-  heavyLaneOf,
 } from '@custodian/contracts';
-import { RmqRpcClient, openConnection } from '@custodian/messaging';
+import { RmqRpcClient, deleteStackTopology } from '@custodian/messaging';
 import {
   AppProcess,
   POSTGRES_PROBE,
@@ -357,26 +356,7 @@ export class TestStack {
   }
 
   private async deleteQueues(): Promise<void> {
-    const connection = await openConnection(RABBITMQ_URL, 'custodian-test-cleanup');
-    try {
-      const channel = await connection.createChannel();
-      for (const queue of [
-        this.env.REGISTER_QUEUE,
-        this.env.REGISTER_QUEUE && heavyLaneOf(this.env.REGISTER_QUEUE),
-        this.env.ADMIN_QUEUE,
-        this.env.REGISTER_ADMIN_QUEUE,
-        this.env.EVENTS_QUEUE,
-        this.env.WORKER_ADMIN_QUEUE,
-        this.env.EVENTS_DEAD_LETTER_QUEUE,
-      ]) {
-        if (queue) await channel.deleteQueue(queue);
-      }
-      for (const exchange of [this.env.EVENTS_EXCHANGE, this.env.EVENTS_DEAD_LETTER_EXCHANGE]) {
-        if (exchange) await channel.deleteExchange(exchange);
-      }
-    } finally {
-      await connection.close();
-    }
+    await deleteStackTopology(RABBITMQ_URL, 'custodian-test-cleanup', this.env);
   }
 }
 
