@@ -6,6 +6,7 @@ import path from 'node:path';
 import { sampleCpu } from './cpu';
 import { load, type LoadResult } from './load';
 import { median, quantile } from './quantile';
+import { rotated } from './rotation';
 import {
   REPO_ROOT,
   benchEnv,
@@ -138,9 +139,9 @@ export async function benchObservability(): Promise<void> {
   printTable(results, variants);
 }
 
-/** One round with the same load on every stack at once. */
+/** One round with the same load on every stack at once, started in a rotated order. */
 async function allAtOnce(stacks: Stack[], round: number): Promise<Measured[]> {
-  const measured = await Promise.all(stacks.map((stack) => measure(stack, round)));
+  const measured = await Promise.all(rotated(stacks, round).map((stack) => measure(stack, round)));
   for (const one of measured) {
     console.log(
       `round ${round}: ${one.variant}: ${one.readCpu.apps.toFixed(3)} CPU ms a GET, ${one.writeCpu.apps.toFixed(3)} a POST`,
@@ -153,9 +154,7 @@ async function allAtOnce(stacks: Stack[], round: number): Promise<Measured[]> {
 async function inTurn(stacks: Stack[], round: number): Promise<Measured[]> {
   const measured: Measured[] = [];
   // Each round starts with the next variant: none is always first after an idle spell.
-  const order = stacks.map((_, i) => stacks[(i + round - 1) % stacks.length]);
-  for (const stack of order) {
-    if (!stack) continue;
+  for (const stack of rotated(stacks, round)) {
     const one = await measure(stack, round);
     console.log(
       `round ${round}: ${stack.variant.name}: ${Math.round(one.read.okPerSecond)} GET/s, ${Math.round(one.write.okPerSecond)} POST/s`,
@@ -199,7 +198,16 @@ function chosenVariants(): Variant[] {
       traced: true,
     },
   ];
-  return all.filter((variant) => !ONLY || ONLY.includes(variant.key));
+  if (!ONLY) return all;
+  // In the order given: the first is the reference, and stacks start in this order.
+  return ONLY.map((key) => {
+    const variant = all.find((one) => one.key === key);
+    if (!variant)
+      throw new Error(
+        `BENCH_VARIANTS: no variant "${key}" (${all.map((one) => one.key).join(', ')})`,
+      );
+    return variant;
+  });
 }
 
 /** One variant's apps, up and seeded, with a sink of its own for its traces and webhooks. */
