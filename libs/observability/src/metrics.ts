@@ -234,8 +234,8 @@ let started = false;
  * How often the event-loop lag is sampled. prom-client's default, 10 ms, wakes an idle process
  * a hundred times a second: about 8 ms of CPU a second per process on the development VM,
  * against under 1 ms at 100 ms (a bare Node process with only the default metrics, 20 s each,
- * twice). Ten samples a second still give a scrape every 15 s 150 of them, and each measures
- * the lag to the millisecond.
+ * twice). At ten samples a second a scrape every 15 s still sees 150 of them, and each
+ * measures the lag to the millisecond.
  */
 const EVENT_LOOP_SAMPLE_MS = 100;
 
