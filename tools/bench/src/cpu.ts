@@ -40,3 +40,25 @@ export function sampleCpu(pids: Record<string, number>): { stop: () => Record<st
     },
   };
 }
+
+/**
+ * CPU ms per answer beyond what each process spends with no load at all. `spent` is what each
+ * process spent over `wallMs`, `idlePerSecond` what it spends a second when nothing is asked of
+ * it (its timers and pollers). At a fixed, modest load a process's idle work weighs on every
+ * answer; at saturation it is a small fixed share of the core, and what bounds the requests a
+ * second is this marginal cost. Never below zero: idle work measured in a busier moment than
+ * the load may exceed what the load left over.
+ */
+export function marginalCpuMs(
+  spent: Record<string, number>,
+  idlePerSecond: Record<string, number>,
+  wallMs: number,
+  answers: number,
+): Record<string, number> {
+  const marginal: Record<string, number> = {};
+  for (const [name, ms] of Object.entries(spent)) {
+    const idle = ((idlePerSecond[name] ?? 0) * wallMs) / 1000;
+    marginal[name] = Math.max(0, ms - idle) / Math.max(1, answers);
+  }
+  return marginal;
+}

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { sampleCpu } from './cpu';
+import { marginalCpuMs, sampleCpu } from './cpu';
 import { load, type LoadResult } from './load';
 import { median, quantile } from './quantile';
 import { rotated } from './rotation';
@@ -34,6 +34,13 @@ const RATES = process.env.BENCH_RATE?.split(',').map(Number);
  * the steadier measure: slices seconds apart still differ by what the host did in between.
  */
 const TOGETHER = process.env.BENCH_TOGETHER === '1';
+/**
+ * Together mode starts each round with this long a window in which no stack gets any load, to
+ * measure what each app spends a second on its own (timers, pollers, metrics sampling). The
+ * rounds' marginal CPU per answer leaves that out: it is what bounds the requests a second at
+ * saturation, where idle work is a small fixed share of a core. 0 skips the window.
+ */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? SECONDS);
 /** Assets created before the reads, which cycle through them. */
 const ASSETS = 500;
 /** Another checkout of this repo, built, to run as the baseline (e.g. before issue 15). */
@@ -64,6 +71,11 @@ interface Measured {
   readCpu: CpuPerRequest;
   /** Until every write's webhook was delivered: the worker's share of a write is counted. */
   writeCpu: CpuPerRequest;
+  /** The same, less each app's idle CPU over the same wall time (together mode's idle window). */
+  readMarginal?: CpuPerRequest;
+  writeMarginal?: CpuPerRequest;
+  /** The three apps' CPU ms a second with no load, in this round's idle window. */
+  idlePerSecond?: number;
   /** OTLP bytes the apps exported during the reads and writes. */
   traceBytes: number;
 }
@@ -139,15 +151,37 @@ export async function benchObservability(): Promise<void> {
   printTable(results, variants);
 }
 
-/** One round with the same load on every stack at once, started in a rotated order. */
+/**
+ * One round with the same load on every stack at once, started in a rotated order, after a
+ * window in which every stack is idle at the same time (BENCH_IDLE_SECONDS).
+ */
 async function allAtOnce(stacks: Stack[], round: number): Promise<Measured[]> {
+  if (IDLE_SECONDS > 0) await measureIdle(stacks);
   const measured = await Promise.all(rotated(stacks, round).map((stack) => measure(stack, round)));
   for (const one of measured) {
+    const marginal =
+      one.readMarginal && one.writeMarginal
+        ? ` (marginal ${one.readMarginal.apps.toFixed(3)} and ${one.writeMarginal.apps.toFixed(3)}; idle ${one.idlePerSecond?.toFixed(1)} ms/s)`
+        : '';
     console.log(
-      `round ${round}: ${one.variant}: ${one.readCpu.apps.toFixed(3)} CPU ms a GET, ${one.writeCpu.apps.toFixed(3)} a POST`,
+      `round ${round}: ${one.variant}: ${one.readCpu.apps.toFixed(3)} CPU ms a GET, ${one.writeCpu.apps.toFixed(3)} a POST${marginal}`,
     );
   }
   return measured;
+}
+
+/** Each stack's apps' CPU ms a second while no stack has any load. */
+async function measureIdle(stacks: Stack[]): Promise<void> {
+  const started = performance.now();
+  const samples = stacks.map((stack) => sampleCpu(stack.pids));
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const seconds = (performance.now() - started) / 1000;
+  for (const [index, stack] of stacks.entries()) {
+    const spent = samples[index]?.stop() ?? {};
+    stack.idlePerSecond = Object.fromEntries(
+      Object.entries(spent).map(([app, ms]) => [app, ms / seconds]),
+    );
+  }
 }
 
 /** One round of slices, stack after stack. */
@@ -223,6 +257,8 @@ interface Stack {
   ids: string[];
   /** Webhooks the sink should have received once everything written so far is delivered. */
   expectedHooks: number;
+  /** Each app's CPU ms a second with no load, from the latest idle window (together mode). */
+  idlePerSecond?: Record<string, number>;
 }
 
 async function startStack(variant: Variant, port: number): Promise<Stack> {
@@ -303,6 +339,7 @@ async function measure(stack: Stack, round: number): Promise<Measured> {
   const { sink, pids, url, headers } = stack;
   const traceBytesBefore = sink.traceBytes;
   const readSample = sampleCpu(pids);
+  const readStarted = performance.now();
   const read = await load({
     name: 'GET /assets/{id}',
     url,
@@ -312,8 +349,11 @@ async function measure(stack: Stack, round: number): Promise<Measured> {
     durationSeconds: SECONDS,
     overallRate: RATES?.[0],
   });
-  const readCpu = perRequest(readSample.stop(), read.okPerSecond * SECONDS);
+  const readSpent = readSample.stop();
+  const readWallMs = performance.now() - readStarted;
+  const reads = read.okPerSecond * SECONDS;
   const writeSample = sampleCpu(pids);
+  const writeStarted = performance.now();
   const write = await load({
     name: 'POST /assets',
     url,
@@ -327,14 +367,23 @@ async function measure(stack: Stack, round: number): Promise<Measured> {
   const written = Math.round(write.okPerSecond * SECONDS);
   stack.expectedHooks += written;
   await drained(sink, stack.expectedHooks);
-  const writeCpu = perRequest(writeSample.stop(), written);
+  const writeSpent = writeSample.stop();
+  const writeWallMs = performance.now() - writeStarted;
+  const idle = stack.idlePerSecond;
   return {
     variant: stack.variant.name,
     round,
     read,
     write,
-    readCpu,
-    writeCpu,
+    readCpu: perRequest(readSpent, reads),
+    writeCpu: perRequest(writeSpent, written),
+    ...(idle
+      ? {
+          readMarginal: perRequest(marginalCpuMs(readSpent, idle, readWallMs, reads), 1),
+          writeMarginal: perRequest(marginalCpuMs(writeSpent, idle, writeWallMs, written), 1),
+          idlePerSecond: Object.values(idle).reduce((sum, ms) => sum + ms, 0),
+        }
+      : {}),
     traceBytes: sink.traceBytes - traceBytesBefore,
   };
 }
@@ -373,29 +422,48 @@ function printTable(results: Measured[], variants: Variant[]): void {
   const cpu = (spent: CpuPerRequest) =>
     `${spent.gateway.toFixed(2)} / ${spent.register.toFixed(2)} / ${spent['webhook-worker'].toFixed(2)}`;
   console.log(
-    '| variant | GET 2xx/s | p50 ms | p99 ms | errors | CPU ms/req gw / reg / worker | POST 2xx/s | p50 ms | p99 ms | errors | CPU ms/req gw / reg / worker | trace KB exported |',
+    '| variant | GET 2xx/s | p50 ms | p99 ms | errors | CPU ms/req gw / reg / worker | marginal | POST 2xx/s | p50 ms | p99 ms | errors | CPU ms/req gw / reg / worker | marginal | trace KB exported |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(`|${' --- |'.repeat(14)}`);
+  const marginal = (spent: CpuPerRequest | undefined) => (spent ? cpu(spent) : '');
   for (const result of results) {
     console.log(
-      `| ${result.variant} | ${cell(result.read)} | ${cpu(result.readCpu)} | ${cell(result.write)} | ${cpu(result.writeCpu)} | ${Math.round(result.traceBytes / 1024)} |`,
+      `| ${result.variant} | ${cell(result.read)} | ${cpu(result.readCpu)} | ${marginal(result.readMarginal)} | ${cell(result.write)} | ${cpu(result.writeCpu)} | ${marginal(result.writeMarginal)} | ${Math.round(result.traceBytes / 1024)} |`,
     );
   }
   const reference = variants[0]?.name ?? '';
-  const picks: Array<(m: Measured) => number> = [
-    (m) => m.read.okPerSecond,
-    (m) => m.readCpu.apps,
-    (m) => m.write.okPerSecond,
-    (m) => m.writeCpu.apps,
-  ];
-  const runsOf = (name: string) => results.filter((result) => result.variant === name);
   console.log(
     `\nMeans over the rounds, and the median over the rounds of each round's change against "${reference}" in the same round, with the middle half of those changes in brackets (CPU: the three apps' ms per 2xx answer):\n`,
   );
+  printChanges(results, variants, [
+    { title: 'GET 2xx/s', pick: (m) => m.read.okPerSecond, digits: 0 },
+    { title: 'GET CPU ms', pick: (m) => m.readCpu.apps, digits: 3 },
+    { title: 'POST 2xx/s', pick: (m) => m.write.okPerSecond, digits: 0 },
+    { title: 'POST CPU ms', pick: (m) => m.writeCpu.apps, digits: 3 },
+  ]);
+  if (!results.some((result) => result.readMarginal)) return;
   console.log(
-    '| variant | GET 2xx/s | vs reference | GET CPU ms | vs reference | POST 2xx/s | vs reference | POST CPU ms | vs reference |',
+    `\nThe same, less each app's idle CPU over the same wall time (${IDLE_SECONDS} s idle window at the start of each round): the marginal cost of an answer, which is what bounds the requests a second at saturation:\n`,
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  printChanges(results, variants, [
+    { title: 'idle CPU ms/s', pick: (m) => m.idlePerSecond ?? 0, digits: 1 },
+    { title: 'GET marginal CPU ms', pick: (m) => m.readMarginal?.apps ?? 0, digits: 3 },
+    { title: 'POST marginal CPU ms', pick: (m) => m.writeMarginal?.apps ?? 0, digits: 3 },
+  ]);
+}
+
+interface Column {
+  title: string;
+  pick: (measured: Measured) => number;
+  digits: number;
+}
+
+/** Per variant and column: the mean over the rounds, and the median change against the first. */
+function printChanges(results: Measured[], variants: Variant[], columns: Column[]): void {
+  const reference = variants[0]?.name ?? '';
+  const runsOf = (name: string) => results.filter((result) => result.variant === name);
+  console.log(`| variant | ${columns.map(({ title }) => `${title} | vs reference`).join(' | ')} |`);
+  console.log(`| --- |${' --- | --- |'.repeat(columns.length)}`);
   const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
   const points = (ratio: number) => `${ratio >= 1 ? '+' : ''}${Math.round((ratio - 1) * 100)}`;
   const change = (ratios: number[]) => {
@@ -405,14 +473,13 @@ function printTable(results: Measured[], variants: Variant[]): void {
   };
   for (const { name } of variants) {
     const runs = runsOf(name);
-    const cells = picks.map((pick, i) => {
+    const cells = columns.map(({ pick, digits }) => {
       const mean = runs.reduce((sum, run) => sum + pick(run), 0) / Math.max(1, runs.length);
       const ratios = runs.flatMap((run) => {
         const same = runsOf(reference).find((other) => other.round === run.round);
         return same && pick(same) > 0 ? [pick(run) / pick(same)] : [];
       });
-      const shown = i % 2 === 0 ? String(Math.round(mean)) : mean.toFixed(3);
-      return `${shown} | ${change(ratios)}`;
+      return `${mean.toFixed(digits)} | ${change(ratios)}`;
     });
     console.log(`| ${name} | ${cells.join(' | ')} |`);
   }
