@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { benchContext } from './context-cost';
 import { benchLimits } from './limits';
 import { benchObservability } from './observability';
 import { benchReads } from './reads';
@@ -11,6 +12,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   webhooks: benchWebhooks,
   rpc: benchRpc,
   observability: benchObservability,
+  context: benchContext,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */

@@ -85,7 +85,7 @@ interface Measured {
  * at once with 200, counting the trace bytes the apps export, so the bench measures the apps' cost
  * of producing and sending them, not a collector's.
  */
-class Sink {
+export class Sink {
   traceBytes = 0;
   hooks = 0;
   private server: Server | null = null;
