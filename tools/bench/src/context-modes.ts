@@ -1,7 +1,8 @@
 /**
- * `npm run bench -- context`'s modes: as before issue 15 (no request context), the request
- * context alone (tracing off: one AsyncLocalStorage), and tracing on for a message whose trace
- * was not sampled (what nine requests in ten are under the shipped sampler) or was.
+ * `npm run bench -- context`'s modes: as before issue 15 (no request context, no metrics), the
+ * request context and the RPC histogram with tracing off (one AsyncLocalStorage), and tracing
+ * on for a message whose trace was not sampled (what nine requests in ten are under the
+ * shipped sampler) or was.
  */
 export const CONTEXT_MODES = ['none', 'request-id', 'traced-unsampled', 'traced-sampled'] as const;
 export type ContextMode = (typeof CONTEXT_MODES)[number];
