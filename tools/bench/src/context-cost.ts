@@ -2,9 +2,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CONTEXT_MODES, type ContextMode, type ContextResult } from './context-modes';
-import { Sink } from './observability';
+import { Sink } from './sink';
 import { POSTGRES, runNode } from './processes';
-import { median, quantile } from './quantile';
+import { changeCell, median } from './quantile';
 import { rotated } from './rotation';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -57,8 +57,6 @@ async function runMode(mode: ContextMode, sinkUrl: string): Promise<ContextResul
 }
 
 function printContextTable(results: Array<ContextResult & { round: number }>): void {
-  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
-  const points = (ratio: number) => `${ratio >= 1 ? '+' : ''}${Math.round((ratio - 1) * 100)}`;
   console.log(
     `\nProcess CPU µs per unit (a pool checkout and a query), median over ${ROUNDS} round(s), and the median of each round's change against "none" with the middle half in brackets:\n`,
   );
@@ -67,17 +65,12 @@ function printContextTable(results: Array<ContextResult & { round: number }>): v
   const of = (mode: ContextMode) => results.filter((result) => result.mode === mode);
   for (const mode of CONTEXT_MODES) {
     const cells = (['microsPerUnit', 'microsPerUnitWithExport'] as const).map((field) => {
-      const values = of(mode)
-        .map((result) => result[field])
-        .sort((a, b) => a - b);
-      const ratios = of(mode)
-        .flatMap((result) => {
-          const none = of('none').find((other) => other.round === result.round);
-          return none ? [result[field] / none[field]] : [];
-        })
-        .sort((a, b) => a - b);
-      const change = `${percent(median(ratios))} (${points(quantile(ratios, 0.25))}..${points(quantile(ratios, 0.75))})`;
-      return `${median(values).toFixed(1)} | ${change}`;
+      const values = of(mode).map((result) => result[field]);
+      const ratios = of(mode).flatMap((result) => {
+        const none = of('none').find((other) => other.round === result.round);
+        return none ? [result[field] / none[field]] : [];
+      });
+      return `${median(values).toFixed(1)} | ${changeCell(ratios)}`;
     });
     console.log(`| ${mode} | ${cells.join(' | ')} |`);
   }

@@ -1,11 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { marginalCpuMs, sampleCpu } from './cpu';
 import { load, type LoadResult } from './load';
-import { median, quantile } from './quantile';
+import { Sink } from './sink';
+import { changeCell } from './quantile';
 import { rotated } from './rotation';
 import {
   REPO_ROOT,
@@ -78,43 +77,6 @@ interface Measured {
   idlePerSecond?: number;
   /** OTLP bytes the apps exported during the reads and writes. */
   traceBytes: number;
-}
-
-/**
- * A stand-in for an OpenTelemetry collector and a webhook receiver in one: answers every POST
- * at once with 200, counting the trace bytes the apps export, so the bench measures the apps' cost
- * of producing and sending them, not a collector's.
- */
-export class Sink {
-  traceBytes = 0;
-  hooks = 0;
-  private server: Server | null = null;
-  url = '';
-
-  async start(): Promise<void> {
-    const server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        if (request.url === '/v1/traces') {
-          // Bytes, not spans: decoding the exports would put the sink's work on the apps' cores.
-          this.traceBytes += Buffer.concat(chunks).length;
-        } else {
-          this.hooks++;
-        }
-        // An empty body is a full success in both OTLP encodings, and a webhook's 200.
-        response.writeHead(200).end();
-      });
-    });
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
 }
 
 /**
@@ -464,13 +426,6 @@ function printChanges(results: Measured[], variants: Variant[], columns: Column[
   const runsOf = (name: string) => results.filter((result) => result.variant === name);
   console.log(`| variant | ${columns.map(({ title }) => `${title} | vs reference`).join(' | ')} |`);
   console.log(`| --- |${' --- | --- |'.repeat(columns.length)}`);
-  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
-  const points = (ratio: number) => `${ratio >= 1 ? '+' : ''}${Math.round((ratio - 1) * 100)}`;
-  const change = (ratios: number[]) => {
-    if (ratios.length === 0) return '';
-    const sorted = [...ratios].sort((a, b) => a - b);
-    return `${percent(median(sorted))} (${points(quantile(sorted, 0.25))}..${points(quantile(sorted, 0.75))})`;
-  };
   for (const { name } of variants) {
     const runs = runsOf(name);
     const cells = columns.map(({ pick, digits }) => {
@@ -479,7 +434,7 @@ function printChanges(results: Measured[], variants: Variant[], columns: Column[
         const same = runsOf(reference).find((other) => other.round === run.round);
         return same && pick(same) > 0 ? [pick(run) / pick(same)] : [];
       });
-      return `${mean.toFixed(digits)} | ${change(ratios)}`;
+      return `${mean.toFixed(digits)} | ${changeCell(ratios)}`;
     });
     console.log(`| ${name} | ${cells.join(' | ')} |`);
   }
