@@ -32,11 +32,3 @@ export async function launchChromium(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
-
-/**
- * What every browser test's stack runs with: a browser and a whole stack share two cores with
- * another test file, so a Redis command may wait longer than the gateway's 100 ms fail-fast
- * (then a console request answers "session store cannot be reached"). That refusal is tested
- * where it is meant (redis-down.e2e-spec.ts); here it would only be the machine's load.
- */
-export const BROWSER_STACK_ENV = { REDIS_COMMAND_TIMEOUT_MS: '1000' };

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { consoleMember } from '../support/console-sign-in';
 import { Tenant, TestStack } from '../support/stack';
-import { BROWSER_STACK_ENV, launchChromium, screenshot } from './chromium';
+import { launchChromium, screenshot } from './chromium';
 
 const PASSWORD = 'a long enough password';
 
@@ -27,7 +27,7 @@ jest.setTimeout(30_000);
 
 describe('the register in the console, in a browser (e2e)', () => {
   const stack = new TestStack({
-    env: { ...BROWSER_STACK_ENV, DELIVERY_INTERVAL_MS: '50', OVERDUE_TEST_CLOCK: 'on' },
+    env: { DELIVERY_INTERVAL_MS: '50', OVERDUE_TEST_CLOCK: 'on' },
   });
   const receiver = new WebhookReceiver();
   const manager = 'ops@globex.example';

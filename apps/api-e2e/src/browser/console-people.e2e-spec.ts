@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { consoleMember } from '../support/console-sign-in';
 import { Tenant, TestStack } from '../support/stack';
-import { BROWSER_STACK_ENV, launchChromium, screenshot } from './chromium';
+import { launchChromium, screenshot } from './chromium';
 
 const PASSWORD = 'a long enough password';
 
@@ -25,7 +25,7 @@ const PASSWORD = 'a long enough password';
 jest.setTimeout(30_000);
 
 describe('people in the console, in a browser (e2e)', () => {
-  const stack = new TestStack({ env: { ...BROWSER_STACK_ENV, DELIVERY_INTERVAL_MS: '50' } });
+  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
   const receiver = new WebhookReceiver();
   const manager = 'ops@initech.example';
   let base: string;

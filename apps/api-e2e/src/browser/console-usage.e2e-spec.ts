@@ -11,7 +11,7 @@ import { freePort } from '@custodian/testing';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Tenant, TestStack } from '../support/stack';
-import { BROWSER_STACK_ENV, launchChromium, screenshot } from './chromium';
+import { launchChromium, screenshot } from './chromium';
 
 const PASSWORD = 'a long enough password';
 
@@ -23,7 +23,7 @@ const PASSWORD = 'a long enough password';
 jest.setTimeout(30_000);
 
 describe('plan and usage in the console, in a browser (e2e)', () => {
-  const stack = new TestStack({ env: BROWSER_STACK_ENV });
+  const stack = new TestStack();
   const owner = 'owner@initech.example';
   const member = 'milton@initech.example';
   let base: string;

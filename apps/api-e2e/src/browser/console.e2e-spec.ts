@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MailSink } from '../support/mail-sink';
 import { TestStack } from '../support/stack';
-import { BROWSER_STACK_ENV, launchChromium, screenshot } from './chromium';
+import { launchChromium, screenshot } from './chromium';
 
 const LINK = /(http:\/\/\S+\/console\/sign-in\/link#token=[A-Za-z0-9_-]+)/;
 
@@ -16,7 +16,7 @@ const LINK = /(http:\/\/\S+\/console\/sign-in\/link#token=[A-Za-z0-9_-]+)/;
 jest.setTimeout(30_000);
 
 describe('the console in a browser (e2e)', () => {
-  const stack = new TestStack({ env: { ...BROWSER_STACK_ENV, SIGN_IN_LINKS_PER_ACCOUNT: '50' } });
+  const stack = new TestStack({ env: { SIGN_IN_LINKS_PER_ACCOUNT: '50' } });
   const mail = new MailSink();
   const receiver = new WebhookReceiver();
   const owner = 'ada@acme.example';
