@@ -403,6 +403,14 @@ function printTable(results: Measured[], variants: Variant[]): void {
     { title: 'POST 2xx/s', pick: (m) => m.write.okPerSecond, digits: 0 },
     { title: 'POST CPU ms', pick: (m) => m.writeCpu.apps, digits: 3 },
   ]);
+  console.log(`\nThe same per app, CPU ms per 2xx answer:\n`);
+  printChanges(results, variants, [
+    { title: 'GET gateway', pick: (m) => m.readCpu.gateway, digits: 3 },
+    { title: 'GET register', pick: (m) => m.readCpu.register, digits: 3 },
+    { title: 'POST gateway', pick: (m) => m.writeCpu.gateway, digits: 3 },
+    { title: 'POST register', pick: (m) => m.writeCpu.register, digits: 3 },
+    { title: 'POST worker', pick: (m) => m.writeCpu['webhook-worker'], digits: 3 },
+  ]);
   if (!results.some((result) => result.readMarginal)) return;
   console.log(
     `\nThe same, less each app's idle CPU over the same wall time (${IDLE_SECONDS} s idle window at the start of each round): the marginal cost of an answer, which is what bounds the requests a second at saturation:\n`,

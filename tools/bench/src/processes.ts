@@ -35,7 +35,11 @@ export function runNode(
   // BENCH_APP_CPUS=<list>: the apps run on these cores only (taskset), so with the load
   // generator and the services kept on the others, a saturated run measures the apps' own
   // work instead of how they fare against everything else for the same cores.
-  const cpus = process.env.BENCH_APP_CPUS;
+  // BENCH_GATEWAY_CPUS=<list> puts the gateway elsewhere, e.g. on a core of its own, to see
+  // its cost without the other apps beside it.
+  const cpus =
+    (entry.startsWith('apps/gateway/') && process.env.BENCH_GATEWAY_CPUS) ||
+    process.env.BENCH_APP_CPUS;
   return cpus
     ? spawn('taskset', ['-c', cpus, process.execPath, ...args], options)
     : spawn(process.execPath, args, options);
