@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { marginalCpuMs, sampleCpu } from './cpu';
 import { load, type LoadResult } from './load';
-import { Sink } from './sink';
 import { changeCell } from './quantile';
 import { rotated } from './rotation';
+import { Sink } from './sink';
 import {
   REPO_ROOT,
   benchEnv,
