@@ -1,6 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 
 /** Debian's chromium (tools/scripts/ensure-chromium.sh installs it); never a downloaded one. */
 const EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,6 +33,22 @@ export async function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * Playwright's own step timeout is 30 s, the same as these tests' jest timeout, so a step that
+ * never finishes used to end as jest's "Exceeded timeout" naming only the test. At 10 s the step
+ * fails first, with Playwright's error naming the locator it waited for.
+ */
+const STEP_TIMEOUT_MS = 10_000;
+
+export async function newBrowserContext(
+  browser: Browser,
+  options: BrowserContextOptions,
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  return context;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

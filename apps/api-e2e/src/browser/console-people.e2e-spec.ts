@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { consoleMember } from '../support/console-sign-in';
 import { Tenant, TestStack } from '../support/stack';
-import { launchChromium, screenshot } from './chromium';
+import { launchChromium, newBrowserContext, screenshot } from './chromium';
 
 const PASSWORD = 'a long enough password';
 
@@ -74,7 +74,7 @@ describe('people in the console, in a browser (e2e)', () => {
   });
 
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await newBrowserContext(browser, { viewport: { width: 1280, height: 800 } });
     return context.newPage();
   }
 

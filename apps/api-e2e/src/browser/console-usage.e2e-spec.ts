@@ -11,7 +11,7 @@ import { freePort } from '@custodian/testing';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Tenant, TestStack } from '../support/stack';
-import { launchChromium, screenshot } from './chromium';
+import { launchChromium, newBrowserContext, screenshot } from './chromium';
 
 const PASSWORD = 'a long enough password';
 
@@ -93,7 +93,7 @@ describe('plan and usage in the console, in a browser (e2e)', () => {
   }
 
   async function signedIn(email: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await newBrowserContext(browser, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${base}/console/sign-in`);
     await page.locator('#password-email').fill(email);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MailSink } from '../support/mail-sink';
 import { TestStack } from '../support/stack';
-import { launchChromium, screenshot } from './chromium';
+import { launchChromium, newBrowserContext, screenshot } from './chromium';
 
 const LINK = /(http:\/\/\S+\/console\/sign-in\/link#token=[A-Za-z0-9_-]+)/;
 
@@ -41,7 +41,7 @@ describe('the console in a browser (e2e)', () => {
       plan: 'pro',
       owner_email: owner,
     });
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context = await newBrowserContext(browser, { viewport: { width: 1280, height: 800 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     page = await context.newPage();
   }, 60_000);
