@@ -40,6 +40,7 @@ export class GatewayAppModule {
           schema: GATEWAY_SCHEMA,
           exchange: config.EVENTS_EXCHANGE,
           intervalMs: config.OUTBOX_POLL_MS,
+          listen: config.OUTBOX_LISTEN === 'on',
           retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
         }),
         AccessModule,

@@ -58,6 +58,7 @@ export class RegisterAppModule {
           schema: REGISTER_SCHEMA,
           exchange: config.EVENTS_EXCHANGE,
           intervalMs: config.OUTBOX_POLL_MS,
+          listen: config.OUTBOX_LISTEN === 'on',
           retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
         }),
         RequestsModule,

@@ -9,5 +9,6 @@ export * from './outbox/outbox.module';
 export * from './outbox/outbox.table';
 export * from './outbox/outbox-writer';
 export * from './outbox/outbox-relay';
+export * from './outbox/outbox-listener';
 export * from './handles.decorator';
 export * from './rpc-domain-error.filter';

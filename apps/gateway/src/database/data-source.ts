@@ -13,6 +13,7 @@ import { IndexPublishedOutbox1763800000000 } from './migrations/1763800000000-In
 import { CreateCacheRepairs1763790000000 } from './migrations/1763790000000-CreateCacheRepairs';
 import { KeyCreatedBy1763920000000 } from './migrations/1763920000000-KeyCreatedBy';
 import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
+import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
@@ -28,6 +29,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       KeyCreatedBy1763920000000,
       CreateActivity1763960000000,
       OutboxContext1763980000000,
+      NotifyOutbox1763990000000,
     ],
     entities: [
       PlanEntity,

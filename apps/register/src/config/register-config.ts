@@ -112,8 +112,18 @@ export class RegisterConfig {
    */
   @IsIn(['on', 'off']) OVERDUE_TEST_CLOCK: 'on' | 'off' = 'off';
 
-  /** How often the outbox relay looks for unpublished rows. */
-  @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 100;
+  /**
+   * `on`: a commit that writes outbox rows wakes the relay at once (LISTEN/NOTIFY, one more
+   * Postgres connection per replica). `off` behind a pooler in transaction mode (PgBouncer),
+   * which cannot keep a LISTEN; then set OUTBOX_POLL_MS to 100 or so.
+   */
+  @IsIn(['on', 'off']) OUTBOX_LISTEN: 'on' | 'off' = 'on';
+
+  /**
+   * How often the outbox relay looks for unpublished rows while none are coming. With
+   * OUTBOX_LISTEN on it is the safety net (listener reconnecting, broker back after an outage).
+   */
+  @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 1_000;
 
   /** Hours a published outbox row is kept (to look back at what was sent) before pruning. */
   @IsInt() @Min(1) @Max(8_760) OUTBOX_RETENTION_HOURS: number = 72;

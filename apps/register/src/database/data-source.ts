@@ -24,6 +24,7 @@ import { ListBytesVersion1763930000000 } from './migrations/1763930000000-ListBy
 import { CustodyDueDates1763940000000 } from './migrations/1763940000000-CustodyDueDates';
 import { AssetConditionScansAndBin1763950000000 } from './migrations/1763950000000-AssetConditionScansAndBin';
 import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
+import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
@@ -59,6 +60,7 @@ export function registerDataSource(
       CreateActivity1763960000000,
       AssetSortIndexes1763970000000,
       OutboxContext1763980000000,
+      NotifyOutbox1763990000000,
     ],
     entities: [
       CategoryEntity,

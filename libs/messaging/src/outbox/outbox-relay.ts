@@ -5,20 +5,31 @@ import { deleteInBatches } from '@custodian/persistence';
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import type { AmqpConnection, ChannelHandle } from '../amqp-connection';
-import type { OutboxRow } from './outbox.table';
+import { OutboxListener } from './outbox-listener';
+import { outboxChannel, type OutboxRow } from './outbox.table';
 
 export interface OutboxRelayOptions {
   exchange: string;
   /** The app's schema, whose `outbox` table the relay publishes. */
   schema: string;
-  /** How often the table is polled for unpublished rows while there are none. */
+  /**
+   * How often the table is polled for unpublished rows while there are none. With `listen`
+   * this is only the safety net (the listener is reconnecting, the broker was down).
+   */
   intervalMs: number;
   /**
    * How soon the next poll comes after one that published rows (more are likely on their
-   * way): events written at a steady rate wait about this long, not intervalMs. After an
-   * empty poll the relay goes back to intervalMs. Default: intervalMs / 10, at least 5 ms.
+   * way), and the least time between two drains when notifications wake the relay: events
+   * written at a steady rate go out in batches about this far apart, not one transaction each.
+   * After an empty poll the relay goes back to intervalMs. Default: intervalMs / 10, between
+   * 5 and 10 ms.
    */
   activeIntervalMs?: number;
+  /**
+   * Wake at commit: a connection of its own LISTENs on the channel the outbox's insert trigger
+   * notifies (notifyOnOutboxInsert), so an event waits milliseconds, not up to intervalMs.
+   */
+  listen?: { url: string; applicationName?: string };
   batchSize?: number;
   /**
    * How long a published row is kept (for looking back at what was sent) before the relay
@@ -35,8 +46,13 @@ export interface OutboxRelayOptions {
  * channel. A row is marked published only after the broker acked it; a row the broker
  * returned as unroutable (no queue bound yet) or nacked stays and is tried again. Rows are
  * claimed with FOR UPDATE SKIP LOCKED, so replicas of an app share the work. With the broker
- * down nothing is lost: rows wait in Postgres and go out once it is back. While rows keep
- * coming the table is polled every activeIntervalMs, otherwise every intervalMs.
+ * down nothing is lost: rows wait in Postgres and go out once it is back.
+ *
+ * With `listen`, a commit that wrote rows wakes the relay at once (no sooner than
+ * activeIntervalMs after the last drain, so a busy outbox is still drained in batches); the
+ * poll every intervalMs only covers what a notification cannot (a listener reconnecting, a
+ * broker that was down). Without it the table is polled every activeIntervalMs while rows keep
+ * coming, otherwise every intervalMs.
  */
 export class OutboxRelay {
   private handle: ChannelHandle<ConfirmChannel> | null = null;
@@ -46,6 +62,11 @@ export class OutboxRelay {
   private started = false;
   private running: Promise<number> | null = null;
   private lastWarning = 0;
+  private listener: OutboxListener | null = null;
+  /** A cycle (drain, then the next timer) is under way; and a wake came during it. */
+  private cycling = false;
+  private woken = false;
+  private lastDrainEnd = 0;
 
   constructor(
     private readonly db: DataSource,
@@ -77,12 +98,24 @@ export class OutboxRelay {
     this.started = true;
     observeOutbox(this.options.schema, () => this.backlog());
     this.schedule(this.options.intervalMs);
+    if (this.options.listen) {
+      this.listener = new OutboxListener({
+        ...this.options.listen,
+        channel: outboxChannel(this.options.schema),
+        onNotify: () => this.wake(),
+        onListening: () => this.wake(),
+        log: this.options.log,
+      });
+      await this.listener.start();
+    }
     this.pruneTimer = setInterval(() => void this.prune(), this.options.pruneIntervalMs ?? 600_000);
     this.pruneTimer.unref();
   }
 
   async stop(): Promise<void> {
     this.started = false;
+    await this.listener?.stop();
+    this.listener = null;
     if (this.timer) clearTimeout(this.timer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     this.timer = null;
@@ -106,17 +139,45 @@ export class OutboxRelay {
     return { backlog: row?.backlog ?? 0, oldestAgeSeconds: Math.max(0, row?.age ?? 0) };
   }
 
-  /** The next poll: soon after one that published rows, at the idle interval otherwise. */
+  private get activeIntervalMs(): number {
+    const { intervalMs, activeIntervalMs } = this.options;
+    const active = activeIntervalMs ?? Math.min(10, Math.max(5, Math.round(intervalMs / 10)));
+    return Math.min(active, intervalMs);
+  }
+
+  /** The next cycle in `ms` (replacing the one planned). */
   private schedule(ms: number): void {
     if (!this.started) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      void this.drain().then((published) => {
-        const { intervalMs, activeIntervalMs } = this.options;
-        const active = activeIntervalMs ?? Math.max(5, Math.round(intervalMs / 10));
-        this.schedule(published > 0 ? Math.min(active, intervalMs) : intervalMs);
-      });
+      this.timer = null;
+      void this.cycle();
     }, ms);
     this.timer.unref();
+  }
+
+  /** A drain, then the next: soon after one that published rows or a wake, else idle. */
+  private async cycle(): Promise<void> {
+    this.cycling = true;
+    this.woken = false;
+    const published = await this.drain();
+    this.lastDrainEnd = performance.now();
+    this.cycling = false;
+    if (this.woken) this.wake();
+    else this.schedule(published > 0 ? this.activeIntervalMs : this.options.intervalMs);
+  }
+
+  /**
+   * A commit wrote rows: drain now, or once activeIntervalMs has passed since the last drain.
+   * A wake during a drain (whose SELECT may have run before the commit) makes it go again.
+   */
+  private wake(): void {
+    if (this.cycling) {
+      this.woken = true;
+      return;
+    }
+    const wait = this.lastDrainEnd + this.activeIntervalMs - performance.now();
+    this.schedule(Math.max(0, Math.ceil(wait)));
   }
 
   /** Publishes what is waiting, batch by batch; returns how many rows were marked published. */

@@ -9,8 +9,14 @@ export interface OutboxOptions {
   schema: string;
   /** The topic exchange the relay publishes to. */
   exchange: string;
-  /** How often the relay polls an idle outbox. */
+  /** How often the relay polls an idle outbox (with `listen`, only as a safety net). */
   intervalMs: number;
+  /**
+   * Wake the relay at commit through LISTEN/NOTIFY on a connection of its own. Off behind a
+   * pooler in transaction mode (PgBouncer), which does not keep a LISTEN: the relay then
+   * relies on its poll. Default on.
+   */
+  listen?: boolean;
   /** How long published rows are kept before the relay prunes them (default 72 h). */
   retentionMs?: number;
 }
@@ -38,11 +44,20 @@ export class OutboxModule {
         {
           provide: OutboxRelay,
           inject: [DataSource, AmqpConnection, OUTBOX_OPTIONS],
-          useFactory: (db: DataSource, connection: AmqpConnection, outbox: OutboxOptions) =>
-            new OutboxRelay(db, connection, {
-              ...outbox,
+          useFactory: (db: DataSource, connection: AmqpConnection, outbox: OutboxOptions) => {
+            const { url, applicationName } = db.options as {
+              url?: string;
+              applicationName?: string;
+            };
+            const { listen = true, ...relay } = outbox;
+            return new OutboxRelay(db, connection, {
+              ...relay,
+              ...(listen && url
+                ? { listen: { url, applicationName: `${applicationName ?? 'custodian'}-outbox` } }
+                : {}),
               log: (message) => new Logger('OutboxRelay').warn(message),
-            }),
+            });
+          },
         },
       ],
       exports: [OutboxWriter, OutboxRelay],

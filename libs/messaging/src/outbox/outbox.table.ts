@@ -80,3 +80,37 @@ export async function indexPublishedOutbox(db: QueryRunner, schema: string): Pro
 export async function addOutboxContext(db: QueryRunner, schema: string): Promise<void> {
   await db.query(`ALTER TABLE ${schema}.outbox ADD COLUMN context jsonb`);
 }
+
+/**
+ * The channel an app's outbox trigger notifies and its relay listens on. Notifications are per
+ * database, so stacks that share a Postgres server but not a database never hear each other.
+ */
+export function outboxChannel(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a plain schema name: ${schema}`);
+  return `custodian_outbox_${schema}`;
+}
+
+/**
+ * The fourth outbox migration step: a statement trigger that notifies outboxChannel(schema)
+ * when rows are inserted. Postgres delivers it at commit (never for a rollback) and folds the
+ * notifications of one transaction into one, so a request that writes several events wakes
+ * the relay once. Frozen like createOutboxTable.
+ */
+export async function notifyOnOutboxInsert(db: QueryRunner, schema: string): Promise<void> {
+  await db.query(`
+      CREATE FUNCTION ${schema}.outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('${outboxChannel(schema)}', '');
+        RETURN NULL;
+      END
+      $$`);
+  await db.query(`
+      CREATE TRIGGER outbox_notify AFTER INSERT ON ${schema}.outbox
+      FOR EACH STATEMENT EXECUTE FUNCTION ${schema}.outbox_notify()`);
+}
+
+/** Undoes notifyOnOutboxInsert. */
+export async function dropOutboxNotify(db: QueryRunner, schema: string): Promise<void> {
+  await db.query(`DROP TRIGGER outbox_notify ON ${schema}.outbox`);
+  await db.query(`DROP FUNCTION ${schema}.outbox_notify()`);
+}
