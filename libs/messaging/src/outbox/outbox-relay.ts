@@ -67,6 +67,8 @@ export class OutboxRelay {
   private cycling = false;
   private woken = false;
   private lastDrainEnd = 0;
+  /** After a drain that failed (broker refusing, Postgres away) wakes wait for the poll. */
+  private pausedUntil = 0;
 
   constructor(
     private readonly db: DataSource,
@@ -168,15 +170,17 @@ export class OutboxRelay {
   }
 
   /**
-   * A commit wrote rows: drain now, or once activeIntervalMs has passed since the last drain.
-   * A wake during a drain (whose SELECT may have run before the commit) makes it go again.
+   * A commit wrote rows: drain now, or once activeIntervalMs has passed since the last drain
+   * (intervalMs after one that failed). A wake during a drain (whose SELECT may have run before
+   * the commit) makes it go again.
    */
   private wake(): void {
     if (this.cycling) {
       this.woken = true;
       return;
     }
-    const wait = this.lastDrainEnd + this.activeIntervalMs - performance.now();
+    const at = Math.max(this.lastDrainEnd + this.activeIntervalMs, this.pausedUntil);
+    const wait = at - performance.now();
     this.schedule(Math.max(0, Math.ceil(wait)));
   }
 
@@ -196,6 +200,8 @@ export class OutboxRelay {
       }
     } catch (error) {
       this.warn(`outbox relay paused: ${(error as Error).message}`);
+      // Every commit would otherwise retry at once, up to a hundred times a second.
+      this.pausedUntil = performance.now() + this.options.intervalMs;
       return published;
     }
   }
