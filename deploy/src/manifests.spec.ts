@@ -586,6 +586,7 @@ const CUSTODIAN_METRICS: Record<string, 'histogram' | 'counter' | 'gauge'> = {
   custodian_limit_refusals_total: 'counter',
   custodian_outbox_backlog: 'gauge',
   custodian_outbox_oldest_age_seconds: 'gauge',
+  custodian_outbox_listening: 'gauge',
   custodian_events_consumed_total: 'counter',
   custodian_deliveries_total: 'counter',
   custodian_delivery_attempt_duration_seconds: 'histogram',

@@ -121,6 +121,7 @@ describe('metrics on the health ports (e2e)', () => {
     ).toBe(1);
     expect(sample(register, 'custodian_outbox_backlog', { schema: 'register' })).toBe(0);
     expect(sample(register, 'custodian_outbox_oldest_age_seconds', { schema: 'register' })).toBe(0);
+    expect(sample(register, 'custodian_outbox_listening', { schema: 'register' })).toBe(1);
 
     // The worker counts an attempt once its answer is in; the receiver may see it first.
     const worker = await eventually(async () => {

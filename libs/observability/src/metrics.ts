@@ -201,6 +201,23 @@ export function observeOutbox(
   outboxProbes.set(schema, probe);
 }
 
+const outboxListeners = new Map<string, () => boolean>();
+
+export const outboxListening = new Gauge({
+  name: 'custodian_outbox_listening',
+  help: "1 while the outbox relay's LISTEN connection is up (a commit wakes it), 0 while it relies on its poll, by schema.",
+  labelNames: ['schema'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    for (const [schema, listening] of outboxListeners) this.set({ schema }, listening() ? 1 : 0);
+  },
+});
+
+/** The relay of `schema` listens for commits (OUTBOX_LISTEN on); absent from the metrics when not. */
+export function observeOutboxListener(schema: string, listening: () => boolean): void {
+  outboxListeners.set(schema, listening);
+}
+
 interface PoolState {
   totalCount: number;
   idleCount: number;

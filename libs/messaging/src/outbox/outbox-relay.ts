@@ -1,5 +1,5 @@
 import type { PublishedEvent } from '@custodian/contracts';
-import { observeOutbox, spanAcrossHop } from '@custodian/observability';
+import { observeOutbox, observeOutboxListener, spanAcrossHop } from '@custodian/observability';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { deleteInBatches } from '@custodian/persistence';
 import type { ConfirmChannel, Message } from 'amqplib';
@@ -108,6 +108,7 @@ export class OutboxRelay {
         onListening: () => this.wake(),
         log: this.options.log,
       });
+      observeOutboxListener(this.options.schema, () => this.listener?.listening ?? false);
       await this.listener.start();
     }
     this.pruneTimer = setInterval(() => void this.prune(), this.options.pruneIntervalMs ?? 600_000);
