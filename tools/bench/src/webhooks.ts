@@ -34,6 +34,9 @@ const GATEWAY_PORT = 3210;
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
 const DEAD_TENANTS = Number(process.env.BENCH_DEAD_TENANTS ?? 5);
 const DEAD_ENDPOINTS = Number(process.env.BENCH_DEAD_ENDPOINTS ?? 4);
+/** Events written one at a time, this far apart: what a quiet workspace's event waits. */
+const LONE = Number(process.env.BENCH_LONE ?? 20);
+const LONE_GAP_MS = Number(process.env.BENCH_LONE_GAP_MS ?? 250);
 
 interface Row {
   name: string;
@@ -246,6 +249,24 @@ export async function benchWebhooks(): Promise<void> {
       ),
     );
     stages.push(await stageTimes(db, receiver, `${RATE} events/s`, 'evt_paced_', pacedStart));
+    // 2b. Lone events: each written by itself on an idle path, so nothing is batched and
+    // the relay's wake-up (at commit, or at its poll) is the whole wait.
+    const loneStart = Date.now();
+    for (let i = 0; i < LONE; i++) {
+      await insertEvents(db, workspace.id, 'evt_lone_', 1, i);
+      await new Promise((resolve) => setTimeout(resolve, LONE_GAP_MS));
+    }
+    await until(() => receiver.count('/hook', 'evt_lone_') >= LONE, 60_000);
+    rows.push(
+      receiver.summarize(
+        `full path, ${LONE} lone events ${LONE_GAP_MS} ms apart`,
+        '/hook',
+        'evt_lone_',
+        LONE,
+        loneStart,
+      ),
+    );
+    stages.push(await stageTimes(db, receiver, `${LONE} lone events`, 'evt_lone_', loneStart));
     const { rows: states } = await db.query<{ status: string; n: string }>(
       `SELECT status, count(*) AS n FROM delivery.deliveries GROUP BY status`,
     );
