@@ -341,8 +341,8 @@ async function measure(stack: Stack, round: number): Promise<Measured> {
     writeCpu: perRequest(writeSpent, written),
     ...(idle
       ? {
-          readMarginal: perRequest(marginalCpuMs(readSpent, idle, readWallMs, reads), 1),
-          writeMarginal: perRequest(marginalCpuMs(writeSpent, idle, writeWallMs, written), 1),
+          readMarginal: byApp(marginalCpuMs(readSpent, idle, readWallMs, reads)),
+          writeMarginal: byApp(marginalCpuMs(writeSpent, idle, writeWallMs, written)),
           idlePerSecond: Object.values(idle).reduce((sum, ms) => sum + ms, 0),
         }
       : {}),
@@ -368,10 +368,16 @@ async function drained(sink: Sink, hooks: number): Promise<void> {
 }
 
 function perRequest(spent: Record<string, number>, answers: number): CpuPerRequest {
-  const per = (ms: number) => ms / Math.max(1, answers);
-  const gateway = per(spent.gateway ?? 0);
-  const register = per(spent.register ?? 0);
-  const worker = per(spent['webhook-worker'] ?? 0);
+  const per: Record<string, number> = {};
+  for (const [name, ms] of Object.entries(spent)) per[name] = ms / Math.max(1, answers);
+  return byApp(per);
+}
+
+/** Per-answer figures by process, as each app's and their sum. */
+function byApp(perAnswer: Record<string, number>): CpuPerRequest {
+  const gateway = perAnswer.gateway ?? 0;
+  const register = perAnswer.register ?? 0;
+  const worker = perAnswer['webhook-worker'] ?? 0;
   return { gateway, register, 'webhook-worker': worker, apps: gateway + register + worker };
 }
 
