@@ -48,6 +48,8 @@ export async function newBrowserContext(
 ): Promise<BrowserContext> {
   const context = await browser.newContext(options);
   context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  // A page load (the console's first, on a busy CI machine) keeps Playwright's 30 s.
+  context.setDefaultNavigationTimeout(30_000);
   return context;
 }
 

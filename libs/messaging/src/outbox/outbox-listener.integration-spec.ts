@@ -6,6 +6,7 @@ import {
   type TestDatabase,
 } from '@custodian/testing';
 import { connect, type ChannelModel } from 'amqplib';
+import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AmqpConnection } from '../amqp-connection';
 import { OutboxListener } from './outbox-listener';
@@ -135,22 +136,56 @@ describe('OutboxListener: LISTEN on the outbox trigger, on a connection of its o
     );
   });
 
+  it('finds out when its connection no longer hears the channel, and listens again', async () => {
+    // What a pooler in transaction mode, or a connection dropped without a word, amounts to:
+    // a connection that is up and hears nothing. Only the heartbeat can tell.
+    const said: string[] = [];
+    let listened = 0;
+    const quiet = new OutboxListener({
+      url: database.url,
+      channel: outboxChannel('app'),
+      onNotify: () => undefined,
+      onListening: () => listened++,
+      retryMs: 20,
+      heartbeatMs: 50,
+      timeoutMs: 200,
+      log: (line) => said.push(line),
+    });
+    try {
+      await quiet.start();
+      expect(listened).toBe(1);
+      await (quiet as unknown as { client: Client }).client.query('UNLISTEN *');
+      await eventually(() =>
+        listened === 2 ? Promise.resolve() : Promise.reject(new Error('not back yet')),
+      );
+      expect(said[0]).toMatch(/its own notification did not come back within 200 ms/);
+      expect(quiet.listening).toBe(true);
+    } finally {
+      await quiet.stop();
+    }
+  });
+
   it('leaves no connection behind when stopped, and hears nothing after', async () => {
+    let heardAfterStop = 0;
     const other = new OutboxListener({
       url: database.url,
       channel: outboxChannel('app'),
       applicationName: `${name}-stopped`,
-      onNotify: () => {
-        throw new Error('heard after stop');
-      },
+      onNotify: () => heardAfterStop++,
       onListening: () => undefined,
     });
     await other.start();
     expect(await connectionsNamed(`${name}-stopped`)).toBe(1);
+    await insertRows(1);
+    await eventually(() =>
+      heardAfterStop === 1 ? Promise.resolve() : Promise.reject(new Error('not yet')),
+    );
     await other.stop();
+    expect(other.listening).toBe(false);
     expect(await connectionsNamed(`${name}-stopped`)).toBe(0);
     await insertRows(1);
     await settle();
+    expect(heardAfterStop).toBe(1);
   });
 
   it('keeps trying a database it cannot reach, without throwing', async () => {
@@ -247,5 +282,71 @@ describe('OutboxRelay with listen: a commit is published at once, not at the nex
         : Promise.reject(new Error('not yet')),
     );
     expect(await connectionsNamed(`outbox-relay-test-${suffix}`)).toBe(0);
+  });
+});
+
+describe('OutboxRelay with listen, while the broker returns every event (no queue bound)', () => {
+  const exchange = `custodian.test.outbox.unbound.${suffix}`;
+  const queue = `custodian.test.outbox.unbound.${suffix}`;
+  const connection = new AmqpConnection({ url: RABBITMQ_URL, name: `outbox-unbound-${suffix}` });
+  let admin: ChannelModel;
+  let relay: OutboxRelay;
+  let drains: jest.SpyInstance;
+
+  beforeAll(async () => {
+    admin = await connect(RABBITMQ_URL);
+    await db.query(`UPDATE app.outbox SET published_at = now() WHERE published_at IS NULL`);
+    relay = new OutboxRelay(db, connection, {
+      exchange,
+      schema: 'app',
+      intervalMs: 2_000,
+      listen: { url: database.url },
+    });
+    drains = jest.spyOn(relay as unknown as { publishBatch: () => unknown }, 'publishBatch');
+    await connection.open();
+    await relay.start();
+  });
+
+  afterAll(async () => {
+    await relay?.stop();
+    await connection.close();
+    const channel = await admin.createChannel();
+    await channel.deleteQueue(queue);
+    await channel.deleteExchange(exchange);
+    await admin.close();
+  });
+
+  async function unpublished(): Promise<number> {
+    const [row] = await db.query<Array<{ waiting: number }>>(
+      `SELECT count(*)::int AS waiting FROM app.outbox WHERE published_at IS NULL`,
+    );
+    return row?.waiting ?? 0;
+  }
+
+  it('tries a returned row again at its poll, not at every commit, and sends it once bound', async () => {
+    const before = drains.mock.calls.length;
+    await insertRows(1);
+    await eventually(() =>
+      drains.mock.calls.length > before ? Promise.resolve() : Promise.reject(new Error('not yet')),
+    );
+    await settle();
+    const tried = drains.mock.calls.length;
+    expect(await unpublished()).toBe(1);
+    // Commits during the pause wake nothing: the rows wait for the poll, 2 s after the drain.
+    for (let i = 0; i < 5; i++) await insertRows(1);
+    await settle();
+    expect(drains.mock.calls.length).toBe(tried);
+    expect(await unpublished()).toBe(6);
+
+    const channel = await admin.createChannel();
+    await channel.assertQueue(queue, { durable: false, autoDelete: false });
+    await channel.bindQueue(queue, exchange, '#');
+    await channel.close();
+    await eventually(
+      async () => ((await unpublished()) === 0 ? undefined : Promise.reject(new Error('not yet'))),
+      {
+        timeoutMs: 5_000,
+      },
+    );
   });
 });

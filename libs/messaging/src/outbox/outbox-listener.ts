@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
 export interface OutboxListenerOptions {
@@ -16,8 +17,15 @@ export interface OutboxListenerOptions {
   onListening: () => void;
   /** How long after a lost or refused connection the next try comes. Default 1 s. */
   retryMs?: number;
+  /** How often the listener checks that it still hears its channel. Default 30 s. */
+  heartbeatMs?: number;
+  /** How long a connect, a query or a heartbeat may take before the connection counts as lost. Default 5 s. */
+  timeoutMs?: number;
   log?: (message: string) => void;
 }
+
+/** The payload of the listener's own heartbeats; the trigger's notifications have none. */
+const PING = 'ping:';
 
 /**
  * Wakes an outbox relay the moment a row is committed, instead of at its next poll: one
@@ -26,13 +34,23 @@ export interface OutboxListenerOptions {
  * notifies. Postgres sends a notification at commit, once per transaction, and never for a
  * rollback.
  *
- * It never throws: a listener that cannot connect says so, tries again every retryMs, and
- * the relay's poll covers the time in between.
+ * It counts as listening only once it has heard a notification of its own on the channel, and
+ * it checks so again every heartbeatMs: a connection that died without a word (a dropped NAT
+ * entry, a failed-over node) or a LISTEN that a pooler in transaction mode accepted but will
+ * never deliver on is found out, not trusted.
+ *
+ * It never throws: a listener that cannot connect says so once, tries again every retryMs,
+ * and the relay's poll covers the time in between.
  */
 export class OutboxListener {
   private client: Client | null = null;
+  /** The client being connected, which stop() ends rather than waits for. */
+  private pending: Client | null = null;
   private connecting: Promise<void> | null = null;
   private retry: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  /** Heartbeat payloads sent and not yet heard, with what to do when they are. */
+  private readonly pings = new Map<string, () => void>();
   private stopped = true;
   private down = false;
 
@@ -51,27 +69,36 @@ export class OutboxListener {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     this.retry = null;
-    await this.connecting;
-    const client = this.client;
+    this.heartbeat = null;
+    const clients = [this.pending, this.client];
     this.client = null;
-    await client?.end().catch(() => undefined);
+    this.pending = null;
+    for (const client of clients) if (client) await client.end().catch(() => undefined);
+    await this.connecting;
   }
 
   private connect(): Promise<void> {
-    const { url, channel, applicationName } = this.options;
+    const { url, applicationName } = this.options;
+    const timeoutMs = this.options.timeoutMs ?? 5_000;
     const client = new Client({
       connectionString: url,
       application_name: applicationName,
-      connectionTimeoutMillis: 5_000,
-      // A connection that only listens sends nothing: keepalives find a dead peer.
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
       keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
+    this.pending = client;
     let gone = false;
     const lost = (error?: Error) => {
       if (gone) return;
       gone = true;
       if (this.client === client) this.client = null;
+      if (this.pending === client) this.pending = null;
+      if (this.heartbeat) clearInterval(this.heartbeat);
+      this.heartbeat = null;
       void client.end().catch(() => undefined);
       if (this.stopped) return;
       if (!this.down) {
@@ -86,26 +113,52 @@ export class OutboxListener {
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', (message) => {
-      if (message.channel === channel) this.options.onNotify();
+      if (message.channel !== this.options.channel) return;
+      if (message.payload?.startsWith(PING)) this.pings.get(message.payload)?.();
+      else this.options.onNotify();
     });
     this.connecting = client
       .connect()
-      .then(() => client.query(`LISTEN ${channel}`))
+      .then(() => client.query(`LISTEN ${this.options.channel}`))
+      .then(() => this.ping(client, timeoutMs))
       .then(
         () => {
-          if (gone) return;
-          if (this.stopped) {
-            gone = true;
-            return client.end().catch(() => undefined);
-          }
+          if (gone || this.stopped) return;
+          this.pending = null;
           this.client = client;
           if (this.down) this.options.log?.('outbox listener connected again');
           this.down = false;
+          this.heartbeat = setInterval(() => {
+            this.ping(client, timeoutMs).catch(lost);
+          }, this.options.heartbeatMs ?? 30_000);
+          this.heartbeat.unref();
           this.options.onListening();
         },
         (error: Error) => lost(error),
       )
       .finally(() => (this.connecting = null));
     return this.connecting;
+  }
+
+  /** Notifies the channel and resolves when this connection hears it, or rejects. */
+  private async ping(client: Client, timeoutMs: number): Promise<void> {
+    const payload = `${PING}${randomBytes(6).toString('hex')}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve, reject) => {
+      this.pings.set(payload, resolve);
+      timer = setTimeout(
+        () => reject(new Error(`its own notification did not come back within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    // Handled here as well: the timer may fire while the query is still awaited.
+    heard.catch(() => undefined);
+    try {
+      await client.query('SELECT pg_notify($1, $2)', [this.options.channel, payload]);
+      await heard;
+    } finally {
+      clearTimeout(timer);
+      this.pings.delete(payload);
+    }
   }
 }

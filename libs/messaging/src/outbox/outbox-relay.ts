@@ -95,6 +95,8 @@ export class OutboxRelay {
       confirm: true,
       setup: async (channel) => {
         await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+        // A channel back after the broker was away: what was committed meanwhile goes now.
+        setImmediate(() => this.wake());
       },
     });
     this.started = true;
@@ -110,6 +112,7 @@ export class OutboxRelay {
       });
       observeOutboxListener(this.options.schema, () => this.listener?.listening ?? false);
       await this.listener.start();
+      if (!this.started) return; // stopped while the listener connected
     }
     this.pruneTimer = setInterval(() => void this.prune(), this.options.pruneIntervalMs ?? 600_000);
     this.pruneTimer.unref();
@@ -163,17 +166,21 @@ export class OutboxRelay {
   private async cycle(): Promise<void> {
     this.cycling = true;
     this.woken = false;
-    const published = await this.drain();
-    this.lastDrainEnd = performance.now();
-    this.cycling = false;
-    if (this.woken) this.wake();
-    else this.schedule(published > 0 ? this.activeIntervalMs : this.options.intervalMs);
+    let published = 0;
+    try {
+      published = await this.drain();
+    } finally {
+      this.lastDrainEnd = performance.now();
+      this.cycling = false;
+      if (this.woken) this.wake();
+      else this.schedule(published > 0 ? this.activeIntervalMs : this.options.intervalMs);
+    }
   }
 
   /**
    * A commit wrote rows: drain now, or once activeIntervalMs has passed since the last drain
-   * (intervalMs after one that failed). A wake during a drain (whose SELECT may have run before
-   * the commit) makes it go again.
+   * (intervalMs after one that failed or whose rows the broker returned). A wake during a
+   * drain (whose SELECT may have run before the commit) makes it go again.
    */
   private wake(): void {
     if (this.cycling) {
@@ -185,8 +192,11 @@ export class OutboxRelay {
     this.schedule(Math.max(0, Math.ceil(wait)));
   }
 
-  /** Publishes what is waiting, batch by batch; returns how many rows were marked published. */
-  drain(): Promise<number> {
+  /**
+   * Publishes what is waiting, batch by batch; returns how many rows were marked published.
+   * Only cycle() calls it, so a wake during a drain is never used up by a drain it joined.
+   */
+  private drain(): Promise<number> {
     this.running ??= this.publishAll().finally(() => (this.running = null));
     return this.running;
   }
@@ -197,14 +207,22 @@ export class OutboxRelay {
       for (;;) {
         const [done, claimed] = await this.publishBatch();
         published += done;
+        // Rows claimed and none sent: the broker returned them (no queue bound yet). Commits
+        // would otherwise send them round again up to a hundred times a second.
+        if (claimed > 0 && done === 0) this.pause();
         if (claimed < (this.options.batchSize ?? 200) || done === 0) return published;
       }
     } catch (error) {
-      this.warn(`outbox relay paused: ${(error as Error).message}`);
+      this.warn(`outbox relay paused: ${(error as Error)?.message}`);
       // Every commit would otherwise retry at once, up to a hundred times a second.
-      this.pausedUntil = performance.now() + this.options.intervalMs;
+      this.pause();
       return published;
     }
+  }
+
+  /** Until the next poll, wakes wait for it. */
+  private pause(): void {
+    this.pausedUntil = performance.now() + this.options.intervalMs;
   }
 
   private async publishBatch(): Promise<[published: number, claimed: number]> {

@@ -50,6 +50,7 @@ export class OutboxModule {
               applicationName?: string;
             };
             const { listen = true, ...relay } = outbox;
+            if (listen && !url) throw new Error('the outbox listener needs the DataSource url');
             return new OutboxRelay(db, connection, {
               ...relay,
               ...(listen && url

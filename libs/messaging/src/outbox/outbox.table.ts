@@ -86,7 +86,9 @@ export async function addOutboxContext(db: QueryRunner, schema: string): Promise
  * database, so stacks that share a Postgres server but not a database never hear each other.
  */
 export function outboxChannel(schema: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a plain schema name: ${schema}`);
+  // A longer name would be cut short by LISTEN and refused by pg_notify (63 bytes at most).
+  if (!/^[a-z_][a-z0-9_]{0,45}$/.test(schema))
+    throw new Error(`not a plain schema name: ${schema}`);
   return `custodian_outbox_${schema}`;
 }
 
@@ -111,6 +113,7 @@ export async function notifyOnOutboxInsert(db: QueryRunner, schema: string): Pro
 
 /** Undoes notifyOnOutboxInsert. */
 export async function dropOutboxNotify(db: QueryRunner, schema: string): Promise<void> {
+  outboxChannel(schema); // the same check on the name
   await db.query(`DROP TRIGGER outbox_notify ON ${schema}.outbox`);
   await db.query(`DROP FUNCTION ${schema}.outbox_notify()`);
 }
