@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { benchContext } from './context-cost';
+import { benchIdle } from './idle';
 import { benchLimits } from './limits';
 import { benchObservability } from './observability';
 import { benchReads } from './reads';
@@ -13,6 +14,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   rpc: benchRpc,
   observability: benchObservability,
   context: benchContext,
+  idle: benchIdle,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */
