@@ -2,18 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { sampleCpu } from './cpu';
-import {
-  benchEnv,
-  deleteBenchTopology,
-  dropDatabase,
-  runNode,
-  stopAll,
-  waitForHttp,
-} from './processes';
+import { benchStackEnv, deleteBenchTopology, dropDatabase, startApps, stopAll } from './processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
-const GATEWAY_PORT = 3220;
+/** The gateway's API; the health ports follow it (startApps). */
+const PORT = 3220;
 
 /** What each variant sets on top of the apps' defaults. */
 const VARIANTS: Record<string, Record<string, string>> = {
@@ -60,44 +54,18 @@ export async function benchIdle(): Promise<void> {
 
 async function measure(variant: string, settings: Record<string, string>): Promise<Idle> {
   const run = randomBytes(3).toString('hex');
-  const env = {
-    ...benchEnv(run),
-    EVENTS_EXCHANGE: `custodian.events.bench.${run}`,
-    EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.bench.${run}`,
-    EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.bench.${run}`,
-    ...settings,
-  };
+  const env = { ...benchStackEnv(run), ...settings };
   const database = `custodian_bench_${run}`;
-  const children: Record<string, ChildProcess> = {};
+  let children: ChildProcess[] = [];
   const db = new Client({ connectionString: env.DATABASE_URL });
   try {
-    for (const app of ['gateway', 'register', 'webhook-worker']) {
-      const migration = runNode(`apps/${app}/src/migrate.js`, env);
-      await new Promise((resolve) => migration.once('exit', resolve));
-    }
-    children.register = runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: '3221' });
-    children.gateway = runNode('apps/gateway/src/main.js', {
-      ...env,
-      PORT: String(GATEWAY_PORT),
-      HEALTH_PORT: String(GATEWAY_PORT + 3),
-    });
-    children['webhook-worker'] = runNode('apps/webhook-worker/src/main.js', {
-      ...env,
-      HEALTH_PORT: '3222',
-    });
-    await waitForHttp(`http://127.0.0.1:${GATEWAY_PORT + 3}/health`);
-    await waitForHttp('http://127.0.0.1:3221/health');
-    await waitForHttp('http://127.0.0.1:3222/health');
+    const stack = await startApps(env, PORT);
+    children = stack.children;
     await db.connect();
     await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
 
-    const pids: Record<string, number> = {};
-    for (const [app, child] of Object.entries(children)) {
-      if (child.pid === undefined) throw new Error(`${app} did not start`);
-      pids[app] = child.pid;
-    }
     const before = await transactions(db, database);
-    const sampling = sampleCpu(pids);
+    const sampling = sampleCpu(stack.pids);
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
     const spent = sampling.stop();
@@ -112,7 +80,7 @@ async function measure(variant: string, settings: Record<string, string>): Promi
     return { variant, cpu, transactions: counted / seconds };
   } finally {
     await db.end().catch(() => undefined);
-    await stopAll(Object.values(children));
+    await stopAll(children);
     await dropDatabase(database);
     await deleteBenchTopology(env);
   }

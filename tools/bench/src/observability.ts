@@ -8,12 +8,11 @@ import { rotated } from './rotation';
 import { Sink } from './sink';
 import {
   REPO_ROOT,
-  benchEnv,
+  benchStackEnv,
   deleteBenchTopology,
   dropDatabase,
-  runNode,
+  startApps,
   stopAll,
-  waitForHttp,
   type BenchEnv,
 } from './processes';
 import { createTenant } from './tenant';
@@ -228,10 +227,7 @@ async function startStack(variant: Variant, port: number): Promise<Stack> {
   await sink.start();
   const run = randomBytes(3).toString('hex');
   const env: BenchEnv = {
-    ...benchEnv(run),
-    EVENTS_EXCHANGE: `custodian.events.bench.${run}`,
-    EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.bench.${run}`,
-    EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.bench.${run}`,
+    ...benchStackEnv(run),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...(variant.traced ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : {}),
     ...variant.env,
@@ -249,30 +245,7 @@ async function startStack(variant: Variant, port: number): Promise<Stack> {
     expectedHooks: 0,
   };
   try {
-    for (const app of ['gateway', 'register', 'webhook-worker']) {
-      const migration = runNode(`apps/${app}/src/migrate.js`, env, variant.root);
-      await new Promise((resolve) => migration.once('exit', resolve));
-    }
-    stack.children.push(
-      runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: String(port + 1) }, variant.root),
-      runNode(
-        'apps/gateway/src/main.js',
-        { ...env, PORT: String(port), HEALTH_PORT: String(port + 3) },
-        variant.root,
-      ),
-      runNode(
-        'apps/webhook-worker/src/main.js',
-        { ...env, HEALTH_PORT: String(port + 2) },
-        variant.root,
-      ),
-    );
-    stack.pids = {
-      register: stack.children[0]?.pid ?? 0,
-      gateway: stack.children[1]?.pid ?? 0,
-      'webhook-worker': stack.children[2]?.pid ?? 0,
-    };
-    for (const health of [port, port + 1, port + 2])
-      await waitForHttp(`http://127.0.0.1:${health}/health`);
+    Object.assign(stack, await startApps(env, port, variant.root));
     const tenant = await createTenant(env, `Bench observability ${variant.key}`, {
       scope: 'write',
       webhookUrl: `${sink.url}/hook`,

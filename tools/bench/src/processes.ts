@@ -45,6 +45,54 @@ export function runNode(
     : spawn(process.execPath, args, options);
 }
 
+export type AppName = 'gateway' | 'register' | 'webhook-worker';
+
+/**
+ * Migrates and starts the three apps of a bench's stack: the gateway's API on `port`, the
+ * health ports of the register, the worker and the gateway on port + 1, + 2 and + 3. Resolves
+ * once each answers; if one does not, the others are stopped before the error is thrown.
+ */
+export async function startApps(
+  env: Record<string, string>,
+  port: number,
+  root: string = REPO_ROOT,
+): Promise<{ children: ChildProcess[]; pids: Record<AppName, number> }> {
+  for (const app of ['gateway', 'register', 'webhook-worker']) {
+    const migration = runNode(`apps/${app}/src/migrate.js`, env, root);
+    await new Promise((resolve) => migration.once('exit', resolve));
+  }
+  const started: Record<AppName, ChildProcess> = {
+    register: runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: String(port + 1) }, root),
+    gateway: runNode(
+      'apps/gateway/src/main.js',
+      { ...env, PORT: String(port), HEALTH_PORT: String(port + 3) },
+      root,
+    ),
+    'webhook-worker': runNode(
+      'apps/webhook-worker/src/main.js',
+      { ...env, HEALTH_PORT: String(port + 2) },
+      root,
+    ),
+  };
+  const children = Object.values(started);
+  try {
+    for (const health of [port, port + 1, port + 2]) {
+      await waitForHttp(`http://127.0.0.1:${health}/health`);
+    }
+  } catch (error) {
+    await stopAll(children);
+    throw error;
+  }
+  return {
+    children,
+    pids: {
+      gateway: started.gateway.pid ?? 0,
+      register: started.register.pid ?? 0,
+      'webhook-worker': started['webhook-worker'].pid ?? 0,
+    },
+  };
+}
+
 export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -106,6 +154,16 @@ export function benchEnv(run: string): BenchEnv {
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     HOST: '127.0.0.1',
+  };
+}
+
+/** benchEnv with events exchanges of its own: for a bench that runs all three apps. */
+export function benchStackEnv(run: string): BenchEnv {
+  return {
+    ...benchEnv(run),
+    EVENTS_EXCHANGE: `custodian.events.bench.${run}`,
+    EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.bench.${run}`,
+    EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.bench.${run}`,
   };
 }
 

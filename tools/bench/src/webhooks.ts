@@ -6,6 +6,7 @@ import {
 } from '@custodian/contracts';
 import { RmqRpcClient } from '@custodian/messaging';
 import { sign } from '@custodian/webhook-signature';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,12 +14,11 @@ import { Client } from 'pg';
 import { Agent, request } from 'undici';
 import {
   RABBITMQ_URL,
-  benchEnv,
+  benchStackEnv,
   deleteBenchTopology,
   dropDatabase,
-  runNode,
+  startApps,
   stopAll,
-  waitForHttp,
   type BenchEnv,
 } from './processes';
 import { quantile } from './quantile';
@@ -29,6 +29,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 200);
 const PACED_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** The worker's per-endpoint cap (its default, 10): the concurrency one endpoint gets. */
 const CONCURRENCY = Number(process.env.BENCH_PER_ENDPOINT ?? 10);
+/** The gateway's API; the health ports follow it (startApps). */
 const GATEWAY_PORT = 3210;
 /** The many-tenant run: workspaces, how many of them have only dead endpoints, and how many. */
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
@@ -168,34 +169,16 @@ class Receiver {
 export async function benchWebhooks(): Promise<void> {
   const run = randomBytes(3).toString('hex');
   const env: BenchEnv = {
-    ...benchEnv(run),
-    EVENTS_EXCHANGE: `custodian.events.bench.${run}`,
-    EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.bench.${run}`,
-    EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.bench.${run}`,
+    ...benchStackEnv(run),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     DELIVERY_PER_ENDPOINT: String(CONCURRENCY),
   };
   const receiver = new Receiver();
   await receiver.start();
-  const children = [];
+  let children: ChildProcess[] = [];
   const db = new Client({ connectionString: env.DATABASE_URL });
   try {
-    for (const app of ['gateway', 'register', 'webhook-worker']) {
-      const migration = runNode(`apps/${app}/src/migrate.js`, env);
-      await new Promise((resolve) => migration.once('exit', resolve));
-    }
-    children.push(runNode('apps/register/src/main.js', { ...env, HEALTH_PORT: '3211' }));
-    children.push(
-      runNode('apps/gateway/src/main.js', {
-        ...env,
-        PORT: String(GATEWAY_PORT),
-        HEALTH_PORT: String(GATEWAY_PORT + 3),
-      }),
-    );
-    children.push(runNode('apps/webhook-worker/src/main.js', { ...env, HEALTH_PORT: '3212' }));
-    await waitForHttp(`http://127.0.0.1:${GATEWAY_PORT}/health`);
-    await waitForHttp('http://127.0.0.1:3211/health');
-    await waitForHttp('http://127.0.0.1:3212/health');
+    children = (await startApps(env, GATEWAY_PORT)).children;
     await db.connect();
 
     const { workspace, endpoint } = await createTenant(env, receiver.url('/hook'));
