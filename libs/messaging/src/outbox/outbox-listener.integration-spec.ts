@@ -78,6 +78,31 @@ async function connectionsNamed(name: string): Promise<number> {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
+/** Resolves once `check` holds (eventually's 5 s unless told). */
+function until(check: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void> {
+  return eventually(
+    async () => {
+      if (!(await check())) throw new Error('not yet');
+    },
+    timeoutMs === undefined ? undefined : { timeoutMs },
+  );
+}
+
+async function unpublished(): Promise<number> {
+  const [row] = await db.query<Array<{ waiting: number }>>(
+    `SELECT count(*)::int AS waiting FROM app.outbox WHERE published_at IS NULL`,
+  );
+  return row?.waiting ?? 0;
+}
+
+/** Deletes a test's queue and exchange, and closes its admin connection. */
+async function removeTopology(admin: ChannelModel, queue: string, exchange: string) {
+  const channel = await admin.createChannel();
+  await channel.deleteQueue(queue);
+  await channel.deleteExchange(exchange);
+  await admin.close();
+}
+
 describe('OutboxListener: LISTEN on the outbox trigger, on a connection of its own', () => {
   const name = `outbox-listener-test-${suffix}`;
   const heard = { notify: 0, listening: 0 };
@@ -104,9 +129,7 @@ describe('OutboxListener: LISTEN on the outbox trigger, on a connection of its o
     expect(heard.listening).toBe(1);
     const before = heard.notify;
     await insertRows(3);
-    await eventually(() =>
-      heard.notify > before ? Promise.resolve() : Promise.reject(new Error('not yet')),
-    );
+    await until(() => heard.notify > before);
     await settle();
     expect(heard.notify - before).toBe(1);
   });
@@ -124,16 +147,12 @@ describe('OutboxListener: LISTEN on the outbox trigger, on a connection of its o
       [name],
     );
     expect(killed?.count).toBe(1);
-    await eventually(() =>
-      heard.listening === 2 ? Promise.resolve() : Promise.reject(new Error('not back yet')),
-    );
+    await until(() => heard.listening === 2);
     expect(lines[0]).toMatch(/^outbox listener disconnected \(.+\); polling until it is back$/);
     expect(lines[1]).toBe('outbox listener connected again');
     const before = heard.notify;
     await insertRows(1);
-    await eventually(() =>
-      heard.notify > before ? Promise.resolve() : Promise.reject(new Error('not yet')),
-    );
+    await until(() => heard.notify > before);
   });
 
   it('finds out when its connection no longer hears the channel, and listens again', async () => {
@@ -155,9 +174,7 @@ describe('OutboxListener: LISTEN on the outbox trigger, on a connection of its o
       await quiet.start();
       expect(listened).toBe(1);
       await (quiet as unknown as { client: Client }).client.query('UNLISTEN *');
-      await eventually(() =>
-        listened === 2 ? Promise.resolve() : Promise.reject(new Error('not back yet')),
-      );
+      await until(() => listened === 2);
       expect(said[0]).toMatch(/its own notification did not come back within 200 ms/);
       expect(quiet.listening).toBe(true);
     } finally {
@@ -177,9 +194,7 @@ describe('OutboxListener: LISTEN on the outbox trigger, on a connection of its o
     await other.start();
     expect(await connectionsNamed(`${name}-stopped`)).toBe(1);
     await insertRows(1);
-    await eventually(() =>
-      heardAfterStop === 1 ? Promise.resolve() : Promise.reject(new Error('not yet')),
-    );
+    await until(() => heardAfterStop === 1);
     await other.stop();
     expect(other.listening).toBe(false);
     expect(await connectionsNamed(`${name}-stopped`)).toBe(0);
@@ -246,29 +261,15 @@ describe('OutboxRelay with listen: a commit is published at once, not at the nex
   afterAll(async () => {
     await relay?.stop();
     await connection.close();
-    const channel = await admin.createChannel();
-    await channel.deleteQueue(queue);
-    await channel.deleteExchange(exchange);
-    await admin.close();
+    await removeTopology(admin, queue, exchange);
   });
 
   it('publishes rows within moments of their commit, then each later commit too', async () => {
     const first = await insertRows(2);
-    await eventually(() =>
-      first.every((id) => received.includes(id))
-        ? Promise.resolve()
-        : Promise.reject(new Error('not yet')),
-    );
+    await until(() => first.every((id) => received.includes(id)));
     const second = await insertRows(1);
-    await eventually(() =>
-      second.every((id) => received.includes(id))
-        ? Promise.resolve()
-        : Promise.reject(new Error('not yet')),
-    );
-    const [row] = await db.query<Array<{ waiting: number }>>(
-      `SELECT count(*)::int AS waiting FROM app.outbox WHERE published_at IS NULL`,
-    );
-    expect(row?.waiting).toBe(0);
+    await until(() => second.every((id) => received.includes(id)));
+    expect(await unpublished()).toBe(0);
   });
 
   it('without listen, publishes at its poll instead', async () => {
@@ -276,11 +277,7 @@ describe('OutboxRelay with listen: a commit is published at once, not at the nex
     relay = new OutboxRelay(db, connection, { exchange, schema: 'app', intervalMs: 20 });
     await relay.start();
     const ids = await insertRows(1);
-    await eventually(() =>
-      ids.every((id) => received.includes(id))
-        ? Promise.resolve()
-        : Promise.reject(new Error('not yet')),
-    );
+    await until(() => ids.every((id) => received.includes(id)));
     expect(await connectionsNamed(`outbox-relay-test-${suffix}`)).toBe(0);
   });
 });
@@ -310,25 +307,13 @@ describe('OutboxRelay with listen, while the broker returns every event (no queu
   afterAll(async () => {
     await relay?.stop();
     await connection.close();
-    const channel = await admin.createChannel();
-    await channel.deleteQueue(queue);
-    await channel.deleteExchange(exchange);
-    await admin.close();
+    await removeTopology(admin, queue, exchange);
   });
-
-  async function unpublished(): Promise<number> {
-    const [row] = await db.query<Array<{ waiting: number }>>(
-      `SELECT count(*)::int AS waiting FROM app.outbox WHERE published_at IS NULL`,
-    );
-    return row?.waiting ?? 0;
-  }
 
   it('tries a returned row again at its poll, not at every commit, and sends it once bound', async () => {
     const before = drains.mock.calls.length;
     await insertRows(1);
-    await eventually(() =>
-      drains.mock.calls.length > before ? Promise.resolve() : Promise.reject(new Error('not yet')),
-    );
+    await until(() => drains.mock.calls.length > before);
     await settle();
     const tried = drains.mock.calls.length;
     expect(await unpublished()).toBe(1);
@@ -342,11 +327,7 @@ describe('OutboxRelay with listen, while the broker returns every event (no queu
     await channel.assertQueue(queue, { durable: false, autoDelete: false });
     await channel.bindQueue(queue, exchange, '#');
     await channel.close();
-    await eventually(
-      async () => ((await unpublished()) === 0 ? undefined : Promise.reject(new Error('not yet'))),
-      {
-        timeoutMs: 5_000,
-      },
-    );
+    // The next poll, at most 2 s after the last drain.
+    await until(async () => (await unpublished()) === 0, 5_000);
   });
 });
