@@ -67,7 +67,10 @@ export class OutboxRelay {
   private cycling = false;
   private woken = false;
   private lastDrainEnd = 0;
-  /** After a drain that failed (broker refusing, Postgres away) wakes wait for the poll. */
+  /**
+   * After a drain that failed (broker refusing, Postgres away) or whose rows the broker
+   * returned, wakes wait for the poll.
+   */
   private pausedUntil = 0;
 
   constructor(

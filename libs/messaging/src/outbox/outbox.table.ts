@@ -96,7 +96,8 @@ export function outboxChannel(schema: string): string {
  * The fourth outbox migration step: a statement trigger that notifies outboxChannel(schema)
  * when rows are inserted. Postgres delivers it at commit (never for a rollback) and folds the
  * notifications of one transaction into one, so a request that writes several events wakes
- * the relay once. Frozen like createOutboxTable.
+ * the relay once. Frozen like createOutboxTable, and so is outboxChannel, whose name it bakes
+ * into the function: a new name is a new migration per app.
  */
 export async function notifyOnOutboxInsert(db: QueryRunner, schema: string): Promise<void> {
   await db.query(`
