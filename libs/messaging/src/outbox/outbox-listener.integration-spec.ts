@@ -95,11 +95,25 @@ async function unpublished(): Promise<number> {
   return row?.waiting ?? 0;
 }
 
-/** Deletes a test's queue and exchange, and closes its admin connection. */
-async function removeTopology(admin: ChannelModel, queue: string, exchange: string) {
+/** Starts a relay with nothing left unpublished by earlier tests. */
+async function startRelay(relay: OutboxRelay, connection: AmqpConnection): Promise<void> {
+  await db.query(`UPDATE app.outbox SET published_at = now() WHERE published_at IS NULL`);
+  await connection.open();
+  await relay.start();
+}
+
+/** Stops what startRelay started, deletes the test's queue and exchange, closes `admin`. */
+async function stopRelay(
+  relay: OutboxRelay | undefined,
+  connection: AmqpConnection,
+  admin: ChannelModel,
+  topology: { queue: string; exchange: string },
+): Promise<void> {
+  await relay?.stop();
+  await connection.close();
   const channel = await admin.createChannel();
-  await channel.deleteQueue(queue);
-  await channel.deleteExchange(exchange);
+  await channel.deleteQueue(topology.queue);
+  await channel.deleteExchange(topology.exchange);
   await admin.close();
 }
 
@@ -253,16 +267,10 @@ describe('OutboxRelay with listen: a commit is published at once, not at the nex
       intervalMs: 3_600_000,
       listen: { url: database.url, applicationName: `outbox-relay-test-${suffix}` },
     });
-    await db.query(`UPDATE app.outbox SET published_at = now() WHERE published_at IS NULL`);
-    await connection.open();
-    await relay.start();
+    await startRelay(relay, connection);
   });
 
-  afterAll(async () => {
-    await relay?.stop();
-    await connection.close();
-    await removeTopology(admin, queue, exchange);
-  });
+  afterAll(() => stopRelay(relay, connection, admin, { queue, exchange }));
 
   it('publishes rows within moments of their commit, then each later commit too', async () => {
     const first = await insertRows(2);
@@ -292,7 +300,6 @@ describe('OutboxRelay with listen, while the broker returns every event (no queu
 
   beforeAll(async () => {
     admin = await connect(RABBITMQ_URL);
-    await db.query(`UPDATE app.outbox SET published_at = now() WHERE published_at IS NULL`);
     relay = new OutboxRelay(db, connection, {
       exchange,
       schema: 'app',
@@ -300,15 +307,10 @@ describe('OutboxRelay with listen, while the broker returns every event (no queu
       listen: { url: database.url },
     });
     drains = jest.spyOn(relay as unknown as { publishBatch: () => unknown }, 'publishBatch');
-    await connection.open();
-    await relay.start();
+    await startRelay(relay, connection);
   });
 
-  afterAll(async () => {
-    await relay?.stop();
-    await connection.close();
-    await removeTopology(admin, queue, exchange);
-  });
+  afterAll(() => stopRelay(relay, connection, admin, { queue, exchange }));
 
   it('tries a returned row again at its poll, not at every commit, and sends it once bound', async () => {
     const before = drains.mock.calls.length;
