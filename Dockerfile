@@ -8,7 +8,7 @@
 # deploy/kubernetes instead run migrate.js once, apart (a one-shot service, a Job), and start
 # the app with main.js alone.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. deps: every dependency, dev ones included, for the build. No install scripts: the build
 #    needs none of them (Nx and SWC load their platform binaries from optional packages).

@@ -28,8 +28,8 @@ const preset = {
         module: { type: 'commonjs' },
       },
     ],
-    // ESM only, with no CommonJS entry (a dependency of @fastify/static 10): Node 20 requires
-    // it natively, Jest's module loader cannot, so Jest gets it compiled to CommonJS.
+    // ESM only, with no CommonJS entry (a dependency of @fastify/static 10): Node requires it
+    // natively, Jest's module loader cannot, so Jest gets it compiled to CommonJS.
     '/node_modules/content-disposition/.+\\.js$': [
       '@swc/jest',
       { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },

@@ -573,6 +573,24 @@ describe('Dockerfile', () => {
     expect(command).toContain("'/health'");
     expect(command).not.toContain('e.PORT');
   });
+
+  it('builds and runs on the Node major that development, tests and CI pin (tools/node)', () => {
+    const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+    const pinned: string = JSON.parse(
+      readFileSync(path.join(ROOT, 'tools', 'node', 'package.json'), 'utf8'),
+    ).dependencies.node;
+    const major = pinned.split('.')[0];
+    expect(/^ARG NODE_IMAGE=(\S+)$/m.exec(dockerfile)?.[1]).toBe(`node:${major}-bookworm-slim`);
+    // Every stage starts from that argument, none from an image of its own.
+    const stages = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    expect(stages.filter((from) => from !== '${NODE_IMAGE}' && from !== 'deps')).toEqual([]);
+    expect(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()).toBe(major);
+    const engines: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+      .engines.node;
+    expect(engines).toContain(`>=${major}.`);
+    // This test itself runs on the pinned Node (npm test puts tools/node first on PATH).
+    expect(process.version).toBe(`v${pinned}`);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 # foreground. Ctrl-C stops them cleanly (each app drains and closes its connections).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The pinned Node 24 of tools/node (installed on first use), first on PATH for all below.
+source tools/scripts/node-runtime.sh || exit 1
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing dependencies (npm ci)..."

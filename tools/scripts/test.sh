@@ -7,6 +7,8 @@
 #                                                       --base=<ref> (default main; npm run test:affected)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# The pinned Node 24 of tools/node (installed on first use), first on PATH for all below.
+source tools/scripts/node-runtime.sh || exit 1
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund || exit 1
