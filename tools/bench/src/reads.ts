@@ -35,6 +35,10 @@ const ASSETS = Number(process.env.BENCH_ASSETS ?? 1_000_000);
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 5000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** The steady run's rate, req/s, for every case; by default half of each case's own peak. */
+const STEADY_RATE = process.env.BENCH_STEADY_RATE
+  ? Number(process.env.BENCH_STEADY_RATE)
+  : undefined;
 /** Issue 13 measures the unpaged array for 15 s, and saturation at 64 connections. */
 const UNPAGED_SECONDS = 15;
 const SATURATION_CONNECTIONS = 64;
@@ -241,7 +245,8 @@ async function measureCase(
   const bareMb = bareRss?.stop();
   await quiet();
   // Half of the work done, not of the answers: refusals are quick and would inflate it.
-  const rate = Math.max(1, Math.round(fullRun.okPerSecond / 2));
+  // BENCH_STEADY_RATE sets it instead, so that two builds or runtimes compare at one rate.
+  const rate = STEADY_RATE ?? Math.max(1, Math.round(fullRun.okPerSecond / 2));
   const steady = await paced({
     ...full,
     name: `${route} at ${rate} req/s`,

@@ -328,7 +328,9 @@ export async function benchWebhooks(): Promise<void> {
     console.log(
       `requests to dead endpoints (accepted, never answered) during the run: ${receiver.deadRequests}`,
     );
-    const [burst, rawBurst] = [rows[0], rows[2]];
+    // By name, not position: a run added between them once made this compare the wrong rows.
+    const burst = rows.find((row) => row.name.startsWith('full path, burst'));
+    const rawBurst = rows.find((row) => row.name.startsWith('raw undici, burst'));
     if (burst && rawBurst) {
       console.log(
         `burst through the full path as a share of raw undici: ` +
