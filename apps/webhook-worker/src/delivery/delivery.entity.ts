@@ -1,9 +1,7 @@
-import type { DeliveryStatus } from '@custodian/contracts';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@custodian/contracts';
 import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 import { EndpointEntity } from '../webhooks/endpoint.entity';
-
-const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
 /** delivery.deliveries: one per (event, endpoint), leased by the scheduler while it is sent. */
 @Entity({ schema: 'delivery', name: 'deliveries' })

@@ -1,4 +1,5 @@
 import {
+  DELIVERY_STATUSES,
   DeliveriesResent,
   DeliveryDetail,
   DeliveryLogPage,
@@ -36,7 +37,7 @@ export class ConsoleDeliveriesController {
   @ApiQuery({
     name: 'status',
     required: false,
-    schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    schema: { type: 'string', enum: [...DELIVERY_STATUSES] },
   })
   @ApiQuery({ name: 'from', required: false, schema: { type: 'string', format: 'date-time' } })
   @ApiQuery({ name: 'to', required: false, schema: { type: 'string', format: 'date-time' } })

@@ -1,0 +1,35 @@
+import { Type } from 'class-transformer';
+import { ValidateNested } from 'class-validator';
+import { TextField } from '../fields/field.decorators';
+import { reply, rpc } from '../rpc/contract';
+import { LIST, READ } from '../rpc/message-options';
+import { CallerMessage, ListMessage, RecordMessage, type ListReply } from '../rpc/messages';
+import { CreateAssetInput, UpdateAssetInput } from './asset.inputs';
+import type { AssetDetail, AssetSummary, DeletedAsset, ScannedAsset } from './asset.views';
+
+export class CreateAssetMessage extends CallerMessage {
+  @ValidateNested() @Type(() => CreateAssetInput) body!: CreateAssetInput;
+}
+
+export class UpdateAssetMessage extends RecordMessage {
+  @ValidateNested() @Type(() => UpdateAssetInput) body!: UpdateAssetInput;
+}
+
+/** A code as a barcode scanner typed it: an asset tag or a serial number. */
+export class ScanAssetMessage extends CallerMessage {
+  @TextField({ min: 1, max: 200, notBlank: true }) code!: string;
+}
+
+/** The assets of the register's API queue (RegisterRpc). */
+export const ASSET_RPC = {
+  assetsList: rpc('assets.list', ListMessage, reply<ListReply<AssetSummary>>(), LIST),
+  assetsGet: rpc('assets.get', RecordMessage, reply<AssetDetail>(), READ),
+  assetsCreate: rpc('assets.create', CreateAssetMessage, reply<AssetDetail>()),
+  assetsUpdate: rpc('assets.update', UpdateAssetMessage, reply<AssetDetail>()),
+  /** Soft delete (the console's): refused while the asset is checked out. */
+  assetsDelete: rpc('assets.delete', RecordMessage, reply<DeletedAsset>()),
+  assetsRestore: rpc('assets.restore', RecordMessage, reply<AssetDetail>()),
+  /** The workspace's deleted assets, most recently deleted first (DELETED_ASSETS_SHOWN). */
+  assetsDeleted: rpc('assets.deleted', CallerMessage, reply<DeletedAsset[]>(), READ),
+  assetsScan: rpc('assets.scan', ScanAssetMessage, reply<ScannedAsset>()),
+};

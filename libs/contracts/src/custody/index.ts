@@ -1,0 +1,3 @@
+export * from './custody.events';
+export * from './custody.inputs';
+export * from './custody.views';

@@ -1,0 +1,385 @@
+import { ASSET_EXAMPLE, Asset } from '../assets/asset.views';
+import { AssetScan, ConditionChange } from '../assets/asset.events';
+import { AssignmentOverdue, CustodyChange } from '../custody/custody.events';
+import { examplesOf } from '../fields/contract-schema.decorator';
+import type { ContractClass } from '../fields/field.decorators';
+import { MEMBER_EXAMPLE, Member } from '../members/member.views';
+import { PERSON_HOLDINGS_MAX } from '../people/person.constants';
+import { PERSON_EXAMPLE, Person } from '../people/person.views';
+import { PingEvent } from '../webhooks/webhook.events';
+import { PlanChanged, QuotaLimitReached, RecordLimitReached } from '../workspaces/plan.events';
+import type { DeliverableEvent } from './event.constants';
+import {
+  AssetRequest,
+  Audit,
+  AuditItemMissing,
+  Booking,
+  License,
+  LicenseSeatChange,
+  Maintenance,
+  Reminder,
+  WarrantyNotice,
+} from './not-emitted.events';
+
+/**
+ * Every deliverable event (the 41 catalog keys and `ping`): the class of its `data` (or the
+ * classes it is one of), what it means and examples. Events the service emits carry exactly
+ * what their writers put in the outbox, and the writers only compile with the class of their
+ * key (EventData<K>).
+ */
+export interface EventEntry {
+  readonly data: ContractClass | readonly ContractClass[];
+  readonly description: string;
+  /** The class's own examples when not given. */
+  readonly examples?: readonly object[];
+}
+
+/** The events the service emits today; the other catalog keys are documented, not emitted. */
+export const EMITTED_EVENTS = [
+  'asset.created',
+  'asset.updated',
+  'asset.deleted',
+  'asset.restored',
+  'asset.condition_changed',
+  'asset.scanned',
+  'assignment.checked_out',
+  'assignment.checked_in',
+  'assignment.overdue',
+  'employee.created',
+  'employee.offboarded',
+  'member.invited',
+  'member.removed',
+  'plan.changed',
+  'plan.limit_reached',
+  'ping',
+] as const satisfies readonly DeliverableEvent[];
+
+const NOT_EMITTED = 'In the catalog (and can be subscribed to) but not emitted yet.';
+const AT = '2026-11-22T10:15:00.000Z';
+const PERSON = { id: 'per_01jd8x2b6c8e0g2j4m6p8r0t2w', name: 'Margaret Hamilton' };
+const ASSET_REF = {
+  id: 'ast_01jd8x6q4f7k2m9n3p5r7t9v1w',
+  name: 'MacBook Pro 14"',
+  asset_tag: 'AT-000042',
+};
+const WORKSPACE = { id: 'wsp_01jd8w0a9b8c7d6e5f4g3h2j1k', name: 'Acme' };
+
+const notEmitted = (what: string) => `${what} ${NOT_EMITTED}`;
+
+const asset = (what: string) => ({
+  data: Asset,
+  description: `${what} The asset as \`GET /assets/{id}\` returns it.`,
+});
+
+const custody = { asset: ASSET_EXAMPLE, person: PERSON, at: ASSET_EXAMPLE.updated_at };
+
+const request = (what: string, status: string) => ({
+  data: AssetRequest,
+  description: notEmitted(what),
+  examples: [
+    {
+      id: 'req_01jd8z0a1b2c3d4e5f6g7h8j9k',
+      status,
+      requested_by: PERSON,
+      asset: ASSET_REF,
+      note: 'Replacement for a broken screen',
+      created_at: AT,
+      updated_at: AT,
+    },
+  ],
+});
+
+const audit = {
+  id: 'aud_01jd8z1a2b3c4d5e6f7g8h9j0k',
+  name: 'Berlin office Q4',
+  status: 'in_progress',
+  location: { id: 'loc_01jd8x1m2n3p4q5r6s7t8v9w0x', name: 'Berlin office' },
+  started_at: AT,
+  completed_at: null,
+};
+
+const maintenance = {
+  id: 'mnt_01jd8z2a3b4c5d6e7f8g9h0j1k',
+  asset: ASSET_REF,
+  title: 'Battery replacement',
+  status: 'open',
+  created_at: AT,
+  resolved_at: null,
+};
+
+const licence = {
+  id: 'lic_01jd8z3a4b5c6d7e8f9g0h1j2k',
+  name: 'JetBrains All Products',
+  vendor: 'JetBrains',
+  seats: 25,
+  seats_used: 12,
+  expires_on: '2027-03-31',
+  created_at: AT,
+  updated_at: AT,
+};
+const licenceData = (what: string) => ({
+  data: License,
+  description: notEmitted(what),
+  examples: [licence],
+});
+const licenceSeat = (what: string) => ({
+  data: LicenseSeatChange,
+  description: notEmitted(what),
+  examples: [{ license: { id: licence.id, name: licence.name }, person: PERSON, at: AT }],
+});
+
+const booking = (what: string, status: string) => ({
+  data: Booking,
+  description: notEmitted(what),
+  examples: [
+    {
+      id: 'bkg_01jd8z4a5b6c7d8e9f0g1h2j3k',
+      asset: ASSET_REF,
+      person: PERSON,
+      status,
+      starts_at: '2026-12-01T09:00:00.000Z',
+      ends_at: '2026-12-05T17:00:00.000Z',
+      created_at: AT,
+      updated_at: AT,
+    },
+  ],
+});
+
+export const EVENT_CATALOG = {
+  'asset.created': asset('An asset was created.'),
+  'asset.updated': asset('An asset was changed (PATCH with at least one field given).'),
+  'asset.deleted': asset(
+    'An asset was deleted in the console (soft delete: it leaves lists and fetches with 404 ' +
+      'until restored); the asset as it was.',
+  ),
+  'asset.restored': asset('A deleted asset was restored in the console, with the same id.'),
+  'asset.condition_changed': {
+    data: ConditionChange,
+    description:
+      'The condition of an asset changed (`condition` on create is part of `asset.created`): ' +
+      'the asset afterwards, the condition before and after, and when. Fired beside ' +
+      '`asset.updated`.',
+    examples: [{ asset: ASSET_EXAMPLE, from: 'good', to: 'poor', at: AT }],
+  },
+  'asset.scanned': {
+    data: AssetScan,
+    description:
+      'The asset tag or serial number of an asset was scanned in the console: the asset, the ' +
+      'code as scanned, what it matched, and when.',
+    examples: [{ asset: ASSET_EXAMPLE, code: 'AT-000042', matched: 'asset_tag', at: AT }],
+  },
+
+  'assignment.checked_out': {
+    data: CustodyChange,
+    description:
+      'An asset was checked out to a person (create or PATCH with `assigned_to_id`): the asset ' +
+      'as fetched afterwards, the person it went to, and when.',
+    examples: [custody],
+  },
+  'assignment.checked_in': {
+    data: CustodyChange,
+    description:
+      'An asset was checked in from a person (PATCH with another or a null `assigned_to_id`): ' +
+      'the asset as fetched afterwards, the person who held it, and when.',
+    examples: [{ ...custody, asset: { ...ASSET_EXAMPLE, assigned_to: null, custody: null } }],
+  },
+  'assignment.overdue': {
+    data: AssignmentOverdue,
+    description:
+      'An asset checked out with a due date was still out when it passed: the asset as fetched ' +
+      'then, the person holding it, since when, and the due date. Once per due date, within ' +
+      '`OVERDUE_SWEEP_MS` (5 s) of it.',
+    examples: [{ asset: ASSET_EXAMPLE, person: PERSON, since: AT, due_at: AT }],
+  },
+
+  'request.created': request('An asset request was made.', 'pending'),
+  'request.approved': request('An asset request was approved.', 'approved'),
+  'request.rejected': request('An asset request was rejected.', 'rejected'),
+
+  'audit.started': {
+    data: Audit,
+    description: notEmitted('An audit was started.'),
+    examples: [audit],
+  },
+  'audit.completed': {
+    data: Audit,
+    description: notEmitted('An audit was completed.'),
+    examples: [{ ...audit, status: 'completed', completed_at: AT }],
+  },
+  'audit.item_missing': {
+    data: AuditItemMissing,
+    description: notEmitted('An audit did not find an asset it expected.'),
+    examples: [{ audit: { id: audit.id, name: audit.name }, asset: ASSET_REF }],
+  },
+
+  'employee.created': {
+    data: Person,
+    description: 'A person was created. The person as `GET /people/{id}` returns it.',
+  },
+  'employee.offboarded': {
+    data: Person,
+    description:
+      'A person moved from `active` to `inactive` (once per move). The person as ' +
+      '`GET /people/{id}` returns it; assets are not checked in by it. `holdings` shows at ' +
+      `most the ${PERSON_HOLDINGS_MAX} most recent check-outs: when \`holdings_count\` is ` +
+      'larger, `GET /assets?assigned_to_id=<id>` lists what the person still holds.',
+    examples: [{ ...PERSON_EXAMPLE, status: 'inactive' }],
+  },
+  'member.invited': {
+    data: Member,
+    description:
+      'A member was invited (`POST /members`). The member as `GET /members` shows it; never the ' +
+      'invitation token.',
+  },
+  'member.removed': {
+    data: Member,
+    description:
+      'A member was removed from the workspace in the console (an invited one: the invitation ' +
+      'was cancelled); the member as it was. Their sessions end with it.',
+    examples: [{ ...MEMBER_EXAMPLE, status: 'active', joined_at: AT }],
+  },
+
+  'warranty.expiring': {
+    data: WarrantyNotice,
+    description: notEmitted('The warranty of an asset ends soon.'),
+    examples: [{ asset: ASSET_REF, expires_on: '2026-12-31' }],
+  },
+  'warranty.expired': {
+    data: WarrantyNotice,
+    description: notEmitted('The warranty of an asset has ended.'),
+    examples: [{ asset: ASSET_REF, expires_on: '2026-11-21' }],
+  },
+  'maintenance.created': {
+    data: Maintenance,
+    description: notEmitted('A maintenance record was opened for an asset.'),
+    examples: [maintenance],
+  },
+  'maintenance.resolved': {
+    data: Maintenance,
+    description: notEmitted('A maintenance record was resolved.'),
+    examples: [{ ...maintenance, status: 'resolved', resolved_at: AT }],
+  },
+
+  'license.created': licenceData('A software licence was created.'),
+  'license.updated': licenceData('A software licence was changed.'),
+  'license.deleted': licenceData('A software licence was deleted; as it was.'),
+  'license.seat_assigned': licenceSeat('A licence seat was assigned to a person.'),
+  'license.seat_released': licenceSeat('A licence seat was released by a person.'),
+  'license.expiring': licenceData('A software licence ends soon.'),
+  'license.expired': licenceData('A software licence has ended.'),
+
+  'booking.created': booking('A booking was created.', 'confirmed'),
+  'booking.requested': booking('A booking was requested.', 'requested'),
+  'booking.confirmed': booking('A booking was confirmed.', 'confirmed'),
+  'booking.cancelled': booking('A booking was cancelled.', 'cancelled'),
+  'booking.checked_out': booking('A booked asset was handed out.', 'checked_out'),
+  'booking.completed': booking('A booked asset was returned.', 'completed'),
+  'booking.overdue': booking(
+    'A booked asset was not returned by the end of the booking.',
+    'overdue',
+  ),
+  'booking.no_show': booking('A booking was not picked up.', 'no_show'),
+
+  'reminder.due': {
+    data: Reminder,
+    description: notEmitted('A reminder is due.'),
+    examples: [
+      {
+        id: 'rem_01jd8z5a6b7c8d9e0f1g2h3j4k',
+        title: 'Annual PAT test',
+        due_at: AT,
+        asset: ASSET_REF,
+      },
+    ],
+  },
+
+  'plan.changed': {
+    data: PlanChanged,
+    description:
+      "The workspace's plan or its limit overrides changed (written in the transaction of the change).",
+    examples: [
+      {
+        workspace: WORKSPACE,
+        previous: {
+          plan: 'pro',
+          limits: {
+            ratePerMinute: 120,
+            monthlyQuota: 100000,
+            assets: 5000,
+            people: 1000,
+            seats: 25,
+          },
+        },
+        current: {
+          plan: 'business',
+          limits: {
+            ratePerMinute: 600,
+            monthlyQuota: 1000000,
+            assets: 50000,
+            people: 10000,
+            seats: 200,
+          },
+        },
+      },
+    ],
+  },
+  'plan.limit_reached': {
+    data: [RecordLimitReached, QuotaLimitReached],
+    description:
+      'A plan limit was reached, once per crossing. `limit` tells which: `assets`, `people` or ' +
+      '`seats` (register), or `monthly_quota` (gateway, with the workspace name and the key).',
+    examples: [
+      { workspace: { id: WORKSPACE.id }, plan: 'pro', limit: 'assets', value: 5000 },
+      {
+        workspace: WORKSPACE,
+        plan: 'pro',
+        limit: 'monthly_quota',
+        value: 100000,
+        key: { id: 'key_01jd8w1b2c3d4e5f6g7h8j9k0m', prefix: 'cus_7Hq2Lx9P' },
+      },
+    ],
+  },
+
+  ping: {
+    data: PingEvent,
+    description:
+      "The console's Test ping: delivered whatever the endpoint subscribes to; names the endpoint.",
+    examples: [
+      {
+        endpoint: {
+          id: 'whe_01jd8y0a1b2c3d4e5f6g7h8j9k',
+          url: 'https://hooks.example.com/custodian',
+        },
+      },
+    ],
+  },
+} as const satisfies Record<DeliverableEvent, EventEntry>;
+
+type DataClassOf<D> = D extends readonly (infer C)[] ? C : D;
+
+/** The `data` of event `K`, as its writer must give it. */
+export type EventData<K extends DeliverableEvent> = InstanceType<
+  Extract<DataClassOf<(typeof EVENT_CATALOG)[K]['data']>, ContractClass>
+>;
+
+/** The class of an event's `data`, or the classes it is one of. */
+export function eventDataModels(key: DeliverableEvent): readonly ContractClass[] {
+  const { data } = EVENT_CATALOG[key];
+  return Array.isArray(data) ? data : [data as ContractClass];
+}
+
+/** Examples of an event's `data`: the catalog's, or its class's. */
+export function eventDataExamples(key: DeliverableEvent): readonly object[] {
+  const entry: EventEntry = EVENT_CATALOG[key];
+  return entry.examples ?? eventDataModels(key).flatMap((model) => examplesOf(model));
+}
+
+/** A whole delivery body of event `key`, its data the first example. */
+export function eventEnvelopeExample(key: DeliverableEvent): object {
+  return {
+    id: 'evt_01jd8y9x8w7v6t5s4r3q2p1n0m',
+    event: key,
+    created_at: AT,
+    data: eventDataExamples(key)[0],
+  };
+}

@@ -1,0 +1,139 @@
+import { ContractSchema } from '../fields/contract-schema.decorator';
+import {
+  DateField,
+  EnumField,
+  IdField,
+  IntField,
+  NestedField,
+  TextField,
+  TimestampField,
+} from '../fields/field.decorators';
+import { LocationRef, PersonRef, type NamedRef } from '../shared/refs';
+
+/**
+ * The `data` of the webhook events that are not a resource of the API (the asset.*,
+ * employee.* and member.* events carry Asset, Person and Member). Events the service emits
+ * carry exactly what their writers put in the outbox; the others are in the catalog with the
+ * payload they will carry.
+ *
+ * The emitted events' classes are in their domain's `*.events.ts`; these are the others.
+ */
+
+// ---- in the catalog, not emitted yet -----------------------------------------------------
+
+@ContractSchema({ name: 'AssetRef', description: 'The asset concerned.' })
+export class AssetRef {
+  @IdField('ast', 'Id of the asset.') id!: string;
+  @TextField() name!: string;
+  @TextField() asset_tag!: string;
+}
+
+/** `{id, name}` of a record whose ids have no fixed prefix yet. */
+function plainRef(schemaName: string) {
+  @ContractSchema({ name: schemaName })
+  class Ref implements NamedRef {
+    @TextField() id!: string;
+    @TextField() name!: string;
+  }
+  return Ref;
+}
+
+export const AuditRef = plainRef('AuditRef');
+export const LicenseRef = plainRef('LicenseRef');
+
+@ContractSchema({ name: 'AssetRequest' })
+export class AssetRequest {
+  @TextField({ description: 'Id of the request.' }) id!: string;
+  @EnumField(['pending', 'approved', 'rejected']) status!: 'pending' | 'approved' | 'rejected';
+  @NestedField(PersonRef) requested_by!: NamedRef;
+
+  @NestedField(AssetRef, { nullable: true, description: 'The asset asked for, if a specific one.' })
+  asset!: AssetRef | null;
+
+  @TextField({ nullable: true }) note!: string | null;
+  @TimestampField() created_at!: string;
+  @TimestampField() updated_at!: string;
+}
+
+@ContractSchema({ name: 'Audit' })
+export class Audit {
+  @TextField({ description: 'Id of the audit.' }) id!: string;
+  @TextField() name!: string;
+  @EnumField(['in_progress', 'completed']) status!: 'in_progress' | 'completed';
+  @NestedField(LocationRef, { nullable: true, description: 'The location audited.' })
+  location!: NamedRef | null;
+  @TimestampField() started_at!: string;
+  @TimestampField({ nullable: true }) completed_at!: string | null;
+}
+
+@ContractSchema({ name: 'AuditItemMissing' })
+export class AuditItemMissing {
+  @NestedField(AuditRef) audit!: NamedRef;
+  @NestedField(AssetRef) asset!: AssetRef;
+}
+
+@ContractSchema({ name: 'Maintenance' })
+export class Maintenance {
+  @TextField({ description: 'Id of the maintenance record.' }) id!: string;
+  @NestedField(AssetRef) asset!: AssetRef;
+  @TextField() title!: string;
+  @EnumField(['open', 'resolved']) status!: 'open' | 'resolved';
+  @TimestampField() created_at!: string;
+  @TimestampField({ nullable: true }) resolved_at!: string | null;
+}
+
+@ContractSchema({ name: 'WarrantyNotice' })
+export class WarrantyNotice {
+  @NestedField(AssetRef) asset!: AssetRef;
+  @DateField({ description: 'Last day of the warranty.' }) expires_on!: string;
+}
+
+@ContractSchema({ name: 'License' })
+export class License {
+  @TextField({ description: 'Id of the licence.' }) id!: string;
+  @TextField() name!: string;
+  @TextField({ nullable: true }) vendor!: string | null;
+  @IntField({ min: 0, nullable: true, description: 'Seats bought; null if unlimited.' })
+  seats!: number | null;
+  @IntField({ min: 0 }) seats_used!: number;
+  @DateField({ nullable: true }) expires_on!: string | null;
+  @TimestampField() created_at!: string;
+  @TimestampField() updated_at!: string;
+}
+
+@ContractSchema({ name: 'LicenseSeatChange' })
+export class LicenseSeatChange {
+  @NestedField(LicenseRef) license!: NamedRef;
+  @NestedField(PersonRef) person!: NamedRef;
+  @TimestampField() at!: string;
+}
+
+export const BOOKING_STATUSES = [
+  'requested',
+  'confirmed',
+  'cancelled',
+  'checked_out',
+  'completed',
+  'overdue',
+  'no_show',
+] as const;
+
+@ContractSchema({ name: 'Booking' })
+export class Booking {
+  @TextField({ description: 'Id of the booking.' }) id!: string;
+  @NestedField(AssetRef) asset!: AssetRef;
+  @NestedField(PersonRef) person!: NamedRef;
+  @EnumField(BOOKING_STATUSES) status!: (typeof BOOKING_STATUSES)[number];
+  @TimestampField() starts_at!: string;
+  @TimestampField() ends_at!: string;
+  @TimestampField() created_at!: string;
+  @TimestampField() updated_at!: string;
+}
+
+@ContractSchema({ name: 'Reminder' })
+export class Reminder {
+  @TextField({ description: 'Id of the reminder.' }) id!: string;
+  @TextField() title!: string;
+  @TimestampField() due_at!: string;
+  @NestedField(AssetRef, { nullable: true }) asset!: AssetRef | null;
+}

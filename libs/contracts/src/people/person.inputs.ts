@@ -1,0 +1,27 @@
+import { EmailField, EnumField, TextField } from '../fields/field.decorators';
+import { PERSON_STATUSES, type PersonStatus } from './person.constants';
+
+const TEXT_MAX = 200;
+const EMAIL_MAX = 320;
+/** What may be left out, or sent as `null` to leave (or make) a field empty. */
+const CLEARABLE = { optional: true, nullable: true } as const;
+
+/** Body of POST /people. */
+export class CreatePersonInput {
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true }) full_name!: string;
+  @EmailField({ max: EMAIL_MAX, ...CLEARABLE }) email?: string | null;
+  @TextField({ max: 64, ...CLEARABLE }) employee_number?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) department?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
+  @EnumField(PERSON_STATUSES, CLEARABLE) status?: PersonStatus;
+}
+
+/** Body of PATCH /people/{id}: partial; `null` clears, but not full_name or status. */
+export class UpdatePersonInput {
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, optional: true }) full_name?: string;
+  @EmailField({ max: EMAIL_MAX, ...CLEARABLE }) email?: string | null;
+  @TextField({ max: 64, ...CLEARABLE }) employee_number?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) department?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
+  @EnumField(PERSON_STATUSES, { optional: true }) status?: PersonStatus;
+}

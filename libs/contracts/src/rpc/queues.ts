@@ -1,0 +1,72 @@
+import { ACTIVITY_ADMIN_RPC, ACTIVITY_CONSOLE_RPC } from '../activity/activity.messages';
+import { ASSET_RPC } from '../assets/asset.messages';
+import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
+import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
+import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
+import { MEMBER_ADMIN_RPC, MEMBER_CONSOLE_ADMIN_RPC, MEMBER_RPC } from '../members/member.messages';
+import { PEOPLE_RPC } from '../people/person.messages';
+import { SIGN_IN_ADMIN_RPC } from '../sign-in/sign-in.messages';
+import { USAGE_ADMIN_RPC } from '../usage/usage.messages';
+import { WEBHOOK_ADMIN_RPC, WEBHOOK_CONSOLE_RPC } from '../webhooks/webhook.messages';
+import { WORKSPACE_ADMIN_RPC } from '../workspaces/workspace.messages';
+import { patternsOf } from './contract';
+
+/** Queue and exchange names; every app and the admin CLI take them from here. */
+export const REGISTER_RPC_QUEUE = 'custodian.register.rpc';
+/**
+ * The lane of a queue for its heavy messages (RpcContract.heavy): lists and searches wait
+ * there, never ahead of a fetch or a write in the queue itself. Named after the queue, so
+ * whatever names the queue (a test's, a benchmark's) names its lane too.
+ */
+export function heavyLaneOf(queue: string): string {
+  return `${queue}.heavy`;
+}
+export const GATEWAY_ADMIN_QUEUE = 'custodian.gateway.admin';
+export const REGISTER_ADMIN_QUEUE = 'custodian.register.admin';
+export const WORKER_ADMIN_QUEUE = 'custodian.webhook-worker.admin';
+export const EVENTS_EXCHANGE = 'custodian.events';
+
+/**
+ * The messages of each queue, by name, composed from the domains' entries (each domain's
+ * `*.messages.ts` declares its messages and their entries).
+ */
+
+/** The register's API queue: the public API's assets, people and members. */
+export const RegisterRpc = { ...ASSET_RPC, ...PEOPLE_RPC, ...MEMBER_RPC };
+
+/**
+ * Console work the register owns, reached by the admin CLI and the gateway (which also signs
+ * console users in through it).
+ */
+export const RegisterAdminRpc = {
+  ...CUSTOM_FIELD_ADMIN_RPC,
+  ...MEMBER_ADMIN_RPC,
+  ...SIGN_IN_ADMIN_RPC,
+  ...MEMBER_CONSOLE_ADMIN_RPC,
+  ...CUSTODY_ADMIN_RPC,
+  ...ACTIVITY_ADMIN_RPC,
+  ...USAGE_ADMIN_RPC,
+};
+
+/** Console work the gateway owns: workspaces, plans and keys. */
+export const GatewayAdminRpc = { ...WORKSPACE_ADMIN_RPC };
+
+/** Console work the webhook-worker owns (endpoints, Test ping, delivery log). */
+export const WorkerAdminRpc = { ...WEBHOOK_ADMIN_RPC, ...DELIVERY_ADMIN_RPC };
+
+/**
+ * The console's webhooks and delivery log, on the worker's admin queue: the gateway forwards
+ * each console route with the signed-in member's workspace, which scopes every lookup.
+ */
+export const WorkerConsoleRpc = {
+  ...WEBHOOK_CONSOLE_RPC,
+  ...ACTIVITY_CONSOLE_RPC,
+  ...DELIVERY_CONSOLE_RPC,
+};
+
+/** Pattern names alone, for callers that build messages from strings (the admin CLI). */
+export const RegisterPatterns = patternsOf(RegisterRpc);
+export const RegisterAdminPatterns = patternsOf(RegisterAdminRpc);
+export const GatewayAdminPatterns = patternsOf(GatewayAdminRpc);
+export const WorkerAdminPatterns = patternsOf(WorkerAdminRpc);
+export const WorkerConsolePatterns = patternsOf(WorkerConsoleRpc);

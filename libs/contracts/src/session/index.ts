@@ -1,0 +1,3 @@
+export * from './session.inputs';
+export * from './session.permissions';
+export * from './session.views';

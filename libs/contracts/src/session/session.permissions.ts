@@ -1,0 +1,51 @@
+import type { MemberRole } from '../members/member.constants';
+
+/** What a member may do in the console; each route names the one it needs. */
+export const CONSOLE_PERMISSIONS = [
+  'workspace.view',
+  'keys.view',
+  'keys.manage',
+  'webhooks.view',
+  'webhooks.manage',
+  'webhooks.secrets',
+  'assets.view',
+  'assets.manage',
+  'assets.scan',
+  'people.view',
+  'people.manage',
+  'members.view',
+  'members.manage',
+] as const;
+export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
+
+/**
+ * The role matrix (docs/decisions.md). Owners and admins manage keys and webhooks, as an API
+ * key acting as admin would; managers see keys and the delivery log but change neither, and
+ * run the register (assets: create, edit, custody, condition, bin; people: create, edit,
+ * offboard); members see assets and people and scan tags. Everyone sees who the members are;
+ * owners and admins remove them.
+ */
+const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
+  owner: CONSOLE_PERMISSIONS,
+  admin: CONSOLE_PERMISSIONS,
+  manager: [
+    'workspace.view',
+    'keys.view',
+    'webhooks.view',
+    'assets.view',
+    'assets.manage',
+    'assets.scan',
+    'people.view',
+    'people.manage',
+    'members.view',
+  ],
+  member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view', 'members.view'],
+};
+
+export function permissionsOf(role: MemberRole): ConsolePermission[] {
+  return [...GRANTS[role]];
+}
+
+export function roleMay(role: MemberRole, permission: ConsolePermission): boolean {
+  return GRANTS[role].includes(permission);
+}

@@ -1,0 +1,2 @@
+export * from './usage.constants';
+export * from './usage.views';
