@@ -1,7 +1,8 @@
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
-import requiresScope from './tools/lint-rules/requires-scope.js';
+import noImportCycle from './tools/lint-rules/src/no-import-cycle.js';
+import requiresScope from './tools/lint-rules/src/requires-scope.js';
 
 export default tseslint.config(
   { ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx', '**/*.js', '**/*.mjs'] },
@@ -110,6 +111,13 @@ export default tseslint.config(
       'libs/testing/**/*.ts',
     ],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // No import cycle between files, type-only imports included (Nx's rule above refuses them
+    // between projects): tools/lint-rules/src/no-import-cycle.js says why not import-x/no-cycle.
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { cycles: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'cycles/no-import-cycle': 'error' },
   },
   {
     files: ['apps/gateway/src/**/*.controller.ts'],
