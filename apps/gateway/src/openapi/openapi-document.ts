@@ -134,7 +134,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
     // Paths carry the /api/v1 prefix, so the server is the deployment's root.
     .addServer('/', 'This deployment')
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token.' },
+      // bearerFormat is only a hint, and Nest's default says JWT: the keys are `cus_` keys.
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'cus_ API key',
+        description: 'The API key as a bearer token.',
+      },
       BEARER_SCHEME,
     )
     .addApiKey(
