@@ -77,6 +77,8 @@ describe('the published contract: /api/v1/openapi.json, /docs and a typed client
     expect(served.components.securitySchemes.bearer).toMatchObject({
       type: 'http',
       scheme: 'bearer',
+      // The keys are `cus_` keys, not JWTs (Nest's default bearerFormat).
+      bearerFormat: 'cus_ API key',
     });
     for (const [method, path, statuses] of SPEC_ROUTES) {
       const operation = served.paths[path]?.[method];
