@@ -7,20 +7,11 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { WorkerConfig } from './config/worker-config';
 import { DatabaseModule } from './database/database.module';
-import { DeliveryPruner } from './delivery/delivery-pruner';
-import { DeliveryScheduler } from './delivery/delivery-scheduler';
-import { FanOut } from './delivery/fan-out';
-import { DeliveryLogConsoleController } from './delivery-log/delivery-log.console-controller';
-import { DeliveryLogService } from './delivery-log/delivery-log.service';
-import { DeadLetterWatch } from './events/dead-letter-watch';
-import { EventConsumer } from './events/event-consumer';
-import { GatewayClient } from './gateway-client/gateway-client';
+import { DeliveryModule } from './delivery/delivery.module';
+import { DeliveryLogModule } from './delivery-log/delivery-log.module';
+import { EventsModule } from './events/events.module';
 import { HealthController } from './health/health.controller';
-import { EndpointsAdminController } from './webhooks/endpoints.admin-controller';
-import { EndpointsConsoleController } from './webhooks/endpoints.console-controller';
-import { EndpointsService } from './webhooks/endpoints.service';
-import { SigningSecretService } from './webhooks/signing-secret.service';
-import { SigningSecretRekeyer } from './webhooks/signing-secrets';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class WorkerAppModule {
@@ -37,29 +28,18 @@ export class WorkerAppModule {
           connectionName: 'custodian-webhook-worker',
           servers: [{ queue: config.WORKER_ADMIN_QUEUE, prefetch: 8 }],
         }),
+        // The feature modules; HealthController reads EventsModule's dead-letter watch.
+        DeliveryModule,
+        WebhooksModule,
+        DeliveryLogModule,
+        EventsModule,
       ],
-      controllers: [
-        HealthController,
-        OpsController,
-        EndpointsAdminController,
-        EndpointsConsoleController,
-        DeliveryLogConsoleController,
-      ],
+      controllers: [HealthController, OpsController],
       providers: [
         { provide: WorkerConfig, useValue: config },
         { provide: APP_FILTER, useValue: new RpcDomainErrorFilter('webhook-worker') },
         // Every admin message is checked against its contract class before a handler sees it.
         { provide: APP_PIPE, useValue: new ContractValidationPipe() },
-        GatewayClient,
-        FanOut,
-        EventConsumer,
-        DeadLetterWatch,
-        EndpointsService,
-        SigningSecretService,
-        DeliveryLogService,
-        DeliveryScheduler,
-        DeliveryPruner,
-        SigningSecretRekeyer,
       ],
       exports: [WorkerConfig],
     };

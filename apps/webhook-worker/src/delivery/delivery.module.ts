@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { DeliveryPruner } from './delivery-pruner';
+import { DeliveryScheduler } from './delivery-scheduler';
+import { FanOut } from './fan-out';
+
+/**
+ * Deliveries: fan-out stores them, the scheduler claims, signs, sends and records them, the
+ * pruner deletes finished ones past their retention. At shutdown Nest runs the hooks of the
+ * modules that import this one first (the reverse of init), so the event consumer's last batch
+ * is stored before the scheduler stops; a tick asked for after that claims nothing, and the
+ * rows wait for the next start.
+ */
+@Module({
+  providers: [DeliveryScheduler, FanOut, DeliveryPruner],
+  exports: [DeliveryScheduler, FanOut],
+})
+export class DeliveryModule {}
