@@ -1,8 +1,8 @@
 import type { AssetDetail, AssetSummary, NamedRef } from '@custodian/contracts';
 import type { PersonEntity } from '../people/person.entity';
 import type { AssetEntity } from './asset.entity';
-import type { CategoryEntity } from './category.entity';
-import type { LocationEntity } from './location.entity';
+import type { CategoryEntity } from '../categories/category.entity';
+import type { LocationEntity } from '../locations/location.entity';
 
 /**
  * A row of the summary query: columns of the asset, and the names its LEFT JOINs bring (null

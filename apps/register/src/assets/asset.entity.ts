@@ -7,8 +7,8 @@ import {
 import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 import { PersonEntity } from '../people/person.entity';
-import { CategoryEntity } from './category.entity';
-import { LocationEntity } from './location.entity';
+import { CategoryEntity } from '../categories/category.entity';
+import { LocationEntity } from '../locations/location.entity';
 
 /** register.assets. */
 @Entity({ schema: 'register', name: 'assets' })

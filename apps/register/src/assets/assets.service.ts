@@ -26,7 +26,7 @@ import { toDetail, toSummary, type AssetSummaryRow } from './asset-rows';
 import { checkoutTarget, type Holder } from './custody';
 import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
-import { resolveOptionalRef } from './named-refs';
+import { resolveOptionalRef } from '../sql/named-refs';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 
 const BYTES_FORMAT = bytesFormat(ASSET_LIST.columns, toSummary);

@@ -20,7 +20,7 @@ import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import type { EntityManager } from 'typeorm';
-import { resolveOptionalRef } from '../assets/named-refs';
+import { resolveOptionalRef } from '../sql/named-refs';
 import { UpdateSet } from '../sql/update-set';
 import { answerList, bytesFormat } from '../listing/list-page';
 import { SharedRuns } from '../listing/shared-runs';

@@ -1,7 +1,7 @@
 import type { Holding, PersonDetail, PersonSummary } from '@custodian/contracts';
 import type { AssetEntity } from '../assets/asset.entity';
-import type { LocationEntity } from '../assets/location.entity';
-import type { DepartmentEntity } from './department.entity';
+import type { LocationEntity } from '../locations/location.entity';
+import type { DepartmentEntity } from '../departments/department.entity';
 import type { PersonEntity } from './person.entity';
 
 export type PersonSummaryRow = Pick<

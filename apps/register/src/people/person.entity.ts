@@ -1,8 +1,8 @@
 import { PERSON_STATUSES, type PersonStatus } from '@custodian/contracts';
 import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { LocationEntity } from '../assets/location.entity';
-import { DepartmentEntity } from './department.entity';
+import { LocationEntity } from '../locations/location.entity';
+import { DepartmentEntity } from '../departments/department.entity';
 
 /** register.people: people equipment is issued to (not logins). */
 @Entity({ schema: 'register', name: 'people' })
