@@ -1,4 +1,3 @@
-export * from './asset-columns';
 export * from './like-pattern';
 export * from './list-cache';
 export * from './list-sql';

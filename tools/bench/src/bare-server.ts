@@ -1,19 +1,19 @@
 import { ASSET_UNPAGED_MAX } from '@custodian/contracts';
-import {
-  DETAIL_COLUMNS,
-  DETAIL_FROM,
-  ASSET_LIST,
-  ListCache,
-  readList,
-} from '@custodian/register-sql';
+import { ListCache, readList } from '@custodian/register-sql';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
+// The register's asset store, for its two read statements: the one import of an app by a tool
+// (which otherwise import libs only), so that the bare handler runs the very SQL the register
+// runs. Its entity imports are types only; at run time it loads contracts and persistence.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { ASSET_BY_ID, ASSET_LIST } from '../../../apps/register/src/assets/asset.store';
 import { BARE_WORKSPACE_HEADER } from './read-cases';
 
 /**
- * The lower bound the full path is measured against: the same SQL (the register's, from
- * @custodian/register-sql) behind a bare Fastify handler, no auth, no broker, no framework.
- * Run as its own process by the bench.
+ * The lower bound the full path is measured against: the same SQL (the register's asset store,
+ * apps/register/src/assets/asset.store.ts, and its list reads from @custodian/register-sql)
+ * behind a bare Fastify handler, no auth, no broker, no framework. Run as its own process by
+ * the bench.
  */
 async function main(): Promise<void> {
   const defaultWorkspace = process.env.BENCH_WORKSPACE_ID;
@@ -32,10 +32,10 @@ async function main(): Promise<void> {
   };
 
   app.get<{ Params: { id: string } }>('/assets/:id', async (request, reply) => {
-    const { rows } = await pool.query(
-      `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM} WHERE a.id = $1 AND a.workspace_id = $2`,
-      [request.params.id, workspaceOf(request.headers)],
-    );
+    const { rows } = await pool.query(ASSET_BY_ID, [
+      request.params.id,
+      workspaceOf(request.headers),
+    ]);
     if (!rows[0]) return reply.status(404).send({ statusCode: 404 });
     return rows[0] as object;
   });

@@ -6,16 +6,10 @@ import {
   type ScannedAsset,
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
-import { ActivityLog, queryRows } from '@custodian/persistence';
+import { ActivityLog } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { WriteTransactions } from '../requests/write-transactions';
-import { findAssetRow } from './asset-lookup';
-import { toDetail } from './asset-rows';
-
-interface Candidate {
-  id: string;
-  exact: boolean;
-}
+import { assetsTagged, assetsWithSerial, findAssetRow, markScanned, toDetail } from './asset.store';
 
 /**
  * A scan in the console: a code as a barcode scanner types it finds the asset whose tag, else
@@ -35,22 +29,10 @@ export class AssetScanner {
     const typed = code.trim();
     return this.writes.run(workspaceId, async (tx) => {
       let matched: ScanMatch = 'asset_tag';
-      let found = await queryRows<Candidate>(
-        tx,
-        `SELECT id, asset_tag = $2 AS exact FROM register.assets
-          WHERE workspace_id = $1 AND lower(asset_tag) = lower($2)
-          ORDER BY exact DESC, id LIMIT 2`,
-        [workspaceId, typed],
-      );
+      let found = await assetsTagged(tx, workspaceId, typed);
       if (found.length === 0) {
         matched = 'serial_number';
-        found = await queryRows<Candidate>(
-          tx,
-          `SELECT id, serial_number = $2 AS exact FROM register.assets
-            WHERE workspace_id = $1 AND lower(serial_number) = lower($2)
-            ORDER BY exact DESC, id LIMIT 2`,
-          [workspaceId, typed],
-        );
+        found = await assetsWithSerial(tx, workspaceId, typed);
       }
       const [first, second] = found;
       if (!first) {
@@ -63,10 +45,7 @@ export class AssetScanner {
             `${typed}; scan or type their asset tag exactly`,
         );
       }
-      await tx.query(
-        `UPDATE register.assets SET last_scanned_at = now() WHERE id = $1 AND workspace_id = $2`,
-        [first.id, workspaceId],
-      );
+      await markScanned(tx, workspaceId, first.id);
       const asset = toDetail(await findAssetRow(tx, workspaceId, first.id));
       await this.outbox.write(tx, workspaceId, 'asset.scanned', {
         asset,

@@ -10,7 +10,7 @@ import {
   type ListReply,
   type UpdateAssetInput,
 } from '@custodian/contracts';
-import { ASSET_LIST, ListCache } from '@custodian/register-sql';
+import { ListCache } from '@custodian/register-sql';
 import { ActivityLog, newId } from '@custodian/persistence';
 import { assetChanges } from '../activity/record-changes';
 import { Injectable } from '@nestjs/common';
@@ -19,11 +19,20 @@ import { WriteTransactions } from '../requests/write-transactions';
 import type { EntityManager } from 'typeorm';
 import { answerList, bytesFormat } from '../listing/list-page';
 import { SharedRuns } from '../listing/shared-runs';
-import { findAssetRow } from './asset-lookup';
 import { assertAssetSlot, noteLastAssetSlot } from './asset-slots';
-import { assertTagFree, tagTaken, translateTagConflict } from './asset-tags';
-import { toDetail, toSummary, type AssetSummaryRow } from './asset-rows';
-import { checkoutTarget, type Holder } from './custody';
+import {
+  ASSET_LIST,
+  assertTagFree,
+  findAssetRow,
+  insertAsset,
+  tagTaken,
+  toDetail,
+  toSummary,
+  translateTagConflict,
+  updateAsset,
+  type AssetSummaryRow,
+} from './asset.store';
+import { checkoutTarget, type Holder } from '../custody/custody.store';
 import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
 import { resolveOptionalRef } from '../sql/named-refs';
@@ -95,30 +104,33 @@ export class AssetsService {
           } while (await tagTaken(tx, caller.workspaceId, assetTag));
         }
         const id = newId('ast');
-        await tx.query(
-          `INSERT INTO register.assets (id, workspace_id, name, sku, status, brand, model,
-             serial_number, asset_tag, category_id, location_id, custom_fields, assigned_to_id,
-             assigned_at, custody_due_at, condition)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14, $15)`,
-          [
-            id,
+        await insertAsset(tx, {
+          id,
+          workspace_id: caller.workspaceId,
+          name: input.name.trim(),
+          sku: input.sku ?? null,
+          status: input.status ?? 'active',
+          brand: input.brand ?? null,
+          model: input.model ?? null,
+          serial_number: input.serial_number ?? null,
+          asset_tag: assetTag,
+          category_id: await resolveOptionalRef(
+            tx,
+            'categories',
             caller.workspaceId,
-            input.name.trim(),
-            input.sku ?? null,
-            input.status ?? 'active',
-            input.brand ?? null,
-            input.model ?? null,
-            input.serial_number ?? null,
-            assetTag,
-            await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
-            await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-            JSON.stringify(customFields),
-            holder?.id ?? null,
-            dueAt,
-            input.condition ?? null,
-          ],
-        );
+            input.category,
+          ),
+          location_id: await resolveOptionalRef(
+            tx,
+            'locations',
+            caller.workspaceId,
+            input.location,
+          ),
+          custom_fields: customFields,
+          assigned_to_id: holder?.id ?? null,
+          custody_due_at: dueAt,
+          condition: input.condition ?? null,
+        });
         await tx.query(
           `UPDATE register.workspace_counters
              SET asset_count = asset_count + 1, asset_tag_seq = $2 WHERE workspace_id = $1`,
@@ -221,7 +233,7 @@ export class AssetsService {
           set('custom_fields', JSON.stringify(next));
         }
         if (update.empty) return toDetail(current);
-        await tx.query(update.statement('register.assets'), update.params);
+        await updateAsset(tx, update);
         const asset = toDetail(await findAssetRow(tx, caller.workspaceId, current.id));
         await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
         const holder = custody.out ?? custody.in;

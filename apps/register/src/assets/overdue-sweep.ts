@@ -1,7 +1,6 @@
 import { OutboxWriter } from '@custodian/messaging';
 import { SYSTEM_ACTOR } from '@custodian/contracts';
-import { ActivityLog, PeriodicJob, queryRows } from '@custodian/persistence';
-import { DETAIL_COLUMNS, DETAIL_FROM } from '@custodian/register-sql';
+import { ActivityLog, PeriodicJob } from '@custodian/persistence';
 import {
   Inject,
   Injectable,
@@ -11,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RegisterConfig } from '../config/register-config';
-import { toDetail, type AssetDetailRow } from './asset-rows';
+import { claimOverdue, overdueRows, toDetail } from './asset.store';
 
 /** Check-outs fired per transaction; a sweep goes on until fewer are due. */
 const BATCH = 500;
@@ -61,24 +60,11 @@ export class OverdueSweep
   }
 
   private async fireBatch(tx: EntityManager, now: Date): Promise<number> {
-    const claimed = await queryRows<{ id: string }>(
-      tx,
-      `WITH due AS (
-         SELECT id FROM register.assets
-         WHERE custody_due_at <= $1 AND overdue_at IS NULL AND assigned_to_id IS NOT NULL
-         ORDER BY custody_due_at
-         LIMIT ${BATCH}
-         FOR UPDATE SKIP LOCKED)
-       UPDATE register.assets a SET overdue_at = $1
-       FROM due WHERE a.id = due.id
-       RETURNING a.id`,
-      [now],
-    );
+    const claimed = await claimOverdue(tx, now, BATCH);
     if (claimed.length === 0) return 0;
-    const rows = await tx.query<Array<AssetDetailRow & { workspace_id: string }>>(
-      `SELECT ${DETAIL_COLUMNS}, a.workspace_id FROM ${DETAIL_FROM}
-       WHERE a.id = ANY($1) ORDER BY a.custody_due_at, a.id`,
-      [claimed.map((row) => row.id)],
+    const rows = await overdueRows(
+      tx,
+      claimed.map((row) => row.id),
     );
     for (const row of rows) {
       const asset = toDetail(row);

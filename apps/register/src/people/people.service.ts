@@ -1,7 +1,6 @@
 import { OutboxWriter } from '@custodian/messaging';
 import {
   DomainError,
-  PERSON_HOLDINGS_MAX,
   callerActivity,
   type CallerContext,
   type CreatePersonInput,
@@ -15,7 +14,8 @@ import { limitReachedMessage, wouldExceed } from '@custodian/plans';
 import { ActivityLog, newId } from '@custodian/persistence';
 import { personChanges } from '../activity/record-changes';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
-import { ListCache, type ListSource } from '@custodian/register-sql';
+import { recentHoldings } from '../custody/custody.store';
+import { ListCache } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
@@ -26,26 +26,15 @@ import { answerList, bytesFormat } from '../listing/list-page';
 import { SharedRuns } from '../listing/shared-runs';
 import type { ListQuery } from '../listing/list-query';
 import {
-  PERSON_DETAIL_COLUMNS,
-  PERSON_DETAIL_FROM,
-  PERSON_SUMMARY_COLUMNS,
+  PERSON_LIST,
+  findPersonRow,
+  insertPerson,
   toPersonDetail,
   toPersonSummary,
-  type HoldingRow,
-  type PersonDetailRow,
+  updatePerson,
   type PersonSummaryRow,
-} from './person-rows';
+} from './person.store';
 
-/** What GET /people reads. */
-const PERSON_LIST: ListSource = {
-  columns: PERSON_SUMMARY_COLUMNS,
-  from: 'register.people p',
-  table: 'register.people',
-  alias: 'p',
-  counter: 'person_count',
-  version: 'person_version',
-  rowsVersion: 'person_rows_version',
-};
 const BYTES_FORMAT = bytesFormat(PERSON_LIST.columns, toPersonSummary);
 
 /** People equipment is issued to (not logins). Every write and its events: one transaction. */
@@ -96,21 +85,21 @@ export class PeopleService {
         );
       }
       const id = newId('per');
-      await tx.query(
-        `INSERT INTO register.people (id, workspace_id, full_name, email, employee_number, status,
-           department_id, location_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          id,
+      await insertPerson(tx, {
+        id,
+        workspace_id: caller.workspaceId,
+        full_name: input.full_name.trim(),
+        email: input.email ?? null,
+        employee_number: input.employee_number ?? null,
+        status: input.status ?? 'active',
+        department_id: await resolveOptionalRef(
+          tx,
+          'departments',
           caller.workspaceId,
-          input.full_name.trim(),
-          input.email ?? null,
-          input.employee_number ?? null,
-          input.status ?? 'active',
-          await resolveOptionalRef(tx, 'departments', caller.workspaceId, input.department),
-          await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-        ],
-      );
+          input.department,
+        ),
+        location_id: await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+      });
       await tx.query(
         `UPDATE register.workspace_counters SET person_count = person_count + 1
          WHERE workspace_id = $1`,
@@ -140,7 +129,7 @@ export class PeopleService {
 
   async update(caller: CallerContext, id: string, input: UpdatePersonInput): Promise<PersonDetail> {
     return this.writes.run(caller.workspaceId, async (tx) => {
-      const current = await this.findRow(tx, caller.workspaceId, id, true);
+      const current = await findPersonRow(tx, caller.workspaceId, id, true);
       const update = new UpdateSet(current.id, caller.workspaceId);
       const set = (column: string, value: unknown) => update.set(column, value);
       if (input.full_name !== undefined) set('full_name', input.full_name.trim());
@@ -163,7 +152,7 @@ export class PeopleService {
       }
       if (update.empty) return this.detail(tx, caller.workspaceId, current.id);
       const before = toPersonDetail(current, [], 0);
-      await tx.query(update.statement('register.people'), update.params);
+      await updatePerson(tx, update);
       const person = await this.detail(tx, caller.workspaceId, current.id);
       // The row lock above makes this exact: once per move to inactive, never while inactive.
       const offboarded = current.status !== 'inactive' && person.status === 'inactive';
@@ -190,35 +179,8 @@ export class PeopleService {
     workspaceId: string,
     id: string,
   ): Promise<PersonDetail> {
-    const row = await this.findRow(manager, workspaceId, id);
-    // The most recent check-outs, so a reply or an event stays small whatever a person holds;
-    // the window count is taken before the LIMIT, over every holding.
-    const recent = await manager.query<Array<HoldingRow & { total: number }>>(
-      `SELECT id, name, asset_tag, assigned_at, count(*) OVER ()::int AS total
-       FROM register.assets WHERE workspace_id = $1 AND assigned_to_id = $2
-       ORDER BY assigned_at DESC, id DESC LIMIT ${PERSON_HOLDINGS_MAX}`,
-      [workspaceId, row.id],
-    );
+    const row = await findPersonRow(manager, workspaceId, id);
+    const recent = await recentHoldings(manager, workspaceId, row.id);
     return toPersonDetail(row, recent.reverse(), recent[0]?.total ?? 0);
-  }
-
-  /** Within the caller's workspace only; the same 404 for unknown and foreign ids. */
-  private async findRow(
-    manager: EntityManager,
-    workspaceId: string,
-    id: string,
-    forUpdate = false,
-  ): Promise<PersonDetailRow> {
-    const rows =
-      id.length <= 64 && !id.includes('\u0000')
-        ? await manager.query<PersonDetailRow[]>(
-            `SELECT ${PERSON_DETAIL_COLUMNS} FROM ${PERSON_DETAIL_FROM}
-             WHERE p.id = $1 AND p.workspace_id = $2${forUpdate ? ' FOR UPDATE OF p' : ''}`,
-            [id, workspaceId],
-          )
-        : [];
-    const row = rows[0];
-    if (!row) throw new DomainError('not_found', `Person ${id} not found`);
-    return row;
   }
 }

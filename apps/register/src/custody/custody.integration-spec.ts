@@ -24,8 +24,8 @@ import type { DataSource } from 'typeorm';
 import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
-import { AssetsService } from './assets.service';
-import { parseAssetListQuery } from './asset-list-query';
+import { AssetsService } from '../assets/assets.service';
+import { parseAssetListQuery } from '../assets/asset-list-query';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 
