@@ -77,6 +77,42 @@ describe('plan events in the outboxes (e2e)', () => {
     }
   });
 
+  /** A reader's copy of a workspace's plan facts (ADR 0019): [plan, api_access, seats]. */
+  async function copyOf(schema: 'register' | 'delivery', workspace: string) {
+    const result = await db.query<{ plan: string; api_access: boolean; seats: number | null }>(
+      `SELECT plan, api_access, (limits->>'seats')::int AS seats FROM ${schema}.workspace_plans
+       WHERE workspace_id = $1`,
+      [workspace],
+    );
+    const row = result.rows[0];
+    return row ? [row.plan, row.api_access, row.seats] : null;
+  }
+
+  it("states a workspace's plan facts at creation and each change; the register's and the worker's copies follow", async () => {
+    const tenant = await stack.tenant('pro', 'read', { planRateLimit: true });
+    const id = tenant.workspace.id;
+    const facts = await outbox('gateway', id, 'internal.workspace.plan');
+    expect(facts.map((row) => row.data)).toEqual([
+      expect.objectContaining({ workspace_id: id, plan: 'pro', api_access: true }),
+    ]);
+    await eventually(async () => {
+      expect(await copyOf('register', id)).toEqual(['pro', true, 25]);
+      expect(await copyOf('delivery', id)).toEqual(['pro', true, 25]);
+    });
+
+    await stack.adminCall(GatewayAdminPatterns.workspacePlan, { workspace: id, plan: 'free' });
+    await stack.adminCall(GatewayAdminPatterns.workspaceLimits, { workspace: id, seats: '9' });
+    await eventually(async () => {
+      expect(await copyOf('register', id)).toEqual(['free', false, 9]);
+      expect(await copyOf('delivery', id)).toEqual(['free', false, 9]);
+    });
+    // Facts are no webhook event: none of them is in the deliveries.
+    const delivered = await db.query(
+      `SELECT 1 FROM delivery.deliveries WHERE event LIKE 'internal.%'`,
+    );
+    expect(delivered.rows).toEqual([]);
+  });
+
   it('writes plan.limit_reached once, on the create that fills an asset limit of 2', async () => {
     const tenant = await stack.tenant('pro', 'write');
     await stack.adminCall(GatewayAdminPatterns.workspaceLimits, {

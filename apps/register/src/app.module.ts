@@ -1,5 +1,10 @@
 import { heavyLaneOf } from '@custodian/contracts';
-import { MessagingModule, OutboxModule, RpcDomainErrorFilter } from '@custodian/messaging';
+import {
+  MessagingModule,
+  OutboxModule,
+  PlanFactsModule,
+  RpcDomainErrorFilter,
+} from '@custodian/messaging';
 import { OpsController, loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -60,6 +65,11 @@ export class RegisterAppModule {
           intervalMs: config.OUTBOX_POLL_MS,
           listen: config.OUTBOX_LISTEN === 'on',
           retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
+        }),
+        PlanFactsModule.forRoot({
+          schema: REGISTER_SCHEMA,
+          exchange: config.EVENTS_EXCHANGE,
+          reader: 'register',
         }),
         RequestsModule,
         MailModule,

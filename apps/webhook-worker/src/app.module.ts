@@ -1,4 +1,4 @@
-import { MessagingModule, RpcDomainErrorFilter } from '@custodian/messaging';
+import { MessagingModule, PlanFactsModule, RpcDomainErrorFilter } from '@custodian/messaging';
 import { OpsController, loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -6,6 +6,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { WorkerConfig } from './config/worker-config';
+import { DELIVERY_SCHEMA } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { DeliveryLogModule } from './delivery-log/delivery-log.module';
@@ -27,6 +28,12 @@ export class WorkerAppModule {
           url: config.RABBITMQ_URL,
           connectionName: 'custodian-webhook-worker',
           servers: [{ queue: config.WORKER_ADMIN_QUEUE, prefetch: 8 }],
+        }),
+        // The worker's copy of the gateway's plan facts (API access), ADR 0019.
+        PlanFactsModule.forRoot({
+          schema: DELIVERY_SCHEMA,
+          exchange: config.EVENTS_EXCHANGE,
+          reader: 'webhook-worker',
         }),
         // The feature modules; HealthController reads EventsModule's dead-letter watch.
         DeliveryModule,

@@ -1,5 +1,6 @@
 import {
   WorkerConsoleRpc,
+  planFactsQueueOf,
   type DeliveryDetailView,
   type RequestOf,
   type ReplyOf,
@@ -56,7 +57,6 @@ describe('the console messages of the webhook worker (integration)', () => {
       EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.t.${suffix}`,
       EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.t.${suffix}`,
       WORKER_ADMIN_QUEUE: `custodian.webhook-worker.admin.t.${suffix}`,
-      GATEWAY_ADMIN_QUEUE: `custodian.gateway.admin.t.${suffix}`,
     });
     app = await startWorker(config);
     client = new RmqRpcClient({
@@ -79,7 +79,7 @@ describe('the console messages of the webhook worker (integration)', () => {
         config.EVENTS_QUEUE,
         config.EVENTS_DEAD_LETTER_QUEUE,
         config.WORKER_ADMIN_QUEUE,
-        config.GATEWAY_ADMIN_QUEUE,
+        planFactsQueueOf(config.EVENTS_EXCHANGE, 'webhook-worker'),
       ],
       exchanges: [config.EVENTS_EXCHANGE, config.EVENTS_DEAD_LETTER_EXCHANGE],
     });

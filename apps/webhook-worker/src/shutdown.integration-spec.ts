@@ -1,3 +1,4 @@
+import { planFactsQueueOf } from '@custodian/contracts';
 import { openConnection } from '@custodian/messaging';
 import {
   createTestDatabase,
@@ -61,7 +62,6 @@ describe('webhook worker graceful shutdown (integration)', () => {
       EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.t.${suffix}`,
       EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.t.${suffix}`,
       WORKER_ADMIN_QUEUE: `custodian.webhook-worker.admin.t.${suffix}`,
-      GATEWAY_ADMIN_QUEUE: `custodian.gateway.admin.t.${suffix}`,
     });
   }, 30_000);
 
@@ -78,6 +78,7 @@ describe('webhook worker graceful shutdown (integration)', () => {
         config.EVENTS_QUEUE,
         config.EVENTS_DEAD_LETTER_QUEUE,
         config.WORKER_ADMIN_QUEUE,
+        planFactsQueueOf(config.EVENTS_EXCHANGE, 'webhook-worker'),
       ]) {
         await channel.deleteQueue(queue);
       }

@@ -1,6 +1,6 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { hostname } from 'node:os';
-import { heavyLaneOf } from '@custodian/contracts';
+import { PLAN_FACTS_READERS, heavyLaneOf, planFactsQueueOf } from '@custodian/contracts';
 import { observeAmqp } from '@custodian/observability';
 
 /** What a user of the connection wants on a channel: topology, prefetch, consumers. */
@@ -226,6 +226,9 @@ export async function deleteStackTopology(
       env.EVENTS_QUEUE,
       env.WORKER_ADMIN_QUEUE,
       env.EVENTS_DEAD_LETTER_QUEUE,
+      ...PLAN_FACTS_READERS.map(
+        (reader) => env.EVENTS_EXCHANGE && planFactsQueueOf(env.EVENTS_EXCHANGE, reader),
+      ),
     ],
     exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
   });

@@ -12,3 +12,7 @@ export * from './outbox/outbox-relay';
 export * from './outbox/outbox-listener';
 export * from './handles.decorator';
 export * from './rpc-domain-error.filter';
+export * from './plan-facts/plan-facts.table';
+export * from './plan-facts/plan-facts.topology';
+export * from './plan-facts/plan-facts.module';
+export * from './plan-facts/plan-facts.testing';

@@ -148,7 +148,6 @@ export function benchEnv(run: string): BenchEnv {
     REGISTER_QUEUE: `custodian.register.rpc.bench.${run}`,
     REGISTER_ADMIN_QUEUE: `custodian.register.admin.bench.${run}`,
     ADMIN_QUEUE: `custodian.gateway.admin.bench.${run}`,
-    GATEWAY_ADMIN_QUEUE: `custodian.gateway.admin.bench.${run}`,
     EVENTS_QUEUE: `custodian.webhook-worker.events.bench.${run}`,
     WORKER_ADMIN_QUEUE: `custodian.webhook-worker.admin.bench.${run}`,
     LOG_LEVEL: 'warn',

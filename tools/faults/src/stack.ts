@@ -107,7 +107,6 @@ export async function startHarness(
     REGISTER_QUEUE: `custodian.register.rpc.faults.${run}`,
     REGISTER_ADMIN_QUEUE: `custodian.register.admin.faults.${run}`,
     ADMIN_QUEUE: `custodian.gateway.admin.faults.${run}`,
-    GATEWAY_ADMIN_QUEUE: `custodian.gateway.admin.faults.${run}`,
     WORKER_ADMIN_QUEUE: `custodian.webhook-worker.admin.faults.${run}`,
     EVENTS_EXCHANGE: `custodian.events.faults.${run}`,
     EVENTS_QUEUE: `custodian.webhook-worker.events.faults.${run}`,

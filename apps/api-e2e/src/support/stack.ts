@@ -122,8 +122,6 @@ export class TestStack {
       REDIS_COMMAND_TIMEOUT_MS: '1000',
       ...options.env,
     };
-    // The register asks the gateway for plans on the gateway's admin queue.
-    this.env.GATEWAY_ADMIN_QUEUE ??= this.env.ADMIN_QUEUE ?? '';
   }
 
   /**

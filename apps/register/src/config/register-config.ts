@@ -1,9 +1,4 @@
-import {
-  EVENTS_EXCHANGE,
-  GATEWAY_ADMIN_QUEUE,
-  REGISTER_ADMIN_QUEUE,
-  REGISTER_RPC_QUEUE,
-} from '@custodian/contracts';
+import { EVENTS_EXCHANGE, REGISTER_ADMIN_QUEUE, REGISTER_RPC_QUEUE } from '@custodian/contracts';
 import { loadConfig } from '@custodian/config';
 import { availableParallelism } from 'node:os';
 import {
@@ -29,11 +24,6 @@ export class RegisterConfig {
 
   /** Console work the register owns (invitations, owners), reached by the admin CLI. */
   @IsString() REGISTER_ADMIN_QUEUE: string = REGISTER_ADMIN_QUEUE;
-
-  /** The gateway's admin queue: the register asks it for a workspace's plan and limits. */
-  @IsString() GATEWAY_ADMIN_QUEUE: string = GATEWAY_ADMIN_QUEUE;
-
-  @IsInt() @Min(100) @Max(30_000) GATEWAY_TIMEOUT_MS: number = 3_000;
 
   /** Invitation e-mails go to this SMTP server; unset, they are logged instead (development). */
   @IsOptional()

@@ -1,5 +1,5 @@
 import { ActivityLog } from '@custodian/persistence';
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, type WorkspacePlans } from '@custodian/messaging';
 import {
   CreateAssetInput,
   CreatePersonInput,
@@ -20,7 +20,6 @@ import { AssetBin } from '../assets/asset-bin';
 import { AssetsService } from '../assets/assets.service';
 import { loadRegisterConfig } from '../config/register-config';
 import { registerDataSource } from '../database/data-source';
-import type { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer } from '../mail/mailer';
 import { MembersService } from '../members/members.service';
 import { migrateRegister } from '../migrate';
@@ -56,9 +55,9 @@ beforeAll(async () => {
   bin = new AssetBin(reads, writes, writer, activity);
   const config = loadRegisterConfig({ DATABASE_URL: store.database.url });
   mailer = new Mailer(config);
-  // Making an owner asks nothing of the gateway (only accepting an invitation does).
-  const noGateway = {} as GatewayClient;
-  members = new MembersService(db, writes, config, mailer, noGateway, writer, reads, activity);
+  // Making an owner reads no plan facts (only accepting an invitation does).
+  const noPlans = {} as WorkspacePlans;
+  members = new MembersService(db, writes, config, mailer, noPlans, writer, reads, activity);
   controller = new UsageRpcController(db);
 }, 30_000);
 

@@ -1,4 +1,4 @@
-import { outboxEntity } from '@custodian/messaging';
+import { outboxEntity, workspacePlansEntity } from '@custodian/messaging';
 import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
@@ -25,6 +25,7 @@ import { CustodyDueDates1763940000000 } from './migrations/1763940000000-Custody
 import { AssetConditionScansAndBin1763950000000 } from './migrations/1763950000000-AssetConditionScansAndBin';
 import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
 import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
+import { WorkspacePlans1764000000000 } from './migrations/1764000000000-WorkspacePlans';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
@@ -61,6 +62,7 @@ export function registerDataSource(
       AssetSortIndexes1763970000000,
       OutboxContext1763980000000,
       NotifyOutbox1763990000000,
+      WorkspacePlans1764000000000,
     ],
     entities: [
       CategoryEntity,
@@ -78,6 +80,7 @@ export function registerDataSource(
       SignInLinkEntity,
       LoginEntity,
       activityEntity(REGISTER_SCHEMA),
+      workspacePlansEntity(REGISTER_SCHEMA),
     ],
     applicationName: 'custodian-register',
     poolSize,

@@ -1,12 +1,10 @@
 import { ActivityLog } from '@custodian/persistence';
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, WorkspacePlans, storePlanFacts } from '@custodian/messaging';
 import {
-  DomainError,
   type CallerContext,
   InviteMemberInput,
   type MemberView,
   UpdateMemberInput,
-  type WorkspaceView,
 } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
 import {
@@ -23,7 +21,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { loadRegisterConfig } from '../config/register-config';
 import { registerDataSource } from '../database/data-source';
-import type { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer, type MailMessage } from '../mail/mailer';
 import { migrateRegister } from '../migrate';
 import { MembersService } from './members.service';
@@ -32,41 +29,38 @@ import { WriteTransactions } from '../requests/write-transactions';
 
 /**
  * Members and invitations on a fresh, migrated database. The mailer is the real one in its log
- * mode (no SMTP_URL); the gateway, another process that owns plans, is stood in for by
- * {@link Workspaces}, a typed double of the one call the register makes to it.
+ * mode (no SMTP_URL); the gateway's plan facts are written to the register's copy as its
+ * consumer stores them ({@link knownWorkspace}).
  */
 
-/** What the gateway's admin queue answers for `workspace get`: the workspaces it knows. */
-class Workspaces implements Pick<GatewayClient, 'workspace'> {
-  private readonly known = new Map<string, WorkspaceView>();
+/**
+ * A workspace in a database's copy of the gateway's plan facts (ADR 0019), as the plan-facts
+ * consumer stores them: on Pro, with this many seats.
+ */
+function knownWorkspace(source: DataSource, id: string, seats: number | null): Promise<boolean> {
+  return storePlanFacts(source.manager, 'register', {
+    workspace_id: id,
+    plan: 'pro',
+    api_access: true,
+    limits: { ...PLAN_CATALOG.pro.limits, seats },
+    as_of: new Date().toISOString(),
+  });
+}
 
-  add(id: string, seats: number | null): void {
-    const now = new Date().toISOString();
-    this.known.set(id, {
-      id,
-      name: `Workspace ${id}`,
-      plan: 'pro',
-      api_access: true,
-      limits: { ...PLAN_CATALOG.pro.limits, seats },
-      overrides: { seats },
-      created_at: now,
-      updated_at: now,
-    });
-  }
-
-  workspace(workspaceId: string): Promise<WorkspaceView> {
-    const view = this.known.get(workspaceId);
-    return view
-      ? Promise.resolve(view)
-      : Promise.reject(new DomainError('not_found', `Workspace ${workspaceId} not found`));
-  }
+/** The register's copy of plan facts on a database; a workspace not in it is not waited for. */
+function plansOf(source: DataSource): WorkspacePlans {
+  return new WorkspacePlans(source, {
+    schema: 'register',
+    exchange: 'custodian.events.unused',
+    reader: 'register',
+    waitMs: 0,
+  });
 }
 
 let store: MigratedDatabase;
 let db: DataSource;
 let service: MembersService;
 let mailer: Mailer;
-const workspaces = new Workspaces();
 const mails: MailMessage[] = [];
 
 /** Events go to register.outbox, as the app's OutboxModule writes them. */
@@ -89,7 +83,7 @@ beforeAll(async () => {
     new WriteTransactions(db),
     config,
     mailer,
-    workspaces as unknown as GatewayClient,
+    plansOf(db),
     writer,
     new ReadTransactions(db),
     activity,
@@ -102,23 +96,32 @@ afterAll(async () => {
 });
 
 /**
- * The one place this file calls the service: a new workspace (known to the gateway double,
- * with this many seats) and bodies as its consumer receives them.
+ * The one place this file calls the service: a new workspace (in the register's copy of plan
+ * facts, with this many seats) and bodies as its consumer receives them. Every call waits for
+ * the facts to be stored first.
  */
 function workspace(seats: number | null = 25) {
   const caller: CallerContext = testCaller();
-  workspaces.add(caller.workspaceId, seats);
+  const known = knownWorkspace(db, caller.workspaceId, seats);
   return {
     id: caller.workspaceId,
-    invite: async (body: ClientBody<InviteMemberInput>) =>
-      service.invite(caller, await received(InviteMemberInput, body)),
+    invite: async (body: ClientBody<InviteMemberInput>) => {
+      await known;
+      return service.invite(caller, await received(InviteMemberInput, body));
+    },
     update: async (userId: string, body: ClientBody<UpdateMemberInput>) =>
       service.update(caller, userId, await received(UpdateMemberInput, body)),
     list: () => service.list(caller),
-    invitations: () => service.listInvitations({ workspace: caller.workspaceId }),
+    invitations: async () => {
+      await known;
+      return service.listInvitations({ workspace: caller.workspaceId });
+    },
     createOwner: (email: string) =>
       service.createOwner({ workspace: caller.workspaceId, email, name: 'Owner' }),
-    accept: (token: string) => service.accept({ token }),
+    accept: async (token: string) => {
+      await known;
+      return service.accept({ token });
+    },
     remove: (id: string, actor: string) =>
       service.remove({ workspace: caller.workspaceId, id, actor }),
     setRole: (id: string, role: MemberView['role'], actor: string) =>
@@ -272,13 +275,13 @@ describe('invite', () => {
       new WriteTransactions(db),
       config,
       mailer,
-      workspaces as unknown as GatewayClient,
+      plansOf(db),
       writer,
       new ReadTransactions(db),
       activity,
     );
     const caller = testCaller();
-    workspaces.add(caller.workspaceId, 25);
+    await knownWorkspace(db, caller.workspaceId, 25);
     const invite = async (email: string) =>
       capped.invite(caller, await received(InviteMemberInput, { email }));
     const first = await invite('one@example.com');
@@ -521,6 +524,32 @@ describe('accept', () => {
     ]);
   });
 
+  it('answers unavailable while the plan facts of the workspace have not arrived, and writes nothing', async () => {
+    const caller = testCaller();
+    const member = await service.invite(
+      caller,
+      await received(InviteMemberInput, { email: 'early@example.com' }),
+    );
+    const token = await tokenOf(member.id);
+    const before = await snapshot(caller.workspaceId);
+    expect(await domainRejection(service.accept({ token }))).toMatchObject({
+      code: 'unavailable',
+      message: `The plan of workspace ${caller.workspaceId} has not reached the register yet; try again in a moment`,
+    });
+    expect(await snapshot(caller.workspaceId)).toEqual(before);
+    // Once they arrive, the same link works.
+    await knownWorkspace(db, caller.workspaceId, 25);
+    expect(await service.accept({ token })).toMatchObject({ id: member.id, status: 'active' });
+  });
+
+  it('lists no invitations of a workspace the gateway never stated: not_found', async () => {
+    const unknown = testCaller().workspaceId;
+    expect(await domainRejection(service.listInvitations({ workspace: unknown }))).toMatchObject({
+      code: 'not_found',
+      message: `Workspace ${unknown} not found`,
+    });
+  });
+
   it('refuses a link accepted already, an expired link and an unknown one', async () => {
     const ws = workspace();
     const once = await ws.invite({ email: 'once@example.com' });
@@ -659,7 +688,6 @@ describe('the migration that hashes invitation tokens', () => {
       // Back to before the hashing, undoing the migrations after it too.
       const undone = await undoThrough(old, 'HashInvitationTokens1763830000000');
       const ws = testCaller().workspaceId;
-      workspaces.add(ws, 25);
       const token = randomBytes(32).toString('base64url');
       await old.query(
         `INSERT INTO register.members (id, workspace_id, email, role, status, invited_at)
@@ -672,6 +700,7 @@ describe('the migration that hashes invitation tokens', () => {
         [ws, token],
       );
       expect(await migrateRegister(database.url)).toEqual(undone);
+      await knownWorkspace(old, ws, 25);
       const dump = JSON.stringify(await old.query(`SELECT * FROM register.invitations`));
       expect(dump).not.toContain(token);
       const legacy = new MembersService(
@@ -679,7 +708,7 @@ describe('the migration that hashes invitation tokens', () => {
         new WriteTransactions(old),
         loadRegisterConfig({ DATABASE_URL: database.url }),
         mailer,
-        workspaces as unknown as GatewayClient,
+        plansOf(old),
         writer,
         new ReadTransactions(old),
         activity,

@@ -1,4 +1,4 @@
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, WorkspacePlans } from '@custodian/messaging';
 import {
   DomainError,
   INVITATION_TTL_DAYS,
@@ -28,7 +28,6 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { RegisterConfig } from '../config/register-config';
-import { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer } from '../mail/mailer';
 import { consoleLink, hashToken, newToken } from '../tokens/one-time-token';
 import type { InvitationEntity } from './invitation.entity';
@@ -67,7 +66,7 @@ export class MembersService {
     private readonly writes: WriteTransactions,
     private readonly config: RegisterConfig,
     private readonly mailer: Mailer,
-    private readonly gateway: GatewayClient,
+    private readonly plans: WorkspacePlans,
     private readonly outbox: OutboxWriter,
     private readonly reads: ReadTransactions,
     private readonly activity: ActivityLog,
@@ -367,7 +366,10 @@ export class MembersService {
 
   /** Admin: the open invitations of a workspace (not accepted, not expired), oldest first. */
   async listInvitations(input: InvitationListInput): Promise<InvitationView[]> {
-    await this.gateway.workspace(input.workspace); // 404 for a workspace that does not exist
+    // 404 for a workspace the gateway never stated facts of: it has no such workspace.
+    if (!(await this.plans.of(input.workspace))) {
+      throw new DomainError('not_found', `Workspace ${input.workspace} not found`);
+    }
     const rows = await this.db.query<
       Array<Pick<InvitationRow, 'id' | 'email' | 'role' | 'expires_at'>>
     >(
@@ -448,12 +450,21 @@ export class MembersService {
 
   /**
    * The link in the e-mail and `invitation accept`: the member becomes active and takes a
-   * seat. The register does not own plans, so the seat limit comes from the gateway.
+   * seat. The register does not own plans: the seat limit is its copy of the gateway's plan
+   * facts (ADR 0019), not a call back to the gateway.
    */
   async accept(input: InvitationAcceptInput): Promise<MemberView> {
     const found = await findInvitation(this.db.manager, input.token, false);
     assertAcceptable(found);
-    const workspace = await this.gateway.workspace(found.workspace_id);
+    const workspace = await this.plans.of(found.workspace_id);
+    if (!workspace) {
+      // The workspace's facts are late (the gateway's relay or the broker is behind): nothing
+      // is written, and the same link works once they arrive.
+      throw new DomainError(
+        'unavailable',
+        `The plan of workspace ${found.workspace_id} has not reached the register yet; try again in a moment`,
+      );
+    }
     const seats = workspace.limits.seats;
     return this.writes.run(found.workspace_id, async (tx) => {
       const seatsUsed = await lockMemberCount(tx, found.workspace_id);

@@ -1,6 +1,7 @@
 import {
   DomainError,
   RegisterAdminRpc,
+  planFactsQueueOf,
   type MemberView,
   type SignInIdentity,
 } from '@custodian/contracts';
@@ -73,7 +74,6 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     REGISTER_QUEUE: `custodian.register.rpc.t.${suffix}`,
     REGISTER_ADMIN_QUEUE: `custodian.register.admin.t.${suffix}`,
-    GATEWAY_ADMIN_QUEUE: `custodian.gateway.admin.t.${suffix}`,
     EVENTS_EXCHANGE: `custodian.events.t.${suffix}`,
   });
   app = await startRegister(config);
@@ -93,7 +93,11 @@ afterAll(async () => {
   await database?.drop();
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
   await deleteTopology(config.RABBITMQ_URL, 'custodian-test-cleanup', {
-    queues: [config.REGISTER_QUEUE, config.REGISTER_ADMIN_QUEUE],
+    queues: [
+      config.REGISTER_QUEUE,
+      config.REGISTER_ADMIN_QUEUE,
+      planFactsQueueOf(config.EVENTS_EXCHANGE, 'register'),
+    ],
     exchanges: [config.EVENTS_EXCHANGE],
   });
 });

@@ -1,5 +1,5 @@
 import { ActivityLog } from '@custodian/persistence';
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, WorkspacePlans, storePlanFacts } from '@custodian/messaging';
 import {
   DomainError,
   EmailInput,
@@ -10,7 +10,6 @@ import {
   SignInTokenInput,
   type MemberRole,
   type MemberView,
-  type WorkspaceView,
 } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
 import {
@@ -26,7 +25,6 @@ import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { loadRegisterConfig } from '../config/register-config';
 import { registerDataSource } from '../database/data-source';
-import type { GatewayClient } from '../gateway-client/gateway-client';
 import { Mailer, type MailMessage } from '../mail/mailer';
 import { MembersService } from '../members/members.service';
 import { migrateRegister } from '../migrate';
@@ -38,8 +36,8 @@ import { SignInService } from './sign-in.service';
 /**
  * Console sign-in on a fresh, migrated database, with members made through MembersService as
  * in production. Messages pass the consumer's validation pipe (`received`); the mailer is the
- * real one in its log mode, its sends recorded; the gateway, asked for seats when an invitation
- * is accepted, is a typed double of that one call.
+ * real one in its log mode, its sends recorded; each workspace is in the register's copy of the
+ * gateway's plan facts (seats for an invitation accepted), stored as its consumer stores them.
  */
 
 const INVALID_LINK = {
@@ -71,15 +69,17 @@ beforeAll(async () => {
     mails.push(message);
     return send(message);
   });
-  const gateway: Pick<GatewayClient, 'workspace'> = {
-    workspace: (id) => Promise.resolve(workspaceView(id)),
-  };
   members = new MembersService(
     db,
     new WriteTransactions(db),
     config,
     mailer,
-    gateway as GatewayClient,
+    new WorkspacePlans(db, {
+      schema: 'register',
+      exchange: 'custodian.events.unused',
+      reader: 'register',
+      waitMs: 0,
+    }),
     new OutboxWriter('register'),
     new ReadTransactions(db),
     new ActivityLog('register'),
@@ -91,14 +91,6 @@ afterAll(async () => {
   await mailer?.onApplicationShutdown();
   await store?.close();
 });
-
-function workspaceView(id: string): WorkspaceView {
-  const now = new Date().toISOString();
-  return {
-    ...{ id, name: `Workspace ${id}`, plan: 'pro', api_access: true, overrides: {} },
-    ...{ limits: PLAN_CATALOG.pro.limits, created_at: now, updated_at: now },
-  };
-}
 
 /** The calls of the admin queue, each through its contract class as the consumer gets it. */
 const call = {
@@ -117,11 +109,24 @@ const call = {
 /** A new workspace; members join it invited, or active (invited, then the link accepted). */
 function workspace() {
   const caller = testCaller();
+  const known = storePlanFacts(db.manager, 'register', {
+    workspace_id: caller.workspaceId,
+    plan: 'pro',
+    api_access: true,
+    limits: PLAN_CATALOG.pro.limits,
+    as_of: new Date().toISOString(),
+  });
   return {
     id: caller.workspaceId,
-    invite: async (email: string, role: MemberRole = 'member'): Promise<MemberView> =>
-      members.invite(caller, await received(InviteMemberInput, { email, role, name: email })),
+    invite: async (email: string, role: MemberRole = 'member'): Promise<MemberView> => {
+      await known;
+      return members.invite(
+        caller,
+        await received(InviteMemberInput, { email, role, name: email }),
+      );
+    },
     join: async (email: string, role: MemberRole = 'member'): Promise<MemberView> => {
+      await known;
       await members.invite(caller, await received(InviteMemberInput, { email, role }));
       return members.accept({ token: lastToken(email, '/console/invitations/accept') });
     },

@@ -1,4 +1,4 @@
-import { EVENTS_EXCHANGE, GATEWAY_ADMIN_QUEUE, WORKER_ADMIN_QUEUE } from '@custodian/contracts';
+import { EVENTS_EXCHANGE, WORKER_ADMIN_QUEUE } from '@custodian/contracts';
 import { loadConfig } from '@custodian/config';
 import { developmentSecretKeys, parseSecretKeys } from '@custodian/secret-cipher';
 import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
@@ -52,12 +52,6 @@ export class WorkerConfig {
 
   /** The worker's admin queue (webhook endpoints, Test ping, delivery log). */
   @IsString() WORKER_ADMIN_QUEUE: string = WORKER_ADMIN_QUEUE;
-
-  /** The gateway owns plans; the worker asks it on its admin queue. */
-  @IsString() GATEWAY_ADMIN_QUEUE: string = GATEWAY_ADMIN_QUEUE;
-  @IsInt() @Min(100) @Max(30_000) GATEWAY_TIMEOUT_MS: number = 3_000;
-  /** How long a workspace's API access (plan) is remembered for fan-out. */
-  @IsInt() @Min(0) @Max(600_000) PLAN_CACHE_MS: number = 5_000;
 
   /** How often the scheduler looks for due deliveries. */
   @IsInt() @Min(10) @Max(60_000) DELIVERY_INTERVAL_MS: number = 100;

@@ -1,3 +1,4 @@
+import { workspacePlansEntity } from '@custodian/messaging';
 import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
@@ -12,6 +13,7 @@ import { EncryptEndpointSecrets1763850000000 } from './migrations/1763850000000-
 import { EndpointConsoleState1763900000000 } from './migrations/1763900000000-EndpointConsoleState';
 import { DeliveryChainsAndHeaders1763900100000 } from './migrations/1763900100000-DeliveryChainsAndHeaders';
 import { DeliveryContext1763980000000 } from './migrations/1763980000000-DeliveryContext';
+import { WorkspacePlans1764000000000 } from './migrations/1764000000000-WorkspacePlans';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -29,12 +31,14 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
       DeliveryChainsAndHeaders1763900100000,
       CreateActivity1763960000000,
       DeliveryContext1763980000000,
+      WorkspacePlans1764000000000,
     ],
     entities: [
       EndpointEntity,
       DeliveryEntity,
       DeliveryAttemptEntity,
       activityEntity(DELIVERY_SCHEMA),
+      workspacePlansEntity(DELIVERY_SCHEMA),
     ],
     applicationName: 'custodian-webhook-worker',
     poolSize,

@@ -13,8 +13,10 @@ import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
 import { DeliveryScheduler } from '../delivery/delivery-scheduler';
 import { FanOut } from '../delivery/fan-out';
-import type { GatewayClient } from '../gateway-client/gateway-client';
 import { migrateWorker } from '../migrate';
+import type { WorkspacePlans } from '@custodian/messaging';
+import { EndpointDeliveries } from '../delivery/endpoint-deliveries';
+import { EndpointEvents } from '../webhooks/endpoint-events';
 import { EndpointsService } from '../webhooks/endpoints.service';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryLogService } from './delivery-log.service';
@@ -30,6 +32,7 @@ describe('DeliveryLogService (integration)', () => {
   let db: DataSource;
   let scheduler: DeliveryScheduler;
   let endpoints: EndpointsService;
+  let deliveries: EndpointDeliveries;
   let log: DeliveryLogService;
 
   beforeAll(async () => {
@@ -47,14 +50,21 @@ describe('DeliveryLogService (integration)', () => {
     });
     scheduler = new DeliveryScheduler(db, config);
     scheduler.onApplicationBootstrap();
-    // Creation is not under test here: the gateway is not asked.
+    // Creation is not under test here: no plan facts are read.
+    const events = new EndpointEvents();
     endpoints = new EndpointsService(
       db,
-      {} as GatewayClient,
-      new FanOut(db, scheduler),
+      {} as WorkspacePlans,
       config,
-      scheduler,
       new ActivityLog('delivery'),
+      events,
+    );
+    deliveries = new EndpointDeliveries(
+      db,
+      endpoints,
+      new FanOut(db, scheduler),
+      scheduler,
+      events,
     );
     log = new DeliveryLogService(db, endpoints, scheduler, config);
   }, 30_000);
@@ -204,7 +214,7 @@ describe('DeliveryLogService (integration)', () => {
           'x-request-id': 'req_42',
         },
       });
-      const test = await endpoints.test(id, workspace);
+      const test = await deliveries.test(id, workspace);
       const detail = await finished(test.delivery_id);
       const [request] = receiver.on('/headers');
       expect(detail.payload).toEqual(JSON.parse(request!.rawBody));
@@ -236,7 +246,7 @@ describe('DeliveryLogService (integration)', () => {
     it('sends a failed delivery again as a new chain of at most 3 attempts, numbered on', async () => {
       const id = await endpoint('/resend');
       receiver.script('/resend', { status: 500, body: 'down' });
-      const test = await endpoints.test(id, workspace);
+      const test = await deliveries.test(id, workspace);
       const first = await finished(test.delivery_id);
       expect(first).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 500 });
 

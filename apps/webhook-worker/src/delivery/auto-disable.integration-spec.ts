@@ -10,9 +10,11 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
-import type { GatewayClient } from '../gateway-client/gateway-client';
 import { migrateWorker } from '../migrate';
+import type { WorkspacePlans } from '@custodian/messaging';
+import { EndpointEvents } from '../webhooks/endpoint-events';
 import { EndpointsService } from '../webhooks/endpoints.service';
+import { EndpointDeliveries } from './endpoint-deliveries';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryLeases } from './delivery-leases';
 import { DeliveryScheduler } from './delivery-scheduler';
@@ -31,6 +33,7 @@ describe('auto-disable of failing endpoints (integration)', () => {
   let db: DataSource;
   let scheduler: DeliveryScheduler;
   let endpoints: EndpointsService;
+  let deliveries: EndpointDeliveries;
 
   beforeAll(async () => {
     store = await createMigratedDatabase(migrateWorker, (url) => workerDataSource(url, 4));
@@ -51,14 +54,23 @@ describe('auto-disable of failing endpoints (integration)', () => {
     });
     scheduler = new DeliveryScheduler(db, config);
     scheduler.onApplicationBootstrap();
+    // Creation is not under test here: no plan facts are read.
+    const events = new EndpointEvents();
     endpoints = new EndpointsService(
       db,
-      {} as GatewayClient,
-      new FanOut(db, scheduler),
+      {} as WorkspacePlans,
       config,
-      scheduler,
       new ActivityLog('delivery'),
+      events,
     );
+    deliveries = new EndpointDeliveries(
+      db,
+      endpoints,
+      new FanOut(db, scheduler),
+      scheduler,
+      events,
+    );
+    deliveries.onModuleInit();
   }, 30_000);
 
   afterAll(async () => {
@@ -131,13 +143,13 @@ describe('auto-disable of failing endpoints (integration)', () => {
     expect([await status(waiting), receiver.on('/dead').length]).toEqual(['pending', sent]);
 
     // A failed Test ping is sent, and leaves it disabled.
-    const failedPing = await endpoints.test(id, workspace);
+    const failedPing = await deliveries.test(id, workspace);
     expect(await settled(failedPing.delivery_id)).toBe('failed');
     expect(await view(id)).toMatchObject({ enabled: false, disabled_reason: 'auto' });
 
     // A delivered one enables it, ends the run, and what waited goes out.
     receiver.script('/dead', { status: 200 });
-    const ping = await endpoints.test(id, workspace);
+    const ping = await deliveries.test(id, workspace);
     expect(await settled(ping.delivery_id)).toBe('delivered');
     expect(await view(id)).toMatchObject({
       enabled: true,

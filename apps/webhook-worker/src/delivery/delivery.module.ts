@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { EndpointDeliveries } from './endpoint-deliveries';
+import { EndpointDeliveriesController } from './endpoint-deliveries.controller';
 import { DeliveryPruner } from './delivery-pruner';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { FanOut } from './fan-out';
@@ -11,7 +14,9 @@ import { FanOut } from './fan-out';
  * rows wait for the next start.
  */
 @Module({
-  providers: [DeliveryScheduler, FanOut, DeliveryPruner],
+  imports: [WebhooksModule],
+  controllers: [EndpointDeliveriesController],
+  providers: [DeliveryScheduler, FanOut, DeliveryPruner, EndpointDeliveries],
   exports: [DeliveryScheduler, FanOut],
 })
 export class DeliveryModule {}

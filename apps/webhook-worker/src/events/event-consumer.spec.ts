@@ -1,9 +1,8 @@
-import { DomainError, type PublishedEvent } from '@custodian/contracts';
-import type { AmqpConnection, ChannelSpec } from '@custodian/messaging';
+import { PLAN_FACTS_ROUTING_KEY, type PublishedEvent } from '@custodian/contracts';
+import type { AmqpConnection, ChannelSpec, WorkspacePlans } from '@custodian/messaging';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { loadWorkerConfig } from '../config/worker-config';
 import { subscriptionKey, type FanOut, type FanOutItem } from '../delivery/fan-out';
-import type { GatewayClient } from '../gateway-client/gateway-client';
 import { EventConsumer } from './event-consumer';
 
 /** Resolves on the next turn of the event loop, after setImmediate callbacks. */
@@ -20,10 +19,10 @@ function event(id: string, workspace = 'wsp_1', key = 'asset.created'): Publishe
 }
 
 let tag = 0;
-function message(body: unknown): ConsumeMessage {
+function message(body: unknown, routingKey = 'asset.created'): ConsumeMessage {
   return {
     content: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-    fields: { deliveryTag: ++tag },
+    fields: { deliveryTag: ++tag, routingKey },
     properties: {},
   } as unknown as ConsumeMessage;
 }
@@ -86,16 +85,34 @@ class FakeFanOut {
   }
 }
 
+/**
+ * The worker's copy of plan facts with the database replaced: API access by workspace; a
+ * workspace not named has no facts in the copy.
+ */
 function consumerWith(
   fanOut: FakeFanOut,
-  plans: Record<string, boolean | Error> = { wsp_1: true },
-): { consumer: EventConsumer; channel: FakeChannel; gateway: { apiAccess: jest.Mock } } {
+  apiAccess: Record<string, boolean> = { wsp_1: true },
+): {
+  consumer: EventConsumer;
+  channel: FakeChannel;
+  plans: { many: jest.Mock; store: jest.Mock };
+} {
   const config = loadWorkerConfig({ EVENTS_PREFETCH: '50' });
-  const gateway = {
-    apiAccess: jest.fn((workspace: string) => {
-      const plan = plans[workspace];
-      return plan instanceof Error ? Promise.reject(plan) : Promise.resolve(plan ?? false);
+  const plans = {
+    // Facts stored through the events queue change what the next read says.
+    store: jest.fn((facts: Array<{ workspace_id: string; api_access: boolean }>) => {
+      for (const one of facts) apiAccess[one.workspace_id] = one.api_access;
+      return Promise.resolve();
     }),
+    many: jest.fn((ids: string[]) =>
+      Promise.resolve(
+        new Map(
+          ids
+            .filter((id) => apiAccess[id] !== undefined)
+            .map((id) => [id, { workspace_id: id, api_access: apiAccess[id] }]),
+        ),
+      ),
+    ),
   };
   const channel = new FakeChannel();
   // The app's connection, reduced to what a consumer asks of it: a channel, set up at once.
@@ -109,10 +126,10 @@ function consumerWith(
   const consumer = new EventConsumer(
     config,
     fanOut as unknown as FanOut,
-    gateway as unknown as GatewayClient,
+    plans as unknown as WorkspacePlans,
     connection as unknown as AmqpConnection,
   );
-  return { consumer, channel, gateway };
+  return { consumer, channel, plans };
 }
 
 async function started(consumer: EventConsumer, channel: FakeChannel): Promise<void> {
@@ -123,7 +140,7 @@ async function started(consumer: EventConsumer, channel: FakeChannel): Promise<v
 describe('EventConsumer: batched fan-out, ack after commit', () => {
   it('stores what arrived together with one subscribers query and one insert, then acks each', async () => {
     const fanOut = new FakeFanOut({ wsp_1: ['whe_a', 'whe_b'] });
-    const { consumer, channel, gateway } = consumerWith(fanOut);
+    const { consumer, channel, plans } = consumerWith(fanOut);
     await started(consumer, channel);
 
     const messages = [message(event('evt_1')), message(event('evt_2')), message(event('evt_3'))];
@@ -144,7 +161,7 @@ describe('EventConsumer: batched fan-out, ack after commit', () => {
       ['evt_2', ['whe_a', 'whe_b']],
       ['evt_3', ['whe_a', 'whe_b']],
     ]);
-    expect(gateway.apiAccess).toHaveBeenCalledTimes(1);
+    expect(plans.many.mock.calls).toEqual([[['wsp_1']]]);
     expect(channel.acked).toEqual(messages);
     expect(channel.nacked).toEqual([]);
   });
@@ -182,42 +199,71 @@ describe('EventConsumer: batched fan-out, ack after commit', () => {
     expect(channel.acked).toEqual(twice);
   });
 
-  it('stores nothing for a workspace below Pro, or one the gateway does not know, and acks', async () => {
-    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'], wsp_free: ['whe_f'], wsp_gone: ['whe_g'] });
-    const { consumer, channel } = consumerWith(fanOut, {
-      wsp_1: true,
-      wsp_free: false,
-      wsp_gone: new DomainError('not_found', 'no such workspace'),
-    });
+  it('stores nothing for a workspace whose plan has no webhooks, and acks', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'], wsp_free: ['whe_f'] });
+    const { consumer, channel } = consumerWith(fanOut, { wsp_1: true, wsp_free: false });
     await started(consumer, channel);
-    const messages = [
-      message(event('evt_free', 'wsp_free')),
-      message(event('evt_ok', 'wsp_1')),
-      message(event('evt_gone', 'wsp_gone')),
-    ];
+    const messages = [message(event('evt_free', 'wsp_free')), message(event('evt_ok', 'wsp_1'))];
     for (const m of messages) channel.deliver(m);
     await settle();
     expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_ok']);
     expect(channel.acked).toEqual(messages);
   });
 
-  it('delivers anyway when the gateway cannot answer for the plan', async () => {
-    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
-    const { consumer, channel } = consumerWith(fanOut, { wsp_1: new Error('timed out') });
+  it('delivers for a workspace the copy has no plan facts of yet (its endpoints were made on Pro)', async () => {
+    const fanOut = new FakeFanOut({ wsp_new: ['whe_n'] });
+    const { consumer, channel } = consumerWith(fanOut, {});
     await started(consumer, channel);
-    channel.deliver(message(event('evt_1')));
+    channel.deliver(message(event('evt_1', 'wsp_new')));
     await settle();
     expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_1']);
   });
 
-  it('asks the gateway nothing and stores nothing when no endpoint subscribes', async () => {
+  it('stores the plan facts the queue also gets before the events after them, and fans none out', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel, plans } = consumerWith(fanOut, { wsp_1: true });
+    await started(consumer, channel);
+    const downgrade = {
+      workspace_id: 'wsp_1',
+      plan: 'free',
+      api_access: false,
+      limits: { ratePerMinute: null, monthlyQuota: null, assets: 100, people: 50, seats: 3 },
+      as_of: '2026-01-01T00:00:00.000Z',
+    };
+    // As the gateway's outbox publishes a downgrade: its facts, then its plan.changed.
+    const facts = message({ id: 'evt_facts', data: downgrade }, PLAN_FACTS_ROUTING_KEY);
+    const changed = message(event('evt_changed', 'wsp_1', 'plan.changed'), 'plan.changed');
+    channel.deliver(facts);
+    channel.deliver(changed);
+    await settle();
+    expect(plans.store.mock.calls).toEqual([[[downgrade]]]);
+    expect(fanOut.stored.flat()).toEqual([]);
+    expect(channel.acked).toEqual([facts, changed]);
+  });
+
+  it('dead-letters plan facts it cannot read, and acks other internal keys untouched', async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
+    const { consumer, channel, plans } = consumerWith(fanOut);
+    await started(consumer, channel);
+    const bad = message({ id: 'evt_bad', data: { workspace_id: 'wsp_1' } }, PLAN_FACTS_ROUTING_KEY);
+    const other = message({ id: 'evt_other' }, 'internal.something.else');
+    channel.deliver(bad);
+    channel.deliver(other);
+    await settle();
+    expect(channel.nacked).toEqual([{ message: bad, requeue: false }]);
+    expect(channel.acked).toEqual([other]);
+    expect(plans.store).not.toHaveBeenCalled();
+    expect(fanOut.subscriberQueries).toEqual([]);
+  });
+
+  it('reads no plan facts and stores nothing when no endpoint subscribes', async () => {
     const fanOut = new FakeFanOut({});
-    const { consumer, channel, gateway } = consumerWith(fanOut);
+    const { consumer, channel, plans } = consumerWith(fanOut);
     await started(consumer, channel);
     const m = message(event('evt_1'));
     channel.deliver(m);
     await settle();
-    expect(gateway.apiAccess).not.toHaveBeenCalled();
+    expect(plans.many).not.toHaveBeenCalled();
     expect(fanOut.stored).toEqual([]);
     expect(channel.acked).toEqual([m]);
   });

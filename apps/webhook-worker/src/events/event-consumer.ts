@@ -1,5 +1,18 @@
-import { DomainError, PublishedEvent, isEventKey } from '@custodian/contracts';
-import { AmqpConnection, QueueConsumer, delay, type Delivery } from '@custodian/messaging';
+import {
+  PLAN_FACTS_ROUTING_KEY,
+  PublishedEvent,
+  isEventKey,
+  isInternalRoutingKey,
+  parsePlanFacts,
+  type WorkspacePlanFacts,
+} from '@custodian/contracts';
+import {
+  AmqpConnection,
+  QueueConsumer,
+  WorkspacePlans,
+  delay,
+  type Delivery,
+} from '@custodian/messaging';
 import {
   Inject,
   Injectable,
@@ -19,7 +32,6 @@ import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { validateSync } from 'class-validator';
 import { WorkerConfig } from '../config/worker-config';
 import { FanOut, subscriptionKey } from '../delivery/fan-out';
-import { GatewayClient } from '../gateway-client/gateway-client';
 
 /** A parsed event message waiting for its deliveries to be stored. */
 interface Received {
@@ -27,6 +39,8 @@ interface Received {
   event: PublishedEvent;
   /** The context of the request that wrote the event, from the message's headers. */
   context: MessageContext | undefined;
+  /** Set for the gateway's plan facts (internal, no event): stored, never fanned out. */
+  facts?: WorkspacePlanFacts;
 }
 
 /**
@@ -50,7 +64,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     private readonly fanOut: FanOut,
-    private readonly gateway: GatewayClient,
+    private readonly plans: WorkspacePlans,
     connection: AmqpConnection,
   ) {
     this.consumer = new QueueConsumer(connection, {
@@ -96,8 +110,18 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private receive(delivery: Delivery): void {
-    const event = parseEvent(delivery.message);
+    const routingKey = delivery.message.fields.routingKey;
     const context = messageContextFrom(delivery.message.properties.headers);
+    // The queue takes every key on the exchange ('#'), the gateway's internal plan facts too.
+    // They are no events, but stored here, in the queue's order, a downgrade's facts are in
+    // the copy before its own plan.changed (written after them) is fanned out. The worker's
+    // plan-facts queue brings the same facts (ADR 0019); the newest wins, so twice is harmless.
+    if (routingKey === PLAN_FACTS_ROUTING_KEY) return this.receiveFacts(delivery, context);
+    if (isInternalRoutingKey(routingKey)) {
+      delivery.ack();
+      return;
+    }
+    const event = parseEvent(delivery.message);
     if (typeof event === 'string') {
       const id = (delivery.message.properties as { messageId?: string }).messageId ?? '';
       runInMessageContext(context, () =>
@@ -106,7 +130,32 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
       delivery.reject();
       return;
     }
-    this.pending.push({ delivery, event, context });
+    this.enqueue({ delivery, event, context });
+  }
+
+  private receiveFacts(delivery: Delivery, context: MessageContext | undefined): void {
+    let envelope: PublishedEvent | undefined;
+    try {
+      envelope = JSON.parse(delivery.message.content.toString('utf8')) as PublishedEvent;
+    } catch {
+      envelope = undefined;
+    }
+    const facts = parsePlanFacts(envelope?.data);
+    if (!envelope || typeof envelope.id !== 'string' || typeof facts === 'string') {
+      const id = (delivery.message.properties as { messageId?: string }).messageId ?? '';
+      runInMessageContext(context, () =>
+        this.logger.error(
+          `malformed plan facts message ${id} (${typeof facts === 'string' ? facts : 'no id'}); dead-lettered`,
+        ),
+      );
+      delivery.reject();
+      return;
+    }
+    this.enqueue({ delivery, event: envelope, context, facts });
+  }
+
+  private enqueue(received: Received): void {
+    this.pending.push(received);
     if (this.flushing || this.flushScheduled) return;
     // The rest of this socket read's messages are delivered in the same turn: take them too.
     this.flushScheduled = true;
@@ -156,9 +205,9 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
         await delay(Math.min(200 * 2 ** Math.min(attempt, 5), 5_000));
       }
     }
-    for (const { delivery, event } of batch) {
+    for (const { delivery, event, facts } of batch) {
       delivery.ack();
-      eventsConsumed.inc({ event: isEventKey(event.event) ? event.event : 'unknown' });
+      if (!facts) eventsConsumed.inc({ event: isEventKey(event.event) ? event.event : 'unknown' });
     }
   }
 
@@ -171,10 +220,17 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     delivery.reject();
   }
 
-  /** Stores the deliveries of a batch of events in (at most) two statements. */
+  /**
+   * Stores a batch's plan facts, then the deliveries of its events in (at most) two statements:
+   * facts first, so an event written after them is fanned out under the plan they state.
+   */
   private async process(received: Received[]): Promise<void> {
     // A redelivery can bring the same event twice in one batch.
-    const unique = [...new Map(received.map((one) => [one.event.id, one])).values()];
+    const all = [...new Map(received.map((one) => [one.event.id, one])).values()];
+    const facts = all.flatMap((one) => (one.facts ? [one.facts] : []));
+    if (facts.length > 0) await this.plans.store(facts);
+    const unique = all.filter((one) => !one.facts);
+    if (unique.length === 0) return;
     const events = unique.map(({ event }) => event);
     // A span per event, in the trace its message carried; its deliveries keep this span's
     // context, so each attempt's span is a child of it.
@@ -207,35 +263,20 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     const wanted = events.filter((event) =>
       subscribers.has(subscriptionKey(event.workspace_id, event.event)),
     );
-    const workspaces = [...new Set(wanted.map((event) => event.workspace_id))];
-    const access = new Map(
-      await Promise.all(workspaces.map(async (id) => [id, await this.apiAccess(id)] as const)),
-    );
+    // A workspace downgraded to a plan without webhooks keeps its endpoints but gets no
+    // deliveries. One the copy has no facts of yet (created a moment ago) is delivered to:
+    // its endpoints were created on a plan with webhooks.
+    const plans = await this.plans.many([...new Set(wanted.map((event) => event.workspace_id))]);
     await this.fanOut.storeMany(
       wanted.flatMap((event) => {
         const endpointIds = subscribers.get(subscriptionKey(event.workspace_id, event.event));
         // null, not undefined: an event without a context must not take the batch's.
         const context = contexts.get(event.id) ?? null;
-        return endpointIds && access.get(event.workspace_id)
+        return endpointIds && plans.get(event.workspace_id)?.api_access !== false
           ? [{ event, endpointIds, context }]
           : [];
       }),
     );
-  }
-
-  /**
-   * A workspace that was downgraded keeps its endpoints but gets no deliveries. If the gateway
-   * cannot answer, deliver anyway: the endpoint was created on a plan with webhooks, and
-   * holding events for a gateway outage would delay every workspace's deliveries.
-   */
-  private async apiAccess(workspaceId: string): Promise<boolean> {
-    try {
-      return await this.gateway.apiAccess(workspaceId);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'not_found') return false;
-      this.logger.warn(`plan of ${workspaceId} unknown (${(error as Error).message}); delivering`);
-      return true;
-    }
   }
 }
 

@@ -1,30 +1,13 @@
+import { planCopyWith } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
-import type { WorkspaceView } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
 import { createMigratedDatabase, domainRejection, type MigratedDatabase } from '@custodian/testing';
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
-import type { DeliveryScheduler } from '../delivery/delivery-scheduler';
-import { FanOut } from '../delivery/fan-out';
-import type { GatewayClient } from '../gateway-client/gateway-client';
 import { migrateWorker } from '../migrate';
+import { EndpointEvents } from './endpoint-events';
 import { EndpointsService } from './endpoints.service';
-
-/** The gateway's answer for any workspace: on Pro, so webhooks are allowed. */
-const gateway = {
-  workspace: (id: string): Promise<WorkspaceView> =>
-    Promise.resolve({
-      id,
-      name: 'Views',
-      plan: 'pro',
-      api_access: true,
-      limits: PLAN_CATALOG.pro.limits,
-      overrides: {},
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    }),
-} as unknown as GatewayClient;
 
 /** Endpoints as the console sees them: created from a list of events, and their last 24 h. */
 describe('console endpoint views (integration)', () => {
@@ -40,15 +23,16 @@ describe('console endpoint views (integration)', () => {
       DATABASE_URL: store.database.url,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     });
-    // Nothing is delivered here: the scheduler is never started, only told to look.
-    const scheduler = { tick: () => Promise.resolve() } as unknown as DeliveryScheduler;
     service = new EndpointsService(
       db,
-      gateway,
-      new FanOut(db, scheduler),
+      await planCopyWith(
+        db,
+        { schema: 'delivery', reader: 'webhook-worker' },
+        { workspace_id: workspace, plan: 'pro', api_access: true, limits: PLAN_CATALOG.pro.limits },
+      ),
       config,
-      scheduler,
       new ActivityLog('delivery'),
+      new EndpointEvents(),
     );
   }, 30_000);
 

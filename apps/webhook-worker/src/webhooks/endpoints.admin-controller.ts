@@ -1,10 +1,4 @@
-import {
-  CreateWebhookInput,
-  DeliveriesInput,
-  WebhookListInput,
-  WebhookTestInput,
-  WorkerAdminRpc,
-} from '@custodian/contracts';
+import { CreateWebhookInput, WebhookListInput, WorkerAdminRpc } from '@custodian/contracts';
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
@@ -24,15 +18,5 @@ export class EndpointsAdminController {
   @Handles(WorkerAdminRpc.webhookList)
   list(@Payload() input: WebhookListInput) {
     return this.endpoints.list(input);
-  }
-
-  @Handles(WorkerAdminRpc.webhookTest)
-  test(@Payload() input: WebhookTestInput) {
-    return this.endpoints.test(input.id);
-  }
-
-  @Handles(WorkerAdminRpc.deliveries)
-  deliveries(@Payload() input: DeliveriesInput) {
-    return this.endpoints.deliveries(input);
   }
 }

@@ -60,9 +60,4 @@ export class EndpointsConsoleController {
   rotate(@Payload() input: ConsoleSecretRotateMessage) {
     return this.secrets.rotate(input.workspace, input.id, input.overlap_hours, input.actor);
   }
-
-  @Handles(WorkerConsoleRpc.endpointTest)
-  test(@Payload() input: ConsoleRecordMessage) {
-    return this.endpoints.test(input.id, input.workspace);
-  }
 }

@@ -1,7 +1,6 @@
 import {
   DomainError,
   EVENT_KEYS,
-  PING_EVENT,
   isEventKey,
   SYSTEM_ACTOR,
   type ActivityRecord,
@@ -9,29 +8,23 @@ import {
   type ConsoleEndpointUpdateMessage,
   type ConsoleEndpointView,
   type CreatedConsoleEndpointView,
-  type DeliveriesInput,
-  type DeliveryLogEntry,
-  type EventData,
   type WebhookEndpointView,
   type WebhookListInput,
-  type WebhookTestView,
 } from '@custodian/contracts';
+import { WorkspacePlans } from '@custodian/messaging';
 import { ActivityLog, changedFields, newId, queryOne } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
-import type { DeliveryEntity } from '../delivery/delivery.entity';
-import { DeliveryScheduler } from '../delivery/delivery-scheduler';
-import { FanOut } from '../delivery/fan-out';
-import { GatewayClient } from '../gateway-client/gateway-client';
 import type { EndpointEntity } from './endpoint.entity';
+import { EndpointEvents } from './endpoint-events';
 import { endpointViews } from './endpoint-views';
 import { newSigningSecret, signingSecretCipher } from './signing-secrets';
 import { vetTargetUrl } from './target-url';
 
 /** An endpoint without its secrets. */
-type EndpointRow = Pick<
+export type EndpointRow = Pick<
   EndpointEntity,
   'id' | 'workspace_id' | 'url' | 'events' | 'description' | 'enabled' | 'created_at'
 >;
@@ -98,8 +91,8 @@ function descriptionOf(raw: string | null | undefined): string | null {
 }
 
 /**
- * Webhook endpoints of a workspace, the Test ping and the CLI's delivery log: one
- * implementation for the admin CLI and the console. A console caller always names its
+ * Webhook endpoints of a workspace: one implementation for the admin CLI and the console (the
+ * Test ping and the CLI's delivery log are deliveries: delivery/endpoint-deliveries.ts). A console caller always names its
  * workspace, and an endpoint of another one is not found; the CLI (an operator) may name
  * none.
  */
@@ -110,11 +103,10 @@ export class EndpointsService {
 
   constructor(
     private readonly db: DataSource,
-    private readonly gateway: GatewayClient,
-    private readonly fanOut: FanOut,
+    private readonly plans: WorkspacePlans,
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
-    private readonly scheduler: DeliveryScheduler,
     private readonly activity: ActivityLog,
+    private readonly events: EndpointEvents,
   ) {
     this.secrets = signingSecretCipher(config);
   }
@@ -122,11 +114,13 @@ export class EndpointsService {
   async create(input: EndpointDraft): Promise<CreatedConsoleEndpointView> {
     const events = parseEvents(input.events);
     const url = await this.vetUrl(input.url);
-    const workspace = await this.gateway.workspace(input.workspace);
+    // The worker's copy of the gateway's plan facts (ADR 0019), not a call to the gateway.
+    const workspace = await this.plans.of(input.workspace);
+    if (!workspace) throw new DomainError('not_found', `Workspace ${input.workspace} not found`);
     if (!workspace.api_access) {
       throw new DomainError(
         'forbidden',
-        `Webhooks need the Pro plan or above; workspace ${workspace.id} is on the ${workspace.plan} plan`,
+        `Webhooks need the Pro plan or above; workspace ${input.workspace} is on the ${workspace.plan} plan`,
       );
     }
     const id = newId('whe');
@@ -139,14 +133,14 @@ export class EndpointsService {
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
         [
           id,
-          workspace.id,
+          workspace.workspace_id,
           url,
           events,
           descriptionOf(input.description),
           this.secrets.encrypt(secret),
         ],
       );
-      await this.activity.record(tx, workspace.id, {
+      await this.activity.record(tx, workspace.workspace_id, {
         ...endpointActivity(input.actor),
         recordType: 'endpoint',
         recordId: id,
@@ -155,7 +149,7 @@ export class EndpointsService {
         changes: changedFields(null, created, ENDPOINT_FIELDS),
       });
     });
-    return { ...(await this.get(workspace.id, id)), secret };
+    return { ...(await this.get(workspace.workspace_id, id)), secret };
   }
 
   /** The workspace's endpoints with their state and last 24 h, oldest first. */
@@ -224,7 +218,7 @@ export class EndpointsService {
       });
     });
     // Its waiting deliveries may go now.
-    if (enabled && !endpoint.enabled) void this.scheduler.tick();
+    if (enabled && !endpoint.enabled) this.events.enabled(endpoint.id);
     return this.get(input.workspace, endpoint.id);
   }
 
@@ -235,54 +229,6 @@ export class EndpointsService {
       [input.workspace],
     );
     return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
-  }
-
-  /**
-   * A `ping` through the live delivery path (signing, retries, timeout, log), sent even to a
-   * disabled endpoint: delivered, it enables one disabled for its failures (delivery-leases).
-   */
-  async test(id: string, workspace?: string): Promise<WebhookTestView> {
-    const endpoint = await this.endpoint(id, workspace);
-    const eventId = newId('evt');
-    await this.fanOut.store(
-      {
-        id: eventId,
-        event: PING_EVENT,
-        created_at: new Date().toISOString(),
-        data: { endpoint: { id: endpoint.id, url: endpoint.url } } satisfies EventData<'ping'>,
-        workspace_id: endpoint.workspace_id,
-      },
-      [endpoint.id],
-    );
-    const delivery = await queryOne<Pick<DeliveryEntity, 'id'>>(
-      this.db,
-      `SELECT id FROM delivery.deliveries WHERE event_id = $1 AND endpoint_id = $2`,
-      [eventId, endpoint.id],
-    );
-    return { delivery_id: delivery.id, event_id: eventId };
-  }
-
-  /** The endpoint's deliveries, newest first, each with its attempts. */
-  async deliveries(input: DeliveriesInput): Promise<DeliveryLogEntry[]> {
-    const limit = input.limit === undefined ? 20 : Number(input.limit);
-    await this.endpoint(input.endpoint);
-    return this.db.query<DeliveryLogEntry[]>(
-      `SELECT d.id AS delivery_id, d.event_id, d.event, d.status,
-              COALESCE(json_agg(json_build_object(
-                'attempt', a.attempt,
-                'started_at', to_char(a.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                'duration_ms', a.duration_ms,
-                'status_code', a.status_code,
-                'error', a.error,
-                'response_body', a.response_body) ORDER BY a.attempt)
-                FILTER (WHERE a.attempt IS NOT NULL), '[]') AS attempts
-       FROM (SELECT * FROM delivery.deliveries WHERE endpoint_id = $1
-             ORDER BY created_at DESC, id DESC LIMIT $2) d
-       LEFT JOIN delivery.delivery_attempts a ON a.delivery_id = d.id
-       GROUP BY d.id, d.event_id, d.event, d.status, d.created_at
-       ORDER BY d.created_at DESC, d.id DESC`,
-      [input.endpoint, limit],
-    );
   }
 
   /** The target URL checked (production: https, every resolved address public), or a 400. */

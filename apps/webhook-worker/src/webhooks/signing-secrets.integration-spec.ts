@@ -1,5 +1,5 @@
+import { planCopyWith } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
-import type { WorkspaceView } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
 import { SecretCipher } from '@custodian/secret-cipher';
 import {
@@ -17,28 +17,14 @@ import { loadWorkerConfig, type WorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
 import { DeliveryScheduler } from '../delivery/delivery-scheduler';
 import { FanOut } from '../delivery/fan-out';
-import type { GatewayClient } from '../gateway-client/gateway-client';
 import { migrateWorker } from '../migrate';
+import { EndpointDeliveries } from '../delivery/endpoint-deliveries';
+import { EndpointEvents } from './endpoint-events';
 import { EndpointsService } from './endpoints.service';
 import { SigningSecretRekeyer, signingSecretCipher } from './signing-secrets';
 
 const keyList = (...ids: string[]) =>
   ids.map((id) => `${id}:${randomBytes(32).toString('base64')}`).join(',');
-
-/** The gateway's answer for any workspace: on Pro, so webhooks are allowed. */
-const gateway = {
-  workspace: (id: string): Promise<WorkspaceView> =>
-    Promise.resolve({
-      id,
-      name: 'Secrets',
-      plan: 'pro',
-      api_access: true,
-      limits: PLAN_CATALOG.pro.limits,
-      overrides: {},
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    }),
-} as unknown as GatewayClient;
 
 /**
  * Signing secrets on the real database: what a dump of delivery.endpoints holds, and that the
@@ -50,6 +36,8 @@ describe('webhook signing secrets at rest (integration)', () => {
   let config: WorkerConfig;
   let scheduler: DeliveryScheduler;
   let service: EndpointsService;
+  let deliveries: EndpointDeliveries;
+  let events: EndpointEvents;
   const receiver = new WebhookReceiver();
 
   beforeAll(async () => {
@@ -67,14 +55,24 @@ describe('webhook signing secrets at rest (integration)', () => {
     });
     scheduler = new DeliveryScheduler(db, config);
     scheduler.onApplicationBootstrap();
+    events = new EndpointEvents();
     service = new EndpointsService(
       db,
-      gateway,
-      new FanOut(db, scheduler),
+      await planCopyWith(
+        db,
+        { schema: 'delivery', reader: 'webhook-worker' },
+        {
+          workspace_id: 'wsp_secrets',
+          plan: 'pro',
+          api_access: true,
+          limits: PLAN_CATALOG.pro.limits,
+        },
+      ),
       config,
-      scheduler,
       new ActivityLog('delivery'),
+      events,
     );
+    deliveries = new EndpointDeliveries(db, service, new FanOut(db, scheduler), scheduler, events);
   }, 30_000);
 
   afterAll(async () => {
@@ -106,7 +104,7 @@ describe('webhook signing secrets at rest (integration)', () => {
 
   it('signs the Test ping with the secret create returned, not with the stored form', async () => {
     const created = await create('/ping');
-    const test = await service.test(created.id);
+    const test = await deliveries.test(created.id);
     const request = await eventually(() => {
       const [first] = receiver.on('/ping');
       if (!first) throw new Error('no delivery yet');
@@ -140,9 +138,9 @@ describe('webhook signing secrets at rest (integration)', () => {
       created.id,
       foreign.encrypt(created.secret),
     ]);
-    const test = await service.test(created.id);
+    const test = await deliveries.test(created.id);
     const [delivery] = await eventually(async () => {
-      const log = await service.deliveries({ endpoint: created.id });
+      const log = await deliveries.deliveries({ endpoint: created.id });
       if (log[0]?.status !== 'failed') throw new Error(`not failed yet: ${JSON.stringify(log)}`);
       return log;
     });

@@ -2,7 +2,7 @@ import type { PublishedEvent } from '@custodian/contracts';
 import { observeOutbox, observeOutboxListener, spanAcrossHop } from '@custodian/observability';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { deleteInBatches } from '@custodian/persistence';
-import type { ConfirmChannel, Message } from 'amqplib';
+import type { Channel, ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import type { AmqpConnection, ChannelHandle } from '../amqp-connection';
 import { OutboxListener } from './outbox-listener';
@@ -39,6 +39,11 @@ export interface OutboxRelayOptions {
   /** How often the relay prunes published rows older than retentionMs. Default 10 min. */
   pruneIntervalMs?: number;
   log?: (message: string) => void;
+  /**
+   * Queues and bindings the publisher declares besides the exchange, on each fresh channel:
+   * queues whose readers may start after the first rows are published (plan facts).
+   */
+  topology?: (channel: Channel, exchange: string) => Promise<void>;
 }
 
 /**
@@ -98,6 +103,7 @@ export class OutboxRelay {
       confirm: true,
       setup: async (channel) => {
         await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+        await this.options.topology?.(channel, this.options.exchange);
         // A channel back after the broker was away: what was committed meanwhile goes now.
         setImmediate(() => this.wake());
       },
@@ -258,9 +264,10 @@ export class OutboxRelay {
             },
           });
           if (span) spans.push(span);
+          // An internal row (plan facts) goes out in the same envelope; no webhook reads it.
           const event: PublishedEvent = {
             id: row.id,
-            event: row.event,
+            event: row.event as PublishedEvent['event'],
             created_at: row.created_at.toISOString(),
             data: row.data,
             workspace_id: row.workspace_id,

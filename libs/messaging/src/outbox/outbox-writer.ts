@@ -1,4 +1,9 @@
-import type { EventData, EventKey } from '@custodian/contracts';
+import {
+  PLAN_FACTS_ROUTING_KEY,
+  type EventData,
+  type EventKey,
+  type WorkspacePlanFacts,
+} from '@custodian/contracts';
 import { currentMessageContext } from '@custodian/observability';
 import { newId } from '@custodian/persistence';
 import type { EntityManager } from 'typeorm';
@@ -14,11 +19,28 @@ export class OutboxWriter {
   /** `schema`: the app's schema, whose `outbox` table this writes. */
   constructor(readonly schema: string) {}
 
-  async write<K extends EventKey>(
+  write<K extends EventKey>(
     manager: EntityManager,
     workspaceId: string,
     event: K,
     data: EventData<K>,
+  ): Promise<string> {
+    return this.insert(manager, workspaceId, event, data);
+  }
+
+  /**
+   * A workspace's plan facts (the gateway's), for the apps that keep a copy (ADR 0019):
+   * published like an event, on an internal routing key no webhook subscribes to.
+   */
+  writePlanFacts(manager: EntityManager, facts: WorkspacePlanFacts): Promise<string> {
+    return this.insert(manager, facts.workspace_id, PLAN_FACTS_ROUTING_KEY, facts);
+  }
+
+  private async insert(
+    manager: EntityManager,
+    workspaceId: string,
+    event: string,
+    data: object,
   ): Promise<string> {
     const id = newId('evt');
     const context = currentMessageContext();

@@ -1,7 +1,7 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AmqpConnection } from '../amqp-connection';
-import { OutboxRelay } from './outbox-relay';
+import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 import { OutboxWriter } from './outbox-writer';
 
 export interface OutboxOptions {
@@ -19,6 +19,8 @@ export interface OutboxOptions {
   listen?: boolean;
   /** How long published rows are kept before the relay prunes them (default 72 h). */
   retentionMs?: number;
+  /** Queues the relay declares besides the exchange (OutboxRelayOptions.topology). */
+  topology?: OutboxRelayOptions['topology'];
 }
 
 const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');

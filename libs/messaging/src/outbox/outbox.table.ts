@@ -5,7 +5,8 @@ import { EntitySchema, type QueryRunner } from 'typeorm';
 export interface OutboxRow {
   id: string;
   workspace_id: string;
-  event: EventKey;
+  /** The event's key, or an internal routing key (`internal.`: plan facts). */
+  event: EventKey | `internal.${string}`;
   data: Record<string, unknown>;
   created_at: Date;
   published_at: Date | null;

@@ -4,34 +4,37 @@ import { createMigratedDatabase, type MigratedDatabase } from '@custodian/testin
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
-import type { DeliveryScheduler } from '../delivery/delivery-scheduler';
-import type { FanOut } from '../delivery/fan-out';
-import type { GatewayClient } from '../gateway-client/gateway-client';
+import type { WorkspacePlans } from '@custodian/messaging';
 import { migrateWorker } from '../migrate';
-import { EndpointsService } from './endpoints.service';
-import { signingSecretCipher } from './signing-secrets';
+import { EndpointEvents } from '../webhooks/endpoint-events';
+import { EndpointsService } from '../webhooks/endpoints.service';
+import { signingSecretCipher } from '../webhooks/signing-secrets';
+import type { DeliveryScheduler } from './delivery-scheduler';
+import { EndpointDeliveries } from './endpoint-deliveries';
+import type { FanOut } from './fan-out';
 
 /**
  * The `deliveries` admin message against Postgres: `limit` as a number or as digits (what
  * else it refuses is DeliveriesInput's, see deliveries-input.spec.ts).
  */
-describe('EndpointsService.deliveries limit (integration)', () => {
+describe('EndpointDeliveries.deliveries limit (integration)', () => {
   let store: MigratedDatabase;
   let db: DataSource;
-  let service: EndpointsService;
+  let service: EndpointDeliveries;
   const endpoint = newId('whe');
 
   beforeAll(async () => {
     store = await createMigratedDatabase(migrateWorker, (url) => workerDataSource(url, 2));
     db = store.db;
-    service = new EndpointsService(
+    const events = new EndpointEvents();
+    const endpoints = new EndpointsService(
       db,
-      {} as GatewayClient,
-      {} as FanOut,
+      {} as WorkspacePlans,
       loadWorkerConfig({ DATABASE_URL: store.database.url }),
-      {} as DeliveryScheduler,
       new ActivityLog('delivery'),
+      events,
     );
+    service = new EndpointDeliveries(db, endpoints, {} as FanOut, {} as DeliveryScheduler, events);
     await db.query(
       `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
        VALUES ($1, 'wsp_test', 'http://127.0.0.1:9/hook', '{*}', $2)`,

@@ -1,0 +1,84 @@
+import {
+  PING_EVENT,
+  type DeliveriesInput,
+  type DeliveryLogEntry,
+  type EventData,
+  type WebhookTestView,
+} from '@custodian/contracts';
+import { newId, queryOne } from '@custodian/persistence';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EndpointEvents } from '../webhooks/endpoint-events';
+import { EndpointsService } from '../webhooks/endpoints.service';
+import type { DeliveryEntity } from './delivery.entity';
+import { DeliveryScheduler } from './delivery-scheduler';
+import { FanOut } from './fan-out';
+
+/**
+ * The deliveries of one endpoint: its Test ping and the CLI's log of it. Here, not in
+ * webhooks/, because they are deliveries (fan-out, scheduler); webhooks/ knows nothing of
+ * delivery.
+ */
+@Injectable()
+export class EndpointDeliveries implements OnModuleInit {
+  constructor(
+    private readonly db: DataSource,
+    private readonly endpoints: EndpointsService,
+    private readonly fanOut: FanOut,
+    private readonly scheduler: DeliveryScheduler,
+    private readonly events: EndpointEvents,
+  ) {}
+
+  onModuleInit(): void {
+    // An endpoint enabled again: its waiting deliveries may go now, not at the next poll.
+    this.events.onEnabled(() => void this.scheduler.tick());
+  }
+
+  /**
+   * A `ping` through the live delivery path (signing, retries, timeout, log), sent even to a
+   * disabled endpoint: delivered, it enables one disabled for its failures (delivery-leases).
+   */
+  async test(id: string, workspace?: string): Promise<WebhookTestView> {
+    const endpoint = await this.endpoints.endpoint(id, workspace);
+    const eventId = newId('evt');
+    await this.fanOut.store(
+      {
+        id: eventId,
+        event: PING_EVENT,
+        created_at: new Date().toISOString(),
+        data: { endpoint: { id: endpoint.id, url: endpoint.url } } satisfies EventData<'ping'>,
+        workspace_id: endpoint.workspace_id,
+      },
+      [endpoint.id],
+    );
+    const delivery = await queryOne<Pick<DeliveryEntity, 'id'>>(
+      this.db,
+      `SELECT id FROM delivery.deliveries WHERE event_id = $1 AND endpoint_id = $2`,
+      [eventId, endpoint.id],
+    );
+    return { delivery_id: delivery.id, event_id: eventId };
+  }
+
+  /** The endpoint's deliveries, newest first, each with its attempts. */
+  async deliveries(input: DeliveriesInput): Promise<DeliveryLogEntry[]> {
+    const limit = input.limit === undefined ? 20 : Number(input.limit);
+    await this.endpoints.endpoint(input.endpoint);
+    return this.db.query<DeliveryLogEntry[]>(
+      `SELECT d.id AS delivery_id, d.event_id, d.event, d.status,
+              COALESCE(json_agg(json_build_object(
+                'attempt', a.attempt,
+                'started_at', to_char(a.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'duration_ms', a.duration_ms,
+                'status_code', a.status_code,
+                'error', a.error,
+                'response_body', a.response_body) ORDER BY a.attempt)
+                FILTER (WHERE a.attempt IS NOT NULL), '[]') AS attempts
+       FROM (SELECT * FROM delivery.deliveries WHERE endpoint_id = $1
+             ORDER BY created_at DESC, id DESC LIMIT $2) d
+       LEFT JOIN delivery.delivery_attempts a ON a.delivery_id = d.id
+       GROUP BY d.id, d.event_id, d.event, d.status, d.created_at
+       ORDER BY d.created_at DESC, d.id DESC`,
+      [input.endpoint, limit],
+    );
+  }
+}
