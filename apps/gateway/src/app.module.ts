@@ -1,4 +1,4 @@
-import { MessagingModule, OutboxModule } from '@custodian/messaging';
+import { MessagingModule, OutboxModule, declareAllPlanFactsQueues } from '@custodian/messaging';
 import { loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -15,6 +15,7 @@ import { GATEWAY_SCHEMA } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { InvitationsModule } from './invitations/invitations.module';
+import { RateLimitsModule } from './limits/rate-limits.module';
 import { MembersModule } from './members/members.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
@@ -42,8 +43,10 @@ export class GatewayAppModule {
           intervalMs: config.OUTBOX_POLL_MS,
           listen: config.OUTBOX_LISTEN === 'on',
           retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
+          // Plan facts may be stated before a reader's first start: its queue keeps them.
+          topology: declareAllPlanFactsQueues,
         }),
-        AccessModule,
+        AccessModule.admittingWith(RateLimitsModule),
         PingModule,
         AssetsModule,
         PeopleModule,

@@ -1,8 +1,8 @@
 import { DomainError, type KeyScope } from '@custodian/contracts';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdmissionService } from '../limits/admission.service';
 import type { AccessRecord } from './access-record';
+import { KeyAdmission } from './key-admission';
 
 /** What a route declares through @RequiresScope, carried in Fastify's route config. */
 export interface AccessPolicy {
@@ -24,7 +24,7 @@ const API_PATH = /^\/api\/v1(\/|$)/;
  */
 @Injectable()
 export class AccessHook {
-  constructor(private readonly admission: AdmissionService) {}
+  constructor(private readonly admission: KeyAdmission) {}
 
   async onRequest(request: RequestWithAccess, reply: FastifyReply): Promise<void> {
     if (!API_PATH.test(request.url) || isPublicRoute(request)) return;

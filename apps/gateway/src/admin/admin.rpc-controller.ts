@@ -11,8 +11,8 @@ import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { KeysService } from './keys.service';
-import { WorkspacesService } from './workspaces.service';
+import { KeysService } from '../keys/keys.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
 
 /** Console work that the gateway owns, reached over RabbitMQ by the admin CLI (not HTTP). */
 @ApiExcludeController()

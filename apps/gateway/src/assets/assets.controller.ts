@@ -32,7 +32,7 @@ import {
   ApiIdParam,
   ApiListQuery,
   ApiPageOrListResponse,
-} from '../openapi/api-docs.decorators';
+} from '../http/api-docs.decorators';
 
 /** HTTP face of the register's assets; validation and rules live in the register. */
 @ApiTags('Assets')

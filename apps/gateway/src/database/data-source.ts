@@ -5,8 +5,8 @@ import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateAc
 import { CacheRepairEntity } from '../keys/cache-repair.entity';
 import { ApiKeyEntity } from '../keys/api-key.entity';
 import { KeyUsageEntity } from '../limits/key-usage.entity';
-import { PlanEntity } from '../admin/plan.entity';
-import { WorkspaceEntity } from '../admin/workspace.entity';
+import { PlanEntity } from '../workspaces/plan.entity';
+import { WorkspaceEntity } from '../workspaces/workspace.entity';
 import { CreateWorkspacesAndKeys1763770000000 } from './migrations/1763770000000-CreateWorkspacesAndKeys';
 import { CreateUsageAndOutbox1763780000000 } from './migrations/1763780000000-CreateUsageAndOutbox';
 import { IndexPublishedOutbox1763800000000 } from './migrations/1763800000000-IndexPublishedOutbox';
@@ -14,6 +14,7 @@ import { CreateCacheRepairs1763790000000 } from './migrations/1763790000000-Crea
 import { KeyCreatedBy1763920000000 } from './migrations/1763920000000-KeyCreatedBy';
 import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
 import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
+import { StatePlanFacts1764000000000 } from './migrations/1764000000000-StatePlanFacts';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
@@ -30,6 +31,7 @@ export function gatewayDataSource(url: string, poolSize?: number): DataSource {
       CreateActivity1763960000000,
       OutboxContext1763980000000,
       NotifyOutbox1763990000000,
+      StatePlanFacts1764000000000,
     ],
     entities: [
       PlanEntity,

@@ -11,7 +11,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@ne
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../access/public.decorator';
 import { AdmissionService } from '../limits/admission.service';
-import { ApiErrors } from '../openapi/api-docs.decorators';
+import { ApiErrors } from '../http/api-docs.decorators';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
 import { invitationPage } from './invitation-page';
 

@@ -12,6 +12,7 @@ import { RedisConnection } from '../redis/redis.provider';
 import { AccessCache } from './access-cache';
 import { AccessStore } from './access-store';
 import type { CacheRepairEntity } from './cache-repair.entity';
+import type { WorkspaceChangePublisher } from '../workspaces/workspace-change-publisher';
 
 /**
  * Every change to keys, plans or limits goes through here, so that Postgres and the shared
@@ -28,7 +29,9 @@ import type { CacheRepairEntity } from './cache-repair.entity';
  *   from Postgres anyway.
  */
 @Injectable()
-export class AccessPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AccessPublisher
+  implements WorkspaceChangePublisher, OnApplicationBootstrap, OnApplicationShutdown
+{
   private readonly logger = new Logger('AccessPublisher');
   private timer: NodeJS.Timeout | null = null;
   private repairing: Promise<void> | null = null;

@@ -2,9 +2,8 @@ import { effectiveLimits } from '@custodian/plans';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AccessRecord } from '../access/access-record';
-import { planLimits, type PlanEntity } from '../admin/plan.entity';
-import type { WorkspaceEntity } from '../admin/workspace.entity';
-import type { KeyUsageEntity } from '../limits/key-usage.entity';
+import { planLimits, type PlanEntity } from '../workspaces/plan.entity';
+import type { WorkspaceEntity } from '../workspaces/workspace.entity';
 import type { ApiKeyEntity } from './api-key.entity';
 
 /** A key, its workspace and its plan's limits; column names are the aliases of COLUMNS. */
@@ -41,9 +40,9 @@ export class AccessStore {
     keyHash: string,
     month: string,
   ): Promise<{ record: AccessRecord; monthUsed: number } | null> {
-    const rows = await this.db.query<
-      Array<AccessRow & { month_used: KeyUsageEntity['requests'] | null }>
-    >(
+    // month_used: gateway.key_usage.requests (limits/key-usage.entity.ts), a bigint sent as
+    // text; spelled out here because limits, which owns that table, is built on keys.
+    const rows = await this.db.query<Array<AccessRow & { month_used: string | null }>>(
       `SELECT ${COLUMNS}, u.requests AS month_used FROM ${FROM}
        LEFT JOIN gateway.key_usage u ON u.key_id = k.id AND u.month = $2
        WHERE k.key_hash = $1`,

@@ -1,7 +1,7 @@
 import { KEY_SCOPES, type KeyScope } from '@custodian/contracts';
 import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
-import { WorkspaceEntity } from '../admin/workspace.entity';
+import { WorkspaceEntity } from '../workspaces/workspace.entity';
 
 /** gateway.api_keys: a key is stored as its hash; the key itself is shown once, at creation. */
 @Entity({ schema: 'gateway', name: 'api_keys' })

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { WorkspaceEntity } from '../admin/workspace.entity';
+import { WorkspaceEntity } from '../workspaces/workspace.entity';
 
 /**
  * gateway.cache_repairs: workspaces whose cached keys could not be rewritten after a change

@@ -4,18 +4,11 @@ import { OutboxWriter } from '@custodian/messaging';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AccessRecord } from '../access/access-record';
+import type { Admission, KeyAdmission } from '../access/key-admission';
 import { AccessGate } from './access-gate';
 import { ClientAddressLimiter } from './client-address-limiter';
 import { limitHeaders, quotaMessage, rateLimitMessage } from './limit-headers';
 import { secondsUntil } from './windows';
-
-/**
- * What admission decided about one request: the headers the answer carries whatever happens
- * next, and either the caller's access record or the refusal to answer with.
- */
-export type Admission =
-  | { headers: Record<string, string>; record: AccessRecord; refusal?: undefined }
-  | { headers: Record<string, string>; refusal: DomainError; record?: undefined };
 
 /**
  * The one place that decides whether a request may go on: the key (through the gate's single
@@ -24,7 +17,7 @@ export type Admission =
  * Transports only apply its headers and throw its refusal.
  */
 @Injectable()
-export class AdmissionService {
+export class AdmissionService implements KeyAdmission {
   private readonly logger = new Logger('Admission');
 
   constructor(

@@ -5,6 +5,7 @@ import { GatewayConfig } from '../config/gateway-config';
 import { RedisConnection } from '../redis/redis.provider';
 import { RedisKeys } from '../redis/redis-keys';
 import { CLIENT_ADDRESS_SCRIPT } from './access-gate.script';
+import { clientAddressKey } from './client-address-key';
 import { minuteWindow, secondsUntil } from './windows';
 
 declare module 'ioredis' {
@@ -47,7 +48,7 @@ export class ClientAddressLimiter {
     const window = minuteWindow(now);
     try {
       const used = await this.redis.client.countClientAddress(
-        RedisKeys.failedAuthentications(address, String(window.id)),
+        RedisKeys.failedAuthentications(clientAddressKey(address), String(window.id)),
         '120',
       );
       return this.verdict(used, window.resetAt, now, used > this.limit);
@@ -63,7 +64,7 @@ export class ClientAddressLimiter {
     try {
       const used = Number(
         (await this.redis.client.get(
-          RedisKeys.failedAuthentications(address, String(window.id)),
+          RedisKeys.failedAuthentications(clientAddressKey(address), String(window.id)),
         )) ?? 0,
       );
       return used >= this.limit ? this.verdict(used, window.resetAt, now, true) : null;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { KeyAdmission } from '../access/key-admission';
 import { ApiKeysModule } from '../keys/api-keys.module';
 import { RedisModule } from '../redis/redis.module';
 import { AccessGate } from './access-gate';
@@ -12,7 +13,8 @@ import { UsageLedger } from './usage-ledger';
  * Who may make a request, and how many: AdmissionService decides (key, plan gate, minute
  * window, monthly quota, per-address guard); the monthly counts are flushed to Postgres, and
  * what this process counted that Redis lost or never saw is kept in its ledger until then.
- * RequestCounts reads those counts back for the console's Plan and usage.
+ * RequestCounts reads those counts back for the console's Plan and usage. AdmissionService is
+ * also the front door's KeyAdmission (access/key-admission.ts).
  */
 @Module({
   imports: [RedisModule, ApiKeysModule],
@@ -22,8 +24,9 @@ import { UsageLedger } from './usage-ledger';
     UsageLedger,
     UsageFlusher,
     AdmissionService,
+    { provide: KeyAdmission, useExisting: AdmissionService },
     RequestCounts,
   ],
-  exports: [AdmissionService, RequestCounts],
+  exports: [AdmissionService, KeyAdmission, RequestCounts],
 })
 export class RateLimitsModule {}

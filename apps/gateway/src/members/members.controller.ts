@@ -12,7 +12,7 @@ import { RegisterClient } from '../register-client/register-client';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import type { RequestIdentity } from '@custodian/messaging';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiIdParam } from '../openapi/api-docs.decorators';
+import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
 
 /** HTTP face of the register's members; validation and the role rules live in the register. */
 @ApiTags('Members')

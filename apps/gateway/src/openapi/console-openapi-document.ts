@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, getSchemaPath } from '@nestjs/swagger';
 import { ConsoleModule } from '../console/console.module';
 import { CONSOLE_COOKIE_SCHEME, PERMISSION_EXTENSION } from '../console/session/console-access';
-import { ROUTE_ERRORS } from './api-docs.decorators';
+import { ROUTE_ERRORS } from '../http/api-docs.decorators';
 import { completeSchemas, type OpenApiDocument } from './openapi-document';
 import type { Schema } from './webhooks-section';
 
@@ -41,8 +41,11 @@ export function buildConsoleOpenApiDocument(app: INestApplication): OpenApiDocum
     .addCookieAuth('custodian_session', { type: 'apiKey', in: 'cookie' }, CONSOLE_COOKIE_SCHEME)
     .build();
   config.info.license = { name: 'Proprietary' };
+  // ConsoleModule only imports the console's modules (one per domain): their routes, in the
+  // order it imports them.
   const document = SwaggerModule.createDocument(app, config, {
     include: [ConsoleModule],
+    deepScanRoutes: true,
     extraModels: [ErrorBody],
   }) as unknown as OpenApiDocument;
   const components = document.components as { schemas: Record<string, Schema> };

@@ -10,7 +10,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, getSchemaPath } from '@nestjs/swagger';
 import { API_KEY_SCHEME, BEARER_SCHEME, SCOPE_EXTENSION } from '../access/requires-scope.decorator';
 import type { AccessPolicy } from '../access/access-hook';
-import { ROUTE_ERRORS } from './api-docs.decorators';
+import { ROUTE_ERRORS } from '../http/api-docs.decorators';
 import { DELIVERY_HEADERS, webhooksOf, type Schema } from './webhooks-section';
 import { PUBLIC_API_MODULES } from './public-api-modules';
 

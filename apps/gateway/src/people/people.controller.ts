@@ -24,7 +24,7 @@ import {
   ApiIdParam,
   ApiListQuery,
   ApiPageOrListResponse,
-} from '../openapi/api-docs.decorators';
+} from '../http/api-docs.decorators';
 
 /** HTTP face of the register's people; validation and rules live in the register. */
 @ApiTags('People')

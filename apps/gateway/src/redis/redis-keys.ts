@@ -1,5 +1,3 @@
-import { clientAddressKey } from '../limits/client-address-key';
-
 /**
  * Every key the gateway keeps in Redis, in one place. Names are relative to REDIS_PREFIX:
  * ioredis adds the prefix to the keys of every command, and the access-gate script, which
@@ -19,11 +17,11 @@ export const RedisKeys = {
   /** Set of `<keyId>:<month>` whose month counter changed since the last flush. */
   dirtyUsage: 'quota:dirty',
   /**
-   * Failed authentications of one client in one minute window: its address as
-   * clientAddressKey counts it (an IPv6 client by its /64), so one client is one key.
+   * Failed authentications of one client in one minute window, by its address as
+   * clientAddressKey keys it (limits/client-address-key.ts: an IPv6 client by its /64), so
+   * one client is one key.
    */
-  failedAuthentications: (address: string, window: string) =>
-    `unauth:${clientAddressKey(address)}:${window}`,
+  failedAuthentications: (clientKey: string, window: string) => `unauth:${clientKey}:${window}`,
   /** A console session, by the SHA-256 of its cookie value (console/session/session-store.ts). */
   consoleSession: (idDigest: string) => `console:session:${idDigest}`,
   /** Failed console sign-ins of one account (lower-cased e-mail digest) in one window. */

@@ -7,7 +7,7 @@ import {
 } from '@custodian/contracts';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../openapi/api-docs.decorators';
+import { ApiErrors } from '../../http/api-docs.decorators';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 import { ActivityFeed } from './activity-feed';

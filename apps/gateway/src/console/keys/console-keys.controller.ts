@@ -1,8 +1,8 @@
 import { ConsoleKey, CreateConsoleKeyBody, CreatedConsoleKey } from '@custodian/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { KeysService } from '../../admin/keys.service';
-import { ApiErrors } from '../../openapi/api-docs.decorators';
+import { KeysService } from '../../keys/keys.service';
+import { ApiErrors } from '../../http/api-docs.decorators';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 

@@ -8,7 +8,7 @@ import {
 } from '@custodian/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiIdParam } from '../../openapi/api-docs.decorators';
+import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';

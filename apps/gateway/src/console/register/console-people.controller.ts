@@ -18,7 +18,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiErrors, ApiIdParam } from '../../openapi/api-docs.decorators';
+import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 import { ConsoleRegister } from './console-register';

@@ -12,7 +12,7 @@ import {
   type RpcContract,
 } from '@custodian/contracts';
 import { Injectable } from '@nestjs/common';
-import { WorkspacesService } from '../../admin/workspaces.service';
+import { WorkspacesService } from '../../workspaces/workspaces.service';
 import { RegisterClient } from '../../register-client/register-client';
 import type { ConsoleCaller } from '../session/console-request';
 

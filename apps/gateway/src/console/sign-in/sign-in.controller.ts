@@ -21,7 +21,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdmissionService } from '../../limits/admission.service';
-import { ApiErrors } from '../../openapi/api-docs.decorators';
+import { ApiErrors } from '../../http/api-docs.decorators';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
 import { ConsoleOpen } from '../session/console-open.decorator';
 import { ConsoleSessions } from './console-sessions';

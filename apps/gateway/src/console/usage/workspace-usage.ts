@@ -1,7 +1,7 @@
 import { RegisterAdminRpc, roleMay, type KeyUsage, type PlanUsage } from '@custodian/contracts';
 import { Injectable } from '@nestjs/common';
-import { KeysService } from '../../admin/keys.service';
-import { WorkspacesService } from '../../admin/workspaces.service';
+import { KeysService } from '../../keys/keys.service';
+import { WorkspacesService } from '../../workspaces/workspaces.service';
 import { RequestCounts } from '../../limits/request-counts';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
 import type { ConsoleCaller } from '../session/console-request';

@@ -16,7 +16,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiErrors } from '../../openapi/api-docs.decorators';
+import { ApiErrors } from '../../http/api-docs.decorators';
 import { WorkerAdminClient } from '../../worker-client/worker-admin-client';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';

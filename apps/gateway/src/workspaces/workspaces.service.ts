@@ -8,15 +8,16 @@ import {
   type EffectiveLimits,
   type LimitName,
   type MemberView,
+  type WorkspacePlanFacts,
   type WorkspaceView,
 } from '@custodian/contracts';
 import { effectiveLimits } from '@custodian/plans';
 import { newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccessPublisher } from '../keys/access-publisher';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
 import { planLimits, type PlanEntity } from './plan.entity';
+import { WorkspaceChangePublisher } from './workspace-change-publisher';
 import type { WorkspaceEntity } from './workspace.entity';
 
 /** A workspace and the limits of its plan (`w.*, p.<limits>`). */
@@ -35,35 +36,39 @@ const OVERRIDE_FIELDS: Array<[keyof ChangeLimitsInput, LimitName]> = [
 export class WorkspacesService {
   constructor(
     private readonly db: DataSource,
-    private readonly publisher: AccessPublisher,
+    private readonly publisher: WorkspaceChangePublisher,
     private readonly outbox: OutboxWriter,
     private readonly registerAdmin: RegisterAdminClient,
   ) {}
 
   /**
    * A new workspace; with `owner_email`, also its owner, an active member that the register
-   * creates. If the register refuses or cannot be reached the workspace is removed again
-   * (it has no keys yet), so a workspace never exists without the owner asked for.
+   * creates. The workspace and its plan facts (ADR 0019) commit only once the register has
+   * created the owner: if it refuses or cannot be reached nothing is kept, so a workspace
+   * never exists without the owner asked for, nor facts without a workspace.
    */
   async create(input: CreateWorkspaceInput): Promise<WorkspaceView & { owner?: MemberView }> {
     const id = newId('wsp');
-    await this.db.query(`INSERT INTO gateway.workspaces (id, name, plan) VALUES ($1, $2, $3)`, [
-      id,
-      input.name.trim(),
-      input.plan,
-    ]);
-    if (input.owner_email === undefined) return this.get(id);
-    let owner: MemberView;
-    try {
-      owner = await this.registerAdmin.call(RegisterAdminRpc.ownerCreate, {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO gateway.workspaces (id, name, plan) VALUES ($1, $2, $3)`, [
+        id,
+        input.name.trim(),
+        input.plan,
+      ]);
+      const created = await this.get(id, tx);
+      await this.statePlanFacts(tx, created);
+      if (input.owner_email === undefined) return created;
+      const owner = await this.registerAdmin.call(RegisterAdminRpc.ownerCreate, {
         workspace: id,
         email: input.owner_email,
       });
-    } catch (error) {
-      await this.db.query(`DELETE FROM gateway.workspaces WHERE id = $1`, [id]);
-      throw error;
-    }
-    return { ...(await this.get(id)), owner };
+      return { ...created, owner };
+    });
+  }
+
+  private async statePlanFacts(tx: EntityManager, view: WorkspaceView): Promise<void> {
+    const rows = await tx.query<Array<{ now: Date }>>(`SELECT clock_timestamp() AS now`);
+    await this.outbox.writePlanFacts(tx, planFactsOf(view, rows[0]?.now ?? new Date()));
   }
 
   async get(id: unknown, manager: EntityManager = this.db.manager): Promise<WorkspaceView> {
@@ -105,7 +110,10 @@ export class WorkspacesService {
     );
   }
 
-  /** A plan or limits change and its `plan.changed` event, published to the key cache. */
+  /**
+   * A plan or limits change, its `plan.changed` event and its plan facts (ADR 0019), published
+   * to the key cache.
+   */
   private async change(
     workspaceId: string,
     update: (tx: EntityManager) => Promise<unknown>,
@@ -114,6 +122,9 @@ export class WorkspacesService {
       const previous = await this.get(workspaceId, tx);
       await update(tx);
       const next = await this.get(workspaceId, tx);
+      // The facts first (a smaller id, so published first): the worker stores them before it
+      // fans out this plan.changed, which a downgrade must not deliver.
+      await this.statePlanFacts(tx, next);
       await this.outbox.write(tx, workspaceId, 'plan.changed', {
         workspace: { id: next.id, name: next.name },
         previous: { plan: previous.plan, limits: previous.limits },
@@ -122,6 +133,21 @@ export class WorkspacesService {
       return next;
     });
   }
+}
+
+/**
+ * The workspace's plan facts, for the apps that keep a copy (the register, the worker): written
+ * to the outbox in the transaction of the change. `as_of` is the clock when they are stated,
+ * under the workspace's row lock (or its insert), so a later change always states a later time.
+ */
+export function planFactsOf(view: WorkspaceView, asOf: Date): WorkspacePlanFacts {
+  return {
+    workspace_id: view.id,
+    plan: view.plan,
+    api_access: view.api_access,
+    limits: view.limits,
+    as_of: asOf.toISOString(),
+  };
 }
 
 function toView(row: WorkspaceRow): WorkspaceView {

@@ -14,10 +14,10 @@ import { ActivityLog, newId, queryOne } from '@custodian/persistence';
 import { findUnstorableText } from '@custodian/validation';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessPublisher } from '../keys/access-publisher';
-import type { ApiKeyEntity } from '../keys/api-key.entity';
-import { displayPrefix, generateApiKey, hashApiKey } from '../keys/api-key-format';
-import { WorkspacesService } from './workspaces.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { AccessPublisher } from './access-publisher';
+import type { ApiKeyEntity } from './api-key.entity';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 
 @Injectable()
 export class KeysService {

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AdminModule } from '../../admin/admin.module';
+import { RegisterClientModule } from '../../register-client/register-client.module';
+import { ConsoleSessionModule } from '../session/console-session.module';
+import { ConsoleAssetsController } from './console-assets.controller';
+import { ConsoleMembersController } from './console-members.controller';
+import { ConsolePeopleController } from './console-people.controller';
+import { ConsoleRegister } from './console-register';
+
+/** Assets, people and members, owned by the register. */
+@Module({
+  imports: [ConsoleSessionModule, AdminModule, RegisterClientModule],
+  controllers: [ConsoleAssetsController, ConsolePeopleController, ConsoleMembersController],
+  providers: [ConsoleRegister],
+})
+export class ConsoleRegisterModule {}
