@@ -1,40 +1,10 @@
-import { Linter, type Rule } from 'eslint';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import tseslint from 'typescript-eslint';
+import type { Rule } from 'eslint';
+import { lintTree as lintWith } from './lint-tree';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const noImportCycle = require('./no-import-cycle.js') as Rule.RuleModule;
 
-/** Lints each file of a small tree, on disk, with the rule alone; the messages by file. */
-function lintTree(files: Record<string, string>): Record<string, string[]> {
-  const root = mkdtempSync(path.join(tmpdir(), 'no-import-cycle-'));
-  try {
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-      writeFileSync(path.join(root, name), text);
-    }
-    const linter = new Linter({ cwd: root });
-    const config: Linter.Config[] = [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tseslint.parser },
-        plugins: { cycles: { rules: { 'no-import-cycle': noImportCycle } } },
-        rules: { 'cycles/no-import-cycle': 'error' },
-      },
-    ];
-    const messages: Record<string, string[]> = {};
-    for (const name of Object.keys(files)) {
-      const filename = path.join(root, name);
-      messages[name] = linter
-        .verify(readFileSync(filename, 'utf8'), config, { filename })
-        .map((message) => message.message);
-    }
-    return messages;
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-}
+const lintTree = (files: Record<string, string>) =>
+  lintWith('no-import-cycle', noImportCycle, files);
 
 describe('no-import-cycle', () => {
   it('reports both ends of a cycle whose one direction imports only types', () => {
