@@ -30,6 +30,15 @@ export default defineConfig({
   // Vite's default is <root>/node_modules/.vite, which would create apps/console/node_modules.
   cacheDir: '../../node_modules/.vite/console',
   plugins: [react(), firstLoadBudget()],
+  // The contract's constants (plain lists, no decorators): the one runtime import of a lib.
+  resolve: {
+    alias: {
+      '@custodian/contracts/constants': path.resolve(
+        import.meta.dirname,
+        '../../libs/contracts/src/constants.ts',
+      ),
+    },
+  },
   build: { outDir, emptyOutDir: true },
   // `nx dev console` against a gateway on its default port, which serves /console/api.
   server: { proxy: { '/console/api': 'http://localhost:3000' } },

@@ -53,6 +53,11 @@ export async function newBrowserContext(
   return context;
 }
 
+/**
+ * The whole page, from its top: a full-page capture draws sticky elements (the console's sidebar)
+ * where the current scroll put them, halfway down a page a step scrolled.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

@@ -58,7 +58,7 @@ describe('the console in a browser (e2e)', () => {
     await Promise.all([mail.stop(), receiver.stop()]);
   });
 
-  /** A link of the header's main navigation. */
+  /** A link of the main navigation (the sidebar). */
   const nav = (name: string) =>
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
 
@@ -76,6 +76,55 @@ describe('the console in a browser (e2e)', () => {
     expect(page.url()).not.toContain('token=');
     await page.getByText('Acme').first().waitFor();
     await screenshot(page, 'overview');
+  });
+
+  it('folds the navigation behind a Menu button on a narrow window', async () => {
+    const menu = page.getByRole('button', { name: 'Menu' });
+    const main = page.getByRole('navigation', { name: 'Main' });
+    const focused = (locator: typeof menu) =>
+      locator.evaluate((element) => element === document.activeElement);
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await main.waitFor({ state: 'hidden' });
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      await screenshot(page, 'narrow-overview');
+
+      await menu.click();
+      await main.waitFor();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      expect(await main.getByRole('heading').allInnerTexts()).toEqual([
+        'REGISTER',
+        'INTEGRATIONS',
+        'WORKSPACE',
+      ]);
+      // The links come next in the tab order; Escape closes the menu, the button has the focus.
+      await page.keyboard.press('Tab');
+      expect(await focused(main.getByRole('link', { name: 'Overview' }))).toBe(true);
+      await screenshot(page, 'narrow-menu');
+      await page.keyboard.press('Escape');
+      await main.waitFor({ state: 'hidden' });
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await focused(menu)).toBe(true);
+
+      // Opened from the keyboard; following a link closes it.
+      await page.keyboard.press('Enter');
+      await main.getByRole('link', { name: 'API keys' }).click();
+      await page.getByRole('heading', { name: 'API keys' }).waitFor();
+      await main.waitFor({ state: 'hidden' });
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      await screenshot(page, 'narrow-keys');
+      // Opened again, it marks where the person is.
+      await menu.click();
+      const current = main.getByRole('link', { name: 'API keys' });
+      expect(await current.getAttribute('aria-current')).toBe('page');
+      expect(await main.locator('[aria-current]').count()).toBe(1);
+      await page.keyboard.press('Escape');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+    // Wide again: the sidebar is back beside the page, without the button.
+    await main.waitFor();
+    expect(await menu.isVisible()).toBe(false);
   });
 
   it('creates a key shown once, which calls the API, and revokes it', async () => {
@@ -211,5 +260,37 @@ describe('the console in a browser (e2e)', () => {
       await page.getByRole('heading', { name: /First send, attempt \d: HTTP 500/ }).count(),
     ).toBe(3);
     await screenshot(page, 'delivery-resent');
+  });
+
+  it("switches workspace without a trace of the previous one's data", async () => {
+    await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name: 'Initrode',
+      plan: 'pro',
+      owner_email: owner,
+    });
+    // The session read again lists both workspaces: the header gets the switcher.
+    await page.reload();
+    await nav('API keys');
+    await page.getByRole('row', { name: /Deploy bot/ }).waitFor();
+
+    await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Initrode' });
+    await page.getByRole('heading', { name: 'Initrode' }).waitFor();
+    await nav('API keys');
+    await page.getByText('No keys yet.').waitFor();
+    expect(await page.getByRole('row', { name: /Deploy bot/ }).count()).toBe(0);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Workspaces', exact: true })
+      .waitFor();
+    await screenshot(page, 'workspace-switched');
+  });
+
+  it('signs out to the sign-in page, and the screens then ask to sign in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Custodian' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    await page.goto(`${base}/console/keys`);
+    await page.getByRole('heading', { name: 'Sign in to Custodian' }).waitFor();
+    expect(await page.getByText('Deploy bot').count()).toBe(0);
   });
 });

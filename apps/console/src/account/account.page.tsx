@@ -1,9 +1,8 @@
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { setPassword, signOut } from '../api/session.api';
-import { useSession } from '../app/session-context';
+import { setPassword } from '../api/session.api';
 import { ErrorNotice, Notice } from '../shared/notices';
-import { useAction } from '../shared/use-action';
+import { useSession, useSignOut } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 
 const MIN_LENGTH = 12;
@@ -19,33 +18,34 @@ function passwordProblem(password: string, repeat: string): string | null {
 
 export function AccountPage() {
   usePageTitle('Account');
-  const { session, refresh } = useSession();
-  const navigate = useNavigate();
+  const { session } = useSession();
   const [current, setCurrent] = useState('');
   const [password, setNewPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const saving = useAction(setPassword);
-  const leaving = useAction(signOut);
+  const saving = useMutation({
+    mutationFn: ({ next, now }: { next: string; now: string }) => setPassword(next, now),
+  });
+  const leaving = useSignOut();
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
     const found = passwordProblem(password, repeat);
     setProblem(found);
     if (found) return;
-    if (!(await saving.run(password, current))) return;
-    setSaved(true);
-    setCurrent('');
-    setNewPassword('');
-    setRepeat('');
-  }
-
-  async function leave() {
-    await leaving.run();
-    await refresh();
-    await navigate('/sign-in');
+    saving.mutate(
+      { next: password, now: current },
+      {
+        onSuccess: () => {
+          setSaved(true);
+          setCurrent('');
+          setNewPassword('');
+          setRepeat('');
+        },
+      },
+    );
   }
 
   return (
@@ -58,7 +58,7 @@ export function AccountPage() {
         <p className="hint">
           A password lets you sign in without waiting for an e-mail. Links keep working.
         </p>
-        <form onSubmit={(event) => void save(event)}>
+        <form onSubmit={save}>
           <div className="field">
             <label htmlFor="current-password">Current password</label>
             <input
@@ -106,8 +106,8 @@ export function AccountPage() {
           )}
           <ErrorNotice error={saving.error} />
           {saved && <Notice tone="success">Password saved.</Notice>}
-          <button type="submit" className="button-primary" disabled={saving.busy}>
-            {saving.busy ? 'Saving…' : 'Save password'}
+          <button type="submit" className="button-primary" disabled={saving.isPending}>
+            {saving.isPending ? 'Saving…' : 'Save password'}
           </button>
         </form>
       </section>
@@ -116,7 +116,7 @@ export function AccountPage() {
         <h2 id="sign-out-heading">Sign out</h2>
         <p className="hint">Ends this session in this browser.</p>
         <ErrorNotice error={leaving.error} />
-        <button type="button" onClick={() => void leave()} disabled={leaving.busy}>
+        <button type="button" onClick={() => leaving.mutate()} disabled={leaving.isPending}>
           Sign out
         </button>
       </section>

@@ -1,11 +1,10 @@
 import type { ActivityEntry, ActivityQuery } from '@custodian/console-client';
-import { useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { listActivity } from '../api/activity.api';
 import { formatDateTime } from '../shared/format';
-import { ErrorNotice, Loading } from '../shared/notices';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { LoadMore } from '../shared/load-more';
+import { QueryState } from '../shared/query-state';
+import { activityQueries } from './activity.queries';
 import { actorText, changeText, nounOf, recordLink, verbOf } from './activity-text';
 
 const SOURCE_LABEL: Record<ActivityEntry['source'], string> = {
@@ -16,64 +15,37 @@ const SOURCE_LABEL: Record<ActivityEntry['source'], string> = {
 };
 
 /**
- * Entries of the activity feed, newest first, with "Show older" for the next page. `reloadKey`
- * reloads it (a change made on the same screen, which is in the feed the moment it commits).
+ * Entries of the activity feed, newest first, with "Show older" for the next page. Every write
+ * in the console invalidates it (shared/query-keys.ts), so a change made on the same screen shows.
  */
 export function ActivityList({
   query,
-  reloadKey,
   showRecord = true,
 }: {
   query: ActivityQuery;
-  reloadKey?: string;
   /** Off on a record's own page, where every entry is about it. */
   showRecord?: boolean;
 }) {
-  const [first] = useLoad(() => listActivity(query), [JSON.stringify(query), reloadKey]);
-  const [older, setOlder] = useState<{ data: ActivityEntry[]; next: string | null } | null>(null);
-  const loading = useAction((before: string) => listActivity({ ...query, before }));
-  const [shownFor, setShownFor] = useState(first);
-  if (shownFor !== first) {
-    setShownFor(first);
-    setOlder(null);
-  }
-
-  if (first.status === 'loading') return <Loading what="the activity" />;
-  if (first.status === 'failed') return <ErrorNotice error={first.error} />;
-  const entries = [...first.data.data, ...(older?.data ?? [])];
-  const next = older ? older.next : first.data.next;
-
-  async function more() {
-    if (!next) return;
-    const answer = await loading.run(next);
-    if (answer) {
-      setOlder((shown) => ({
-        data: [...(shown?.data ?? []), ...answer.value.data],
-        next: answer.value.next,
-      }));
-    }
-  }
-
-  if (entries.length === 0) return <p className="muted">Nothing has happened here yet.</p>;
+  const feed = useInfiniteQuery(activityQueries.feed(query));
   return (
-    <>
-      <ol className="activity">
-        {entries.map((entry) => (
-          <ActivityItem key={entry.id} entry={entry} showRecord={showRecord} />
-        ))}
-      </ol>
-      <ErrorNotice error={loading.error} />
-      {next && (
-        <button
-          type="button"
-          className="load-more"
-          disabled={loading.busy}
-          onClick={() => void more()}
-        >
-          {loading.busy ? 'Loading…' : 'Show older'}
-        </button>
-      )}
-    </>
+    <QueryState query={feed} what="the activity">
+      {({ pages }) =>
+        pages[0]?.data.length === 0 ? (
+          <p className="muted">Nothing has happened here yet.</p>
+        ) : (
+          <>
+            <ol className="activity">
+              {pages.flatMap((page) =>
+                page.data.map((entry) => (
+                  <ActivityItem key={entry.id} entry={entry} showRecord={showRecord} />
+                )),
+              )}
+            </ol>
+            <LoadMore query={feed} label="Show older" />
+          </>
+        )
+      }
+    </QueryState>
   );
 }
 

@@ -1,8 +1,8 @@
 import type { ActivityEntry, ActivityQuery } from '@custodian/console-client';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useSession } from '../app/session-context';
 import { can } from '../shared/permissions';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { ActivityList } from './activity-list';
 

@@ -2,7 +2,7 @@ import type { Permission } from '@custodian/console-client';
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { can } from '../shared/permissions';
-import { useSession } from './session-context';
+import { useSession } from '../shared/session';
 
 function useHere(): string {
   const location = useLocation();

@@ -1,16 +1,16 @@
+import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useNavigate } from 'react-router';
 import { selectWorkspace } from '../api/session.api';
 import { ErrorNotice } from '../shared/notices';
-import { useAction } from '../shared/use-action';
-import { useSession } from './session-context';
+import { useSession } from '../shared/session';
 
 /** The header's workspace: a switcher for a member of several, else just its name. */
 export function WorkspaceSwitcher() {
   const { session, replace } = useSession();
   const navigate = useNavigate();
   const id = useId();
-  const switching = useAction(selectWorkspace);
+  const switching = useMutation({ mutationFn: (id: string) => selectWorkspace(id) });
 
   if (session.memberships.length < 2) {
     return session.workspace ? (
@@ -18,11 +18,14 @@ export function WorkspaceSwitcher() {
     ) : null;
   }
 
-  async function pick(workspaceId: string) {
-    const next = await switching.run(workspaceId);
-    if (!next) return;
-    replace(next.value);
-    await navigate('/');
+  function pick(workspaceId: string) {
+    switching.mutate(workspaceId, {
+      onSuccess: (next) => {
+        // Another workspace empties the query cache (shared/session.tsx).
+        replace(next);
+        void navigate('/');
+      },
+    });
   }
 
   return (
@@ -33,8 +36,8 @@ export function WorkspaceSwitcher() {
       <select
         id={id}
         value={session.workspace?.id ?? ''}
-        disabled={switching.busy}
-        onChange={(event) => void pick(event.target.value)}
+        disabled={switching.isPending}
+        onChange={(event) => pick(event.target.value)}
       >
         {!session.workspace && (
           <option value="" disabled>

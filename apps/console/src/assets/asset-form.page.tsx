@@ -6,14 +6,14 @@ import type {
   AssetStatus,
   CustomField,
 } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { createAsset, getAsset, listCustomFields, updateAsset } from '../api/assets.api';
-import { ErrorNotice, Loading } from '../shared/notices';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { ErrorNotice } from '../shared/notices';
+import { QueryState } from '../shared/query-state';
 import { usePageTitle } from '../shared/use-page-title';
 import { ConditionOptions, StatusOptions } from './asset-options';
+import { type AssetSave, assetQueries, useSaveAsset } from './assets.queries';
 import { customFieldChanges, customFieldTexts } from './custom-field-form';
 import { CustomFieldInputs } from './custom-field-inputs';
 
@@ -21,13 +21,9 @@ import { CustomFieldInputs } from './custom-field-inputs';
 export function AssetFormPage() {
   const { id } = useParams();
   usePageTitle(id ? 'Edit asset' : 'Add asset');
-  const [loaded] = useLoad(
-    () =>
-      Promise.all([id ? getAsset(id) : Promise.resolve(null), listCustomFields()]).then(
-        ([asset, fields]) => ({ asset, fields }),
-      ),
-    [id],
-  );
+  const fields = useQuery(assetQueries.customFields());
+  // Read alongside the fields (an edit needs both); a new asset has none to read.
+  const asset = useQuery({ ...assetQueries.detail(id ?? ''), enabled: id !== undefined });
   return (
     <div className="page page-narrow">
       <p className="breadcrumb">
@@ -40,10 +36,18 @@ export function AssetFormPage() {
         )}
       </p>
       <h1>{id ? 'Edit asset' : 'Add asset'}</h1>
-      {loaded.status === 'loading' && <Loading what="the asset" />}
-      {loaded.status === 'failed' && <ErrorNotice error={loaded.error} />}
-      {loaded.status === 'ready' && (
-        <AssetForm asset={loaded.data.asset} fields={loaded.data.fields} />
+      {id === undefined ? (
+        <QueryState query={fields} what="the form">
+          {(custom) => <AssetForm asset={null} fields={custom} />}
+        </QueryState>
+      ) : (
+        <QueryState query={asset} what="the asset">
+          {(shown) => (
+            <QueryState query={fields} what="the custom fields">
+              {(custom) => <AssetForm asset={shown} fields={custom} />}
+            </QueryState>
+          )}
+        </QueryState>
       )}
     </div>
   );
@@ -79,7 +83,10 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
   const [status, setStatus] = useState<AssetStatus>(asset?.status ?? 'active');
   const [condition, setCondition] = useState<AssetCondition | ''>(asset?.condition ?? '');
   const [custom, setCustom] = useState(() => customFieldTexts(fields, asset?.custom_fields));
-  const saving = useAction((): Promise<Asset> => {
+  const saving = useSaveAsset();
+
+  /** What the form sends: the changes to the asset, or the new asset's fields. */
+  function toSave(): AssetSave {
     const value = (field: TextName) => text[field].trim() || null;
     if (asset) {
       const changes: AssetChanges = {
@@ -98,7 +105,7 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
       if (tag) changes.asset_tag = tag;
       const customChanges = customFieldChanges(fields, custom, asset.custom_fields);
       if (customChanges) changes.custom_fields = customChanges;
-      return updateAsset(asset.id, changes);
+      return { id: asset.id, changes };
     }
     const input: AssetInput = { name: name.trim(), status };
     if (condition) input.condition = condition;
@@ -108,17 +115,16 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
     }
     const customValues = customFieldChanges(fields, custom, null);
     if (customValues) input.custom_fields = customValues;
-    return createAsset(input);
-  });
+    return { id: null, input };
+  }
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    const saved = await saving.run();
-    if (saved) await navigate(`/assets/${saved.value.id}`);
+    saving.mutate(toSave(), { onSuccess: (saved) => void navigate(`/assets/${saved.id}`) });
   }
 
   return (
-    <form className="card form-wide" onSubmit={(event) => void submit(event)}>
+    <form className="card form-wide" onSubmit={submit}>
       <div className="field">
         <label htmlFor="asset-name">Name</label>
         <input
@@ -169,8 +175,8 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
       <CustomFieldInputs fields={fields} texts={custom} onChange={setCustom} />
       <ErrorNotice error={saving.error} />
       <div className="actions">
-        <button type="submit" className="button-primary" disabled={saving.busy}>
-          {saving.busy ? 'Saving…' : asset ? 'Save changes' : 'Add asset'}
+        <button type="submit" className="button-primary" disabled={saving.isPending}>
+          {saving.isPending ? 'Saving…' : asset ? 'Save changes' : 'Add asset'}
         </button>
         <Link to={asset ? `/assets/${asset.id}` : '/assets'} className="button">
           Cancel

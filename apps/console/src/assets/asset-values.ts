@@ -1,16 +1,10 @@
 import type { AssetCondition, AssetStatus } from '@custodian/console-client';
+import { ASSET_CONDITIONS, ASSET_STATUSES } from '@custodian/contracts/constants';
 
-// The values the API accepts, as a person reads them. `satisfies` ties each list to the
-// generated schema: a value the API drops stops compiling here.
+// The values the API accepts (the contract's own lists), as a person reads them. `satisfies`
+// ties each list to the generated schema: a value the API drops stops compiling here.
 
-export const STATUSES = [
-  'active',
-  'maintenance',
-  'retired',
-  'lost',
-  'stolen',
-  'inactive',
-] as const satisfies readonly AssetStatus[];
+export const STATUSES = ASSET_STATUSES satisfies readonly AssetStatus[];
 
 export const STATUS_LABEL: Record<AssetStatus, string> = {
   active: 'Active',
@@ -21,13 +15,7 @@ export const STATUS_LABEL: Record<AssetStatus, string> = {
   inactive: 'Inactive',
 };
 
-export const CONDITIONS = [
-  'new',
-  'good',
-  'fair',
-  'poor',
-  'broken',
-] as const satisfies readonly AssetCondition[];
+export const CONDITIONS = ASSET_CONDITIONS satisfies readonly AssetCondition[];
 
 export const CONDITION_LABEL: Record<AssetCondition, string> = {
   new: 'New',

@@ -1,18 +1,18 @@
 import type { Asset, AssetCondition } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
-import { deleteAsset, getAsset, updateAsset } from '../api/assets.api';
-import { useSession } from '../app/session-context';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime } from '../shared/format';
-import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { ErrorNotice, Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { ConditionOptions } from './asset-options';
 import { CONDITION_LABEL, STATUS_LABEL } from './asset-values';
+import { assetQueries, useDeleteAsset, useSaveAsset } from './assets.queries';
 import { CustodyPanel } from './custody-panel';
 
 /** What the page that sent a person here wants said (a scan, a restore). */
@@ -25,7 +25,7 @@ export function AssetPage() {
   const { id = '' } = useParams();
   const location = useLocation();
   const arrived = (location.state as AssetPageNotice | null)?.notice ?? null;
-  const [asset, { update }] = useLoad(() => getAsset(id), [id]);
+  const asset = useQuery(assetQueries.detail(id));
 
   return (
     <div className="page">
@@ -33,27 +33,28 @@ export function AssetPage() {
         <Link to="/assets">Assets</Link>
       </p>
       {arrived && <Notice tone="success">{arrived}</Notice>}
-      {asset.status === 'loading' && <Loading what="the asset" />}
-      {asset.status === 'failed' && <ErrorNotice error={asset.error} />}
-      {asset.status === 'ready' && (
-        <AssetDetails asset={asset.data} onChanged={(changed) => update(() => changed)} />
-      )}
+      <QueryState query={asset} what="the asset">
+        {(shown) => <AssetDetails asset={shown} />}
+      </QueryState>
     </div>
   );
 }
 
-function AssetDetails({ asset, onChanged }: { asset: Asset; onChanged: (asset: Asset) => void }) {
+function AssetDetails({ asset }: { asset: Asset }) {
   const { session } = useSession();
   const manage = can(session, 'assets.manage');
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const deleting = useAction(deleteAsset);
+  const deleting = useDeleteAsset();
 
-  async function remove() {
-    const done = await deleting.run(asset.id);
-    if (!done) return;
-    await navigate('/assets/bin', {
-      state: { notice: `“${asset.name}” is in the bin. Restore it from here at any time.` },
+  function remove() {
+    deleting.mutate(asset.id, {
+      onSuccess: () => {
+        const state: AssetPageNotice = {
+          notice: `“${asset.name}” is in the bin. Restore it from here at any time.`,
+        };
+        void navigate('/assets/bin', { state });
+      },
     });
   }
 
@@ -77,7 +78,7 @@ function AssetDetails({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
             type="button"
             className="button-danger-quiet"
             onClick={() => {
-              deleting.clearError();
+              deleting.reset();
               setConfirming(true);
             }}
           >
@@ -105,7 +106,7 @@ function AssetDetails({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
         <dd>{asset.location?.name ?? <span className="muted">None</span>}</dd>
         <dt>Condition</dt>
         <dd>
-          <ConditionField asset={asset} manage={manage} onChanged={onChanged} />
+          <ConditionField asset={asset} manage={manage} />
         </dd>
         <dt>Last scanned</dt>
         <dd>{formatDateTime(asset.last_scanned_at, 'Never')}</dd>
@@ -129,15 +130,11 @@ function AssetDetails({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
         <dd>{formatDateTime(asset.updated_at)}</dd>
       </dl>
 
-      <CustodyPanel asset={asset} manage={manage} onChanged={onChanged} />
+      <CustodyPanel asset={asset} manage={manage} />
 
       <section className="card" aria-labelledby="asset-history">
         <h2 id="asset-history">History</h2>
-        <ActivityList
-          query={{ record_id: asset.id }}
-          reloadKey={asset.updated_at}
-          showRecord={false}
-        />
+        <ActivityList query={{ record_id: asset.id }} showRecord={false} />
       </section>
 
       <ConfirmDialog
@@ -145,9 +142,9 @@ function AssetDetails({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
         title="Delete this asset?"
         confirmLabel="Move to the bin"
         danger
-        busy={deleting.busy}
+        busy={deleting.isPending}
         error={deleting.error}
-        onConfirm={() => void remove()}
+        onConfirm={remove}
         onClose={() => setConfirming(false)}
       >
         <p>
@@ -162,25 +159,14 @@ function AssetDetails({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
 }
 
 /** The condition, and for those who may change assets a select that records a new one. */
-function ConditionField({
-  asset,
-  manage,
-  onChanged,
-}: {
-  asset: Asset;
-  manage: boolean;
-  onChanged: (asset: Asset) => void;
-}) {
+function ConditionField({ asset, manage }: { asset: Asset; manage: boolean }) {
   const [chosen, setChosen] = useState<AssetCondition | ''>(asset.condition ?? '');
-  const saving = useAction((condition: AssetCondition | null) =>
-    updateAsset(asset.id, { condition }),
-  );
+  const saving = useSaveAsset();
   const shown = asset.condition ? CONDITION_LABEL[asset.condition] : 'Not recorded';
   if (!manage) return <>{shown}</>;
 
-  async function save() {
-    const answer = await saving.run(chosen === '' ? null : chosen);
-    if (answer) onChanged(answer.value);
+  function save() {
+    saving.mutate({ id: asset.id, changes: { condition: chosen === '' ? null : chosen } });
   }
 
   return (
@@ -198,10 +184,10 @@ function ConditionField({
       <button
         type="button"
         className="button-small"
-        disabled={saving.busy || chosen === (asset.condition ?? '')}
-        onClick={() => void save()}
+        disabled={saving.isPending || chosen === (asset.condition ?? '')}
+        onClick={save}
       >
-        {saving.busy ? 'Saving…' : 'Record condition'}
+        {saving.isPending ? 'Saving…' : 'Record condition'}
       </button>
       <ErrorNotice error={saving.error} />
     </div>

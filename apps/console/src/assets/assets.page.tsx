@@ -1,15 +1,14 @@
 import type { AssetListQuery, AssetStatus, AssetSummary } from '@custodian/console-client';
 import type { ReactNode } from 'react';
 import { type FormEvent, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { listAssets } from '../api/assets.api';
-import { useSession } from '../app/session-context';
 import { formatDateTime } from '../shared/format';
-import { ErrorNotice, Loading } from '../shared/notices';
 import { Pager } from '../shared/pager';
 import { can } from '../shared/permissions';
-import { useListView } from '../shared/list-view';
-import { useLoad } from '../shared/use-load';
+import { type ListView, useListView } from '../shared/list-view';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { StatusOptions } from './asset-options';
 import {
@@ -20,6 +19,7 @@ import {
   type AssetColumn,
 } from './asset-columns';
 import { STATUS_LABEL, isStatus } from './asset-values';
+import { assetQueries } from './assets.queries';
 
 const PAGE_SIZE = 50;
 
@@ -69,17 +69,20 @@ const SORTS = [
 type SortValue = (typeof SORTS)[number]['value'];
 const SORT_VALUES = SORTS.map((sort) => sort.value).filter(Boolean);
 
+/** The API's query for the list view in the URL: the key of its page in the cache. */
+function listQuery(view: ListView<AssetStatus>): AssetListQuery {
+  const query: AssetListQuery = { page: view.page, pageSize: PAGE_SIZE };
+  if (view.search) query.search = view.search;
+  if (view.status) query.status = view.status;
+  if (view.sort) query.sort = view.sort as AssetListQuery['sort'];
+  return query;
+}
+
 export function AssetsPage() {
   usePageTitle('Assets');
   const { session } = useSession();
   const [view, show] = useListView(isStatus, SORT_VALUES);
-  const [assets] = useLoad(() => {
-    const query: AssetListQuery = { page: view.page, pageSize: PAGE_SIZE };
-    if (view.search) query.search = view.search;
-    if (view.status) query.status = view.status;
-    if (view.sort) query.sort = view.sort as AssetListQuery['sort'];
-    return listAssets(query);
-  }, [view]);
+  const assets = useQuery(assetQueries.list(listQuery(view)));
   const [typed, setTyped] = useState(view.search);
   const [status, setStatus] = useState<AssetStatus | ''>(view.status ?? '');
   const [sort, setSort] = useState<SortValue>((view.sort ?? '') as SortValue);
@@ -188,55 +191,55 @@ export function AssetsPage() {
           ))}
         </fieldset>
       </details>
-      {assets.status === 'loading' && <Loading what="assets" />}
-      {assets.status === 'failed' && <ErrorNotice error={assets.error} />}
-      {assets.status === 'ready' && (
-        <>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Assets</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  {columns.map((column) => (
-                    <th scope="col" key={column}>
-                      {ASSET_COLUMNS.find((each) => each.key === column)?.label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {assets.data.data.length === 0 && (
+      <QueryState query={assets} what="assets">
+        {(found) => (
+          <>
+            <div className="table-wrap">
+              <table>
+                <caption className="visually-hidden">Assets</caption>
+                <thead>
                   <tr>
-                    <td colSpan={columns.length + 1} className="empty">
-                      {filtered ? 'No asset matches.' : 'No assets yet.'}
-                    </td>
-                  </tr>
-                )}
-                {assets.data.data.map((asset) => (
-                  <tr key={asset.id}>
-                    <td>
-                      <Link to={`/assets/${asset.id}`}>{asset.name}</Link>
-                    </td>
+                    <th scope="col">Name</th>
                     {columns.map((column) => (
-                      <td key={column} className={CELL_CLASS[column]}>
-                        {cell(asset, column)}
-                      </td>
+                      <th scope="col" key={column}>
+                        {ASSET_COLUMNS.find((each) => each.key === column)?.label}
+                      </th>
                     ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            page={view.page}
-            pageSize={PAGE_SIZE}
-            total={assets.data.total}
-            noun={['asset', 'assets']}
-            onPage={(page) => show({ ...view, page })}
-          />
-        </>
-      )}
+                </thead>
+                <tbody>
+                  {found.data.length === 0 && (
+                    <tr>
+                      <td colSpan={columns.length + 1} className="empty">
+                        {filtered ? 'No asset matches.' : 'No assets yet.'}
+                      </td>
+                    </tr>
+                  )}
+                  {found.data.map((asset) => (
+                    <tr key={asset.id}>
+                      <td>
+                        <Link to={`/assets/${asset.id}`}>{asset.name}</Link>
+                      </td>
+                      {columns.map((column) => (
+                        <td key={column} className={CELL_CLASS[column]}>
+                          {cell(asset, column)}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager
+              page={view.page}
+              pageSize={PAGE_SIZE}
+              total={found.total}
+              noun={['asset', 'assets']}
+              onPage={(page) => show({ ...view, page })}
+            />
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

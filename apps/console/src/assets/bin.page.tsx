@@ -1,15 +1,14 @@
 import type { DeletedAsset } from '@custodian/console-client';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { listDeletedAssets, restoreAsset } from '../api/assets.api';
-import { useSession } from '../app/session-context';
 import { formatDateTime } from '../shared/format';
-import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { ErrorNotice, Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import type { AssetPageNotice } from './asset.page';
+import { assetQueries, useRestoreAsset } from './assets.queries';
 
 /** /assets/bin: deleted assets, most recently deleted first, each with Restore. */
 export function BinPage() {
@@ -19,17 +18,17 @@ export function BinPage() {
   const location = useLocation();
   const arrived = (location.state as AssetPageNotice | null)?.notice ?? null;
   const navigate = useNavigate();
-  const [bin] = useLoad(listDeletedAssets, []);
-  const [restoring, setRestoring] = useState<string | null>(null);
-  const restore = useAction(restoreAsset);
+  const bin = useQuery(assetQueries.bin());
+  const restore = useRestoreAsset();
+  const restoring = restore.isPending ? restore.variables : null;
 
-  async function bringBack(asset: DeletedAsset) {
-    setRestoring(asset.id);
-    const done = await restore.run(asset.id);
-    setRestoring(null);
-    if (!done) return;
-    const state: AssetPageNotice = { notice: `“${done.value.name}” is restored.` };
-    await navigate(`/assets/${asset.id}`, { state });
+  function bringBack(asset: DeletedAsset) {
+    restore.mutate(asset.id, {
+      onSuccess: (restored) => {
+        const state: AssetPageNotice = { notice: `“${restored.name}” is restored.` };
+        void navigate(`/assets/${asset.id}`, { state });
+      },
+    });
   }
 
   return (
@@ -44,56 +43,56 @@ export function BinPage() {
       </p>
       {arrived && <Notice tone="success">{arrived}</Notice>}
       <ErrorNotice error={restore.error} />
-      {bin.status === 'loading' && <Loading what="the bin" />}
-      {bin.status === 'failed' && <ErrorNotice error={bin.error} />}
-      {bin.status === 'ready' && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Deleted assets</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Asset tag</th>
-                <th scope="col">Deleted</th>
-                {manage && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {bin.data.length === 0 && (
+      <QueryState query={bin} what="the bin">
+        {(deleted) => (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Deleted assets</caption>
+              <thead>
                 <tr>
-                  <td colSpan={manage ? 4 : 3} className="empty">
-                    The bin is empty.
-                  </td>
-                </tr>
-              )}
-              {bin.data.map((asset) => (
-                <tr key={asset.id}>
-                  <td>{asset.name}</td>
-                  <td className="mono">{asset.asset_tag}</td>
-                  <td className="nowrap">{formatDateTime(asset.deleted_at)}</td>
+                  <th scope="col">Name</th>
+                  <th scope="col">Asset tag</th>
+                  <th scope="col">Deleted</th>
                   {manage && (
-                    <td className="cell-actions">
-                      <button
-                        type="button"
-                        className="button-small"
-                        disabled={restoring !== null}
-                        onClick={() => void bringBack(asset)}
-                      >
-                        {restoring === asset.id ? 'Restoring…' : 'Restore'}
-                        <span className="visually-hidden"> {asset.name}</span>
-                      </button>
-                    </td>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
                   )}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {deleted.length === 0 && (
+                  <tr>
+                    <td colSpan={manage ? 4 : 3} className="empty">
+                      The bin is empty.
+                    </td>
+                  </tr>
+                )}
+                {deleted.map((asset) => (
+                  <tr key={asset.id}>
+                    <td>{asset.name}</td>
+                    <td className="mono">{asset.asset_tag}</td>
+                    <td className="nowrap">{formatDateTime(asset.deleted_at)}</td>
+                    {manage && (
+                      <td className="cell-actions">
+                        <button
+                          type="button"
+                          className="button-small"
+                          disabled={restoring !== null}
+                          onClick={() => bringBack(asset)}
+                        >
+                          {restoring === asset.id ? 'Restoring…' : 'Restore'}
+                          <span className="visually-hidden"> {asset.name}</span>
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
     </div>
   );
 }

@@ -1,31 +1,23 @@
 import type { Asset, PersonSummary } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { findPeople, updateAsset } from '../api/assets.api';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice } from '../shared/notices';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
 import { defaultDueDate, dueDateToSend } from './asset-values';
+import { assetQueries, useSaveAsset } from './assets.queries';
 
 /**
  * Who holds the asset. Checked out: the holder, since when, the due date, and Check in.
  * In stock: a form to check it out to an active person, with an optional due date.
  */
-export function CustodyPanel({
-  asset,
-  manage,
-  onChanged,
-}: {
-  asset: Asset;
-  manage: boolean;
-  onChanged: (asset: Asset) => void;
-}) {
-  const checkingIn = useAction(() => updateAsset(asset.id, { assigned_to_id: null }));
+export function CustodyPanel({ asset, manage }: { asset: Asset; manage: boolean }) {
+  const checkingIn = useSaveAsset();
+  // When the panel was shown: whether the due date has passed is read against it.
+  const [shownAt] = useState(Date.now);
   const custody = asset.custody;
 
-  async function checkIn() {
-    const answer = await checkingIn.run();
-    if (answer) onChanged(answer.value);
+  function checkIn() {
+    checkingIn.mutate({ id: asset.id, changes: { assigned_to_id: null } });
   }
 
   return (
@@ -41,7 +33,7 @@ export function CustodyPanel({
             {custody.due_at ? (
               <>
                 Due back {formatDateTime(custody.due_at)}
-                {new Date(custody.due_at).getTime() < Date.now() && (
+                {new Date(custody.due_at).getTime() < shownAt && (
                   <span className="badge badge-failed">Overdue</span>
                 )}
               </>
@@ -50,8 +42,8 @@ export function CustodyPanel({
             )}
           </p>
           {manage && (
-            <button type="button" onClick={() => void checkIn()} disabled={checkingIn.busy}>
-              {checkingIn.busy ? 'Checking in…' : 'Check in'}
+            <button type="button" onClick={checkIn} disabled={checkingIn.isPending}>
+              {checkingIn.isPending ? 'Checking in…' : 'Check in'}
             </button>
           )}
           <ErrorNotice error={checkingIn.error} />
@@ -59,26 +51,24 @@ export function CustodyPanel({
       ) : (
         <>
           <p className="muted">In stock: nobody holds it.</p>
-          {manage && <CheckOutForm asset={asset} onChanged={onChanged} />}
+          {manage && <CheckOutForm asset={asset} />}
         </>
       )}
     </section>
   );
 }
 
-function CheckOutForm({ asset, onChanged }: { asset: Asset; onChanged: (asset: Asset) => void }) {
+function CheckOutForm({ asset }: { asset: Asset }) {
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
-  const [people] = useLoad(() => findPeople(query), [query]);
+  const people = useQuery(assetQueries.custodians(query));
   const [personId, setPersonId] = useState('');
   const [withDue, setWithDue] = useState(true);
   const [due, setDue] = useState(() => defaultDueDate(new Date()));
   const [problem, setProblem] = useState<string | null>(null);
-  const checkingOut = useAction((person: string, dueAt: string | null) =>
-    updateAsset(asset.id, { assigned_to_id: person, due_at: dueAt }),
-  );
+  const checkingOut = useSaveAsset();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
     if (!personId) {
@@ -90,14 +80,13 @@ function CheckOutForm({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
       setProblem('The due date is not a date and time.');
       return;
     }
-    const answer = await checkingOut.run(personId, dueAt);
-    if (answer) onChanged(answer.value);
+    checkingOut.mutate({ id: asset.id, changes: { assigned_to_id: personId, due_at: dueAt } });
   }
 
-  const choices: PersonSummary[] = people.status === 'ready' ? people.data.data : [];
+  const choices: PersonSummary[] = people.data?.data ?? [];
 
   return (
-    <form onSubmit={(event) => void submit(event)} aria-label="Check out">
+    <form onSubmit={submit} aria-label="Check out">
       <div className="field">
         <label htmlFor="person-search">Find a person</label>
         <div className="inline-form">
@@ -124,7 +113,7 @@ function CheckOutForm({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
         <label htmlFor="person">Check out to</label>
         <select id="person" value={personId} onChange={(event) => setPersonId(event.target.value)}>
           <option value="">
-            {people.status === 'loading' ? 'Loading people…' : `Choose (${choices.length} shown)`}
+            {people.isPending ? 'Loading people…' : `Choose (${choices.length} shown)`}
           </option>
           {choices.map((person) => (
             <option key={person.id} value={person.id}>
@@ -133,7 +122,7 @@ function CheckOutForm({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
             </option>
           ))}
         </select>
-        {people.status === 'failed' && <ErrorNotice error={people.error} />}
+        <ErrorNotice error={people.error} />
       </div>
       <div className="field">
         <label className="inline">
@@ -168,8 +157,8 @@ function CheckOutForm({ asset, onChanged }: { asset: Asset; onChanged: (asset: A
         </p>
       )}
       <ErrorNotice error={checkingOut.error} />
-      <button type="submit" className="button-primary" disabled={checkingOut.busy}>
-        {checkingOut.busy ? 'Checking out…' : 'Check out'}
+      <button type="submit" className="button-primary" disabled={checkingOut.isPending}>
+        {checkingOut.isPending ? 'Checking out…' : 'Check out'}
       </button>
     </form>
   );

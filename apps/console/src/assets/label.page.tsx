@@ -1,9 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { getAsset } from '../api/assets.api';
-import { ErrorNotice, Loading } from '../shared/notices';
-import { useLoad } from '../shared/use-load';
+import { QueryState } from '../shared/query-state';
 import { usePageTitle } from '../shared/use-page-title';
 import { assetLink } from './asset-values';
+import { assetQueries } from './assets.queries';
 import { QrCode } from './qr-code';
 
 /**
@@ -13,33 +13,33 @@ import { QrCode } from './qr-code';
 export function LabelPage() {
   usePageTitle('Label');
   const { id = '' } = useParams();
-  const [asset] = useLoad(() => getAsset(id), [id]);
+  const asset = useQuery(assetQueries.detail(id));
   return (
     <div className="page">
       <p className="breadcrumb no-print">
         <Link to="/assets">Assets</Link> / <Link to={`/assets/${id}`}>Asset</Link>
       </p>
-      {asset.status === 'loading' && <Loading what="the asset" />}
-      {asset.status === 'failed' && <ErrorNotice error={asset.error} />}
-      {asset.status === 'ready' && (
-        <>
-          <div className="actions no-print">
-            <button type="button" className="button-primary" onClick={() => window.print()}>
-              Print label
-            </button>
-          </div>
-          <figure className="label">
-            <QrCode
-              text={assetLink(window.location.origin, asset.data.id)}
-              label={`QR code opening ${asset.data.name} in the console`}
-            />
-            <figcaption>
-              <span className="label-tag mono">{asset.data.asset_tag}</span>
-              <span className="label-name">{asset.data.name}</span>
-            </figcaption>
-          </figure>
-        </>
-      )}
+      <QueryState query={asset} what="the asset">
+        {(shown) => (
+          <>
+            <div className="actions no-print">
+              <button type="button" className="button-primary" onClick={() => window.print()}>
+                Print label
+              </button>
+            </div>
+            <figure className="label">
+              <QrCode
+                text={assetLink(window.location.origin, shown.id)}
+                label={`QR code opening ${shown.name} in the console`}
+              />
+              <figcaption>
+                <span className="label-tag mono">{shown.asset_tag}</span>
+                <span className="label-name">{shown.name}</span>
+              </figcaption>
+            </figure>
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

@@ -1,10 +1,9 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { scanAsset } from '../api/assets.api';
 import { ErrorNotice } from '../shared/notices';
-import { useAction } from '../shared/use-action';
 import { usePageTitle } from '../shared/use-page-title';
 import type { AssetPageNotice } from './asset.page';
+import { useScanAsset } from './assets.queries';
 
 /**
  * /scan: a barcode scanner is a keyboard that types the code and presses Enter. The field has
@@ -15,21 +14,25 @@ export function ScanPage() {
   const navigate = useNavigate();
   const [code, setCode] = useState('');
   const field = useRef<HTMLInputElement>(null);
-  const scanning = useAction(scanAsset);
+  const scanning = useScanAsset();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const typed = code.trim();
     if (!typed) return;
-    const found = await scanning.run(typed);
-    if (!found) {
-      setCode('');
-      field.current?.focus();
-      return;
-    }
-    const matched = found.value.matched === 'asset_tag' ? 'asset tag' : 'serial number';
-    const state: AssetPageNotice = { notice: `Scanned ${typed}: the ${matched} of this asset.` };
-    await navigate(`/assets/${found.value.asset.id}`, { state });
+    scanning.mutate(typed, {
+      onSuccess: (found) => {
+        const matched = found.matched === 'asset_tag' ? 'asset tag' : 'serial number';
+        const state: AssetPageNotice = {
+          notice: `Scanned ${typed}: the ${matched} of this asset.`,
+        };
+        void navigate(`/assets/${found.asset.id}`, { state });
+      },
+      onError: () => {
+        setCode('');
+        field.current?.focus();
+      },
+    });
   }
 
   return (
@@ -39,7 +42,7 @@ export function ScanPage() {
         Scan an asset tag or serial number, or type it and press Enter. The scan is recorded on the
         asset and sent to webhooks as <code>asset.scanned</code>.
       </p>
-      <form className="card" onSubmit={(event) => void submit(event)}>
+      <form className="card" onSubmit={submit}>
         <div className="field">
           <label htmlFor="scan-code">Asset tag or serial number</label>
           <input
@@ -55,8 +58,8 @@ export function ScanPage() {
           />
         </div>
         <ErrorNotice error={scanning.error} />
-        <button type="submit" className="button-primary" disabled={scanning.busy}>
-          {scanning.busy ? 'Looking up…' : 'Look up'}
+        <button type="submit" className="button-primary" disabled={scanning.isPending}>
+          {scanning.isPending ? 'Looking up…' : 'Look up'}
         </button>
       </form>
     </div>

@@ -1,16 +1,17 @@
-import type { DeliverySummary } from '@custodian/console-client';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { listDeliveries, resendFailedDeliveries } from '../api/deliveries.api';
-import { listEndpoints, listEventModules } from '../api/webhooks.api';
-import { useSession } from '../app/session-context';
 import { ConfirmDialog } from '../shared/confirm-dialog';
+import { DeliveryTable } from '../shared/delivery-table';
 import { plural } from '../shared/format';
-import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { LoadMore } from '../shared/load-more';
+import { ErrorNotice, Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import { endpointQueries } from '../webhooks/webhooks.queries';
+import { deliveryQueries, useResendFailedDeliveries } from './deliveries.queries';
 import { DeliveryFilterForm } from './delivery-filter-form';
 import {
   type FilterValues,
@@ -20,13 +21,6 @@ import {
   resendBody,
   searchFromFilters,
 } from './delivery-filters';
-import { DeliveryTable } from './delivery-table';
-
-interface Pages {
-  deliveries: DeliverySummary[];
-  nextCursor: string | null;
-  retentionDays: number;
-}
 
 export function DeliveriesPage() {
   usePageTitle('Delivery log');
@@ -34,42 +28,29 @@ export function DeliveriesPage() {
   const [search, setSearch] = useSearchParams();
   const searchText = search.toString();
   const filters = useMemo(() => filtersFromSearch(new URLSearchParams(searchText)), [searchText]);
-  const [choices] = useLoad(() => Promise.all([listEndpoints(), listEventModules()]), []);
-  const [pages, { update, reload }] = useLoad(async (): Promise<Pages> => {
-    const page = await listDeliveries(listQuery(filters));
-    return {
-      deliveries: page.data,
-      nextCursor: page.next_cursor,
-      retentionDays: page.retention_days,
-    };
-  }, [filters]);
-  const more = useAction(listDeliveries);
+  // The filters' choices: the webhooks screens' own queries, so one cache entry each.
+  const endpoints = useQuery(endpointQueries.list());
+  const modules = useQuery(endpointQueries.events());
+  const log = useInfiniteQuery(deliveryQueries.log(listQuery(filters)));
   const [confirming, setConfirming] = useState(false);
   const [resent, setResent] = useState<number | null>(null);
-  const resending = useAction(resendFailedDeliveries);
+  const resending = useResendFailedDeliveries();
 
   function changeFilters(next: FilterValues) {
     setResent(null);
     setSearch(searchFromFilters(next), { replace: true });
   }
 
-  async function loadMore(cursor: string) {
-    const page = await more.run(listQuery(filters, cursor));
-    if (!page) return;
-    update((shown) => ({
-      ...shown,
-      deliveries: [...shown.deliveries, ...page.value.data],
-      nextCursor: page.value.next_cursor,
-    }));
+  function resend() {
+    resending.mutate(resendBody(filters), {
+      onSuccess: (answer) => {
+        setResent(answer.resent);
+        setConfirming(false);
+      },
+    });
   }
 
-  async function resend() {
-    const answer = await resending.run(resendBody(filters));
-    if (!answer) return;
-    setResent(answer.value.resent);
-    setConfirming(false);
-    reload();
-  }
+  const retentionDays = log.data?.pages[0]?.retention_days;
 
   return (
     <div className="page">
@@ -79,7 +60,7 @@ export function DeliveriesPage() {
           <button
             type="button"
             onClick={() => {
-              resending.clearError();
+              resending.reset();
               setConfirming(true);
             }}
           >
@@ -87,16 +68,16 @@ export function DeliveriesPage() {
           </button>
         )}
       </div>
-      {pages.status === 'ready' && (
+      {retentionDays !== undefined && (
         <p className="lead">
-          Newest first. Deliveries are kept for {plural(pages.data.retentionDays, 'day', 'days')}.
+          Newest first. Deliveries are kept for {plural(retentionDays, 'day', 'days')}.
         </p>
       )}
-      {choices.status === 'failed' && <ErrorNotice error={choices.error} />}
+      <ErrorNotice error={endpoints.error ?? modules.error} />
       <DeliveryFilterForm
         filters={filters}
-        endpoints={choices.status === 'ready' ? choices.data[0] : []}
-        modules={choices.status === 'ready' ? choices.data[1] : []}
+        endpoints={endpoints.data ?? []}
+        modules={modules.data ?? []}
         onChange={changeFilters}
       />
       {hasFilters(filters) && (
@@ -111,31 +92,25 @@ export function DeliveriesPage() {
             : `${plural(resent, 'failed delivery', 'failed deliveries')} resent, each as a new chain of up to 3 attempts.`}
         </Notice>
       )}
-      {pages.status === 'loading' && <Loading what="deliveries" />}
-      {pages.status === 'failed' && <ErrorNotice error={pages.error} />}
-      {pages.status === 'ready' && (
-        <>
-          <DeliveryTable deliveries={pages.data.deliveries} showEndpoint caption="Deliveries" />
-          <ErrorNotice error={more.error} />
-          {pages.data.nextCursor && (
-            <button
-              type="button"
-              className="load-more"
-              disabled={more.busy}
-              onClick={() => void loadMore(pages.data.nextCursor ?? '')}
-            >
-              {more.busy ? 'Loading…' : 'Load more'}
-            </button>
-          )}
-        </>
-      )}
+      <QueryState query={log} what="deliveries">
+        {({ pages }) => (
+          <>
+            <DeliveryTable
+              deliveries={pages.flatMap((page) => page.data)}
+              showEndpoint
+              caption="Deliveries"
+            />
+            <LoadMore query={log} label="Load more" />
+          </>
+        )}
+      </QueryState>
       <ConfirmDialog
         open={confirming}
         title="Resend the failed deliveries in this view?"
         confirmLabel="Resend failed deliveries"
-        busy={resending.busy}
+        busy={resending.isPending}
         error={resending.error}
-        onConfirm={() => void resend()}
+        onConfirm={resend}
         onClose={() => setConfirming(false)}
       >
         <p>

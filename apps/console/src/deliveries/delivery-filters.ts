@@ -1,8 +1,10 @@
 // The delivery log's filters live in the page's URL (shareable, restored on reload, kept by
 // Back). These functions convert between the URL, the form and the API's query. Pure.
 import type { DeliveryFilters, DeliveryStatus, ResendFilters } from '@custodian/console-client';
+import { DELIVERY_STATUSES as STATUSES } from '@custodian/contracts/constants';
 
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+/** The contract's list; `satisfies` ties it to the generated schema. */
+export const DELIVERY_STATUSES = STATUSES satisfies readonly DeliveryStatus[];
 
 /** '' is "no filter". `from` and `to` are ISO timestamps. */
 export interface FilterValues {

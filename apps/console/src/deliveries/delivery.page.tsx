@@ -1,43 +1,41 @@
 import type { Attempt, DeliveryDetail } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { getDelivery, resendDelivery } from '../api/deliveries.api';
-import { useSession } from '../app/session-context';
+import { StatusBadge, lastOutcome } from '../shared/delivery-table';
 import { formatDateTime, formatDuration, prettyJson } from '../shared/format';
-import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { ErrorNotice, Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
-import { StatusBadge, lastOutcome } from './delivery-table';
+import { deliveryQueries, useResendDelivery } from './deliveries.queries';
 
 export function DeliveryPage() {
   usePageTitle('Delivery');
   const { id = '' } = useParams();
-  const [delivery, { reload }] = useLoad(() => getDelivery(id), [id]);
+  const delivery = useQuery(deliveryQueries.detail(id));
 
   return (
     <div className="page">
       <p className="breadcrumb">
         <Link to="/deliveries">Delivery log</Link>
       </p>
-      {delivery.status === 'loading' && <Loading what="the delivery" />}
-      {delivery.status === 'failed' && <ErrorNotice error={delivery.error} />}
-      {delivery.status === 'ready' && <DeliveryDetails delivery={delivery.data} reload={reload} />}
+      <QueryState query={delivery} what="the delivery">
+        {(shown) => <DeliveryDetails delivery={shown} />}
+      </QueryState>
     </div>
   );
 }
 
-function DeliveryDetails({ delivery, reload }: { delivery: DeliveryDetail; reload: () => void }) {
+function DeliveryDetails({ delivery }: { delivery: DeliveryDetail }) {
   const { session } = useSession();
-  const resending = useAction(resendDelivery);
+  const resending = useResendDelivery();
   const [resent, setResent] = useState(false);
 
-  async function resend() {
+  function resend() {
     setResent(false);
-    if (!(await resending.run(delivery.delivery_id))) return;
-    setResent(true);
-    reload();
+    resending.mutate(delivery.delivery_id, { onSuccess: () => setResent(true) });
   }
 
   return (
@@ -47,8 +45,8 @@ function DeliveryDetails({ delivery, reload }: { delivery: DeliveryDetail; reloa
           <span className="mono">{delivery.event}</span> delivery
         </h1>
         {can(session, 'webhooks.manage') && (
-          <button type="button" onClick={() => void resend()} disabled={resending.busy}>
-            {resending.busy ? 'Resending…' : 'Resend'}
+          <button type="button" onClick={resend} disabled={resending.isPending}>
+            {resending.isPending ? 'Resending…' : 'Resend'}
           </button>
         )}
       </div>

@@ -1,25 +1,29 @@
 import type { CreatedConsoleKey, KeyScope } from '@custodian/console-client';
 import { type FormEvent, useState } from 'react';
-import { createKey } from '../api/keys.api';
 import { ErrorNotice } from '../shared/notices';
-import { useAction } from '../shared/use-action';
+import { useCreateKey } from './keys.queries';
 
 export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedConsoleKey) => void }) {
   const [name, setName] = useState('');
   const [scope, setScope] = useState<KeyScope>('read');
-  const creating = useAction(createKey);
+  const creating = useCreateKey();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    const created = await creating.run(name.trim(), scope);
-    if (!created) return;
-    setName('');
-    setScope('read');
-    onCreated(created.value);
+    creating.mutate(
+      { name: name.trim(), scope },
+      {
+        onSuccess: (created) => {
+          setName('');
+          setScope('read');
+          onCreated(created);
+        },
+      },
+    );
   }
 
   return (
-    <form className="card" onSubmit={(event) => void submit(event)} aria-labelledby="create-key">
+    <form className="card" onSubmit={submit} aria-labelledby="create-key">
       <h2 id="create-key">Create a key</h2>
       <div className="field">
         <label htmlFor="key-name">Name</label>
@@ -59,8 +63,8 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedConsoleKe
         </label>
       </fieldset>
       <ErrorNotice error={creating.error} />
-      <button type="submit" className="button-primary" disabled={creating.busy}>
-        {creating.busy ? 'Creating…' : 'Create key'}
+      <button type="submit" className="button-primary" disabled={creating.isPending}>
+        {creating.isPending ? 'Creating…' : 'Create key'}
       </button>
     </form>
   );

@@ -1,8 +1,7 @@
 import type { Member, MemberInvitation } from '@custodian/console-client';
 import { type FormEvent, useState } from 'react';
-import { inviteMember } from '../api/members.api';
 import { ErrorNotice } from '../shared/notices';
-import { useAction } from '../shared/use-action';
+import { useInviteMember } from './members.queries';
 
 type InvitedRole = NonNullable<MemberInvitation['role']>;
 const ROLES: Array<{ value: Exclude<InvitedRole, 'owner'>; label: string }> = [
@@ -15,22 +14,24 @@ export function InviteForm({ onInvited }: { onInvited: (member: Member) => void 
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Exclude<InvitedRole, 'owner'>>('member');
-  const inviting = useAction(inviteMember);
+  const inviting = useInviteMember();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const invitation: MemberInvitation = { email: email.trim(), role };
     if (name.trim()) invitation.name = name.trim();
-    const invited = await inviting.run(invitation);
-    if (!invited) return;
-    setEmail('');
-    setName('');
-    setRole('member');
-    onInvited(invited.value);
+    inviting.mutate(invitation, {
+      onSuccess: (invited) => {
+        setEmail('');
+        setName('');
+        setRole('member');
+        onInvited(invited);
+      },
+    });
   }
 
   return (
-    <form className="card" onSubmit={(event) => void submit(event)} aria-labelledby="invite">
+    <form className="card" onSubmit={submit} aria-labelledby="invite">
       <h2 id="invite">Invite a member</h2>
       <div className="field">
         <label htmlFor="invite-email">E-mail</label>
@@ -68,8 +69,8 @@ export function InviteForm({ onInvited }: { onInvited: (member: Member) => void 
         ))}
       </fieldset>
       <ErrorNotice error={inviting.error} />
-      <button type="submit" className="button-primary" disabled={inviting.busy}>
-        {inviting.busy ? 'Inviting…' : 'Send invitation'}
+      <button type="submit" className="button-primary" disabled={inviting.isPending}>
+        {inviting.isPending ? 'Inviting…' : 'Send invitation'}
       </button>
     </form>
   );

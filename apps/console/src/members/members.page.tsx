@@ -1,15 +1,20 @@
 import type { Member } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { changeMemberRole, listMembers, removeMember, resendInvitation } from '../api/members.api';
-import { useSession } from '../app/session-context';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDate } from '../shared/format';
-import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { ErrorNotice, Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { InviteForm } from './invite-form';
+import {
+  memberQueries,
+  useChangeMemberRole,
+  useRemoveMember,
+  useResendInvitation,
+} from './members.queries';
 
 const RANK: Record<Member['role'], number> = { owner: 0, admin: 1, manager: 2, member: 3 };
 
@@ -35,41 +40,42 @@ export function MembersPage() {
   usePageTitle('Members');
   const { session } = useSession();
   const manage = can(session, 'members.manage');
-  const [members, { update }] = useLoad(listMembers, []);
+  const members = useQuery(memberQueries.list());
   const [removing, setRemoving] = useState<Member | null>(null);
   const [removed, setRemoved] = useState<Member | null>(null);
   const [invited, setInvited] = useState<Member | null>(null);
-  const removal = useAction(removeMember);
-  const roleChange = useAction(changeMemberRole);
-  const resend = useAction(resendInvitation);
+  const removal = useRemoveMember();
+  const roleChange = useChangeMemberRole();
+  const resend = useResendInvitation();
   const [changed, setChanged] = useState<string | null>(null);
 
-  async function setRole(member: Member, role: Member['role']) {
-    const answer = await roleChange.run(member.id, role);
-    if (!answer) return;
-    update((list) => list.map((shown) => (shown.id === member.id ? answer.value : shown)));
-    setChanged(`${who(member)} is now ${answer.value.role}.`);
+  function setRole(member: Member, role: Member['role']) {
+    roleChange.mutate(
+      { id: member.id, role },
+      { onSuccess: (answer) => setChanged(`${who(member)} is now ${answer.role}.`) },
+    );
   }
 
-  async function sendAgain(member: Member) {
-    const answer = await resend.run(member.id);
-    if (answer)
-      setChanged(`A new invitation link is on its way to ${member.email}, valid for 7 days.`);
+  function sendAgain(member: Member) {
+    resend.mutate(member.id, {
+      onSuccess: () =>
+        setChanged(`A new invitation link is on its way to ${member.email}, valid for 7 days.`),
+    });
   }
 
-  async function confirmRemove() {
+  function confirmRemove() {
     if (!removing) return;
-    const done = await removal.run(removing.id);
-    if (!done) return;
-    update((list) => list.filter((member) => member.id !== done.value.id));
-    setInvited(null);
-    setChanged(null);
-    setRemoved(done.value);
-    setRemoving(null);
+    removal.mutate(removing.id, {
+      onSuccess: (done) => {
+        setInvited(null);
+        setChanged(null);
+        setRemoved(done);
+        setRemoving(null);
+      },
+    });
   }
 
   function showInvited(member: Member) {
-    update((list) => [...list.filter((shown) => shown.id !== member.id), member]);
     setRemoved(null);
     setInvited(member);
   }
@@ -96,109 +102,112 @@ export function MembersPage() {
       )}
       {changed && <Notice tone="success">{changed}</Notice>}
       <ErrorNotice error={roleChange.error ?? resend.error} />
-      {members.status === 'loading' && <Loading what="members" />}
-      {members.status === 'failed' && <ErrorNotice error={members.error} />}
-      {members.status === 'ready' && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Members of the workspace</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Joined</th>
-                {manage && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.map((member) => (
-                <tr key={member.id}>
-                  <td>{member.name ?? <span className="muted">—</span>}</td>
-                  <td>{member.email}</td>
-                  <td>
-                    {manage &&
-                    session.member &&
-                    removable(session.member.role, session.member.id, member) ? (
-                      <>
-                        <label htmlFor={`role-${member.id}`} className="visually-hidden">
-                          Role of {who(member)}
-                        </label>
-                        <select
-                          id={`role-${member.id}`}
-                          value={member.role}
-                          disabled={roleChange.busy}
-                          onChange={(event) =>
-                            void setRole(member, event.target.value as Member['role'])
-                          }
-                        >
-                          {grantable(session.member.role).map((role) => (
-                            <option key={role} value={role}>
-                              {role}
-                            </option>
-                          ))}
-                        </select>
-                      </>
-                    ) : (
-                      member.role
-                    )}
-                  </td>
-                  <td>
-                    {member.status === 'active' ? (
-                      <span className="badge badge-on">Active</span>
-                    ) : (
-                      <span className="badge badge-pending">Invited</span>
-                    )}
-                  </td>
-                  <td className="nowrap">{formatDate(member.joined_at, '—')}</td>
+      <QueryState query={members} what="members">
+        {(list) => (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Members of the workspace</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Joined</th>
                   {manage && (
-                    <td className="cell-actions">
-                      {member.status === 'invited' && (
-                        <button
-                          type="button"
-                          className="button-small"
-                          disabled={resend.busy}
-                          onClick={() => void sendAgain(member)}
-                        >
-                          Resend
-                          <span className="visually-hidden"> the invitation of {who(member)}</span>
-                        </button>
-                      )}{' '}
-                      {removable(session.member?.role, session.member?.id, member) && (
-                        <button
-                          type="button"
-                          className="button-small button-danger-quiet"
-                          onClick={() => {
-                            removal.clearError();
-                            setRemoving(member);
-                          }}
-                        >
-                          {member.status === 'invited' ? 'Cancel' : 'Remove'}
-                          <span className="visually-hidden"> {who(member)}</span>
-                        </button>
-                      )}
-                    </td>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
                   )}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {list.map((member) => (
+                  <tr key={member.id}>
+                    <td>{member.name ?? <span className="muted">—</span>}</td>
+                    <td>{member.email}</td>
+                    <td>
+                      {manage &&
+                      session.member &&
+                      removable(session.member.role, session.member.id, member) ? (
+                        <>
+                          <label htmlFor={`role-${member.id}`} className="visually-hidden">
+                            Role of {who(member)}
+                          </label>
+                          <select
+                            id={`role-${member.id}`}
+                            value={member.role}
+                            disabled={roleChange.isPending}
+                            onChange={(event) =>
+                              setRole(member, event.target.value as Member['role'])
+                            }
+                          >
+                            {grantable(session.member.role).map((role) => (
+                              <option key={role} value={role}>
+                                {role}
+                              </option>
+                            ))}
+                          </select>
+                        </>
+                      ) : (
+                        member.role
+                      )}
+                    </td>
+                    <td>
+                      {member.status === 'active' ? (
+                        <span className="badge badge-on">Active</span>
+                      ) : (
+                        <span className="badge badge-pending">Invited</span>
+                      )}
+                    </td>
+                    <td className="nowrap">{formatDate(member.joined_at, '—')}</td>
+                    {manage && (
+                      <td className="cell-actions">
+                        {member.status === 'invited' && (
+                          <button
+                            type="button"
+                            className="button-small"
+                            disabled={resend.isPending}
+                            onClick={() => sendAgain(member)}
+                          >
+                            Resend
+                            <span className="visually-hidden">
+                              {' '}
+                              the invitation of {who(member)}
+                            </span>
+                          </button>
+                        )}{' '}
+                        {removable(session.member?.role, session.member?.id, member) && (
+                          <button
+                            type="button"
+                            className="button-small button-danger-quiet"
+                            onClick={() => {
+                              removal.reset();
+                              setRemoving(member);
+                            }}
+                          >
+                            {member.status === 'invited' ? 'Cancel' : 'Remove'}
+                            <span className="visually-hidden"> {who(member)}</span>
+                          </button>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       {manage && <InviteForm onInvited={showInvited} />}
       <ConfirmDialog
         open={removing !== null}
         title={removing?.status === 'invited' ? 'Cancel this invitation?' : 'Remove this member?'}
         confirmLabel={removing?.status === 'invited' ? 'Cancel invitation' : 'Remove member'}
         danger
-        busy={removal.busy}
+        busy={removal.isPending}
         error={removal.error}
-        onConfirm={() => void confirmRemove()}
+        onConfirm={confirmRemove}
         onClose={() => setRemoving(null)}
       >
         {removing && (

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { useSession } from '../app/session-context';
 import { can } from '../shared/permissions';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 
 export function OverviewPage() {

@@ -1,29 +1,32 @@
 import type { PersonListQuery, PersonStatus } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { listPeople } from '../api/people.api';
-import { useSession } from '../app/session-context';
 import { formatDateTime } from '../shared/format';
-import { ErrorNotice, Loading } from '../shared/notices';
 import { Pager } from '../shared/pager';
 import { can } from '../shared/permissions';
-import { useListView } from '../shared/list-view';
-import { useLoad } from '../shared/use-load';
+import { type ListView, useListView } from '../shared/list-view';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import { personQueries } from './people.queries';
 import { PERSON_STATUSES, PERSON_STATUS_LABEL, isPersonStatus } from './person-values';
 
 const PAGE_SIZE = 50;
+
+/** The API's query for the list view in the URL: the key of its page in the cache. */
+function listQuery(view: ListView<PersonStatus>): PersonListQuery {
+  const query: PersonListQuery = { page: view.page, pageSize: PAGE_SIZE };
+  if (view.search) query.search = view.search;
+  if (view.status) query.status = view.status;
+  return query;
+}
 
 export function PeoplePage() {
   usePageTitle('People');
   const { session } = useSession();
   const [view, show] = useListView(isPersonStatus);
-  const [people] = useLoad(() => {
-    const query: PersonListQuery = { page: view.page, pageSize: PAGE_SIZE };
-    if (view.search) query.search = view.search;
-    if (view.status) query.status = view.status;
-    return listPeople(query);
-  }, [view]);
+  const people = useQuery(personQueries.list(listQuery(view)));
   const [typed, setTyped] = useState(view.search);
   const [status, setStatus] = useState<PersonStatus | ''>(view.status ?? '');
 
@@ -91,53 +94,53 @@ export function PeoplePage() {
           </Link>
         </p>
       )}
-      {people.status === 'loading' && <Loading what="people" />}
-      {people.status === 'failed' && <ErrorNotice error={people.error} />}
-      {people.status === 'ready' && (
-        <>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">People</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Employee number</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {people.data.data.length === 0 && (
+      <QueryState query={people} what="people">
+        {(found) => (
+          <>
+            <div className="table-wrap">
+              <table>
+                <caption className="visually-hidden">People</caption>
+                <thead>
                   <tr>
-                    <td colSpan={5} className="empty">
-                      {filtered ? 'Nobody matches.' : 'No people yet.'}
-                    </td>
+                    <th scope="col">Name</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">E-mail</th>
+                    <th scope="col">Employee number</th>
+                    <th scope="col">Updated</th>
                   </tr>
-                )}
-                {people.data.data.map((person) => (
-                  <tr key={person.id} className={person.status === 'active' ? '' : 'row-muted'}>
-                    <td>
-                      <Link to={`/people/${person.id}`}>{person.full_name}</Link>
-                    </td>
-                    <td>{PERSON_STATUS_LABEL[person.status]}</td>
-                    <td>{person.email ?? <span className="muted">—</span>}</td>
-                    <td className="mono">{person.employee_number ?? ''}</td>
-                    <td className="nowrap">{formatDateTime(person.updated_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            page={view.page}
-            pageSize={PAGE_SIZE}
-            total={people.data.total}
-            noun={['person', 'people']}
-            onPage={(page) => show({ ...view, page })}
-          />
-        </>
-      )}
+                </thead>
+                <tbody>
+                  {found.data.length === 0 && (
+                    <tr>
+                      <td colSpan={5} className="empty">
+                        {filtered ? 'Nobody matches.' : 'No people yet.'}
+                      </td>
+                    </tr>
+                  )}
+                  {found.data.map((person) => (
+                    <tr key={person.id} className={person.status === 'active' ? '' : 'row-muted'}>
+                      <td>
+                        <Link to={`/people/${person.id}`}>{person.full_name}</Link>
+                      </td>
+                      <td>{PERSON_STATUS_LABEL[person.status]}</td>
+                      <td>{person.email ?? <span className="muted">—</span>}</td>
+                      <td className="mono">{person.employee_number ?? ''}</td>
+                      <td className="nowrap">{formatDateTime(person.updated_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager
+              page={view.page}
+              pageSize={PAGE_SIZE}
+              total={found.total}
+              noun={['person', 'people']}
+              onPage={(page) => show({ ...view, page })}
+            />
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

@@ -1,11 +1,11 @@
 import type { Person, PersonStatus } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { createPerson, getPerson, updatePerson } from '../api/people.api';
-import { ErrorNotice, Loading } from '../shared/notices';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { ErrorNotice } from '../shared/notices';
+import { QueryState } from '../shared/query-state';
 import { usePageTitle } from '../shared/use-page-title';
+import { personQueries, useSavePerson } from './people.queries';
 import type { PersonPageNotice } from './person.page';
 import {
   PERSON_STATUSES,
@@ -19,7 +19,7 @@ import {
 export function PersonFormPage() {
   const { id } = useParams();
   usePageTitle(id ? 'Edit person' : 'Add person');
-  const [loaded] = useLoad(() => (id ? getPerson(id) : Promise.resolve(null)), [id]);
+  const person = useQuery({ ...personQueries.detail(id ?? ''), enabled: id !== undefined });
   return (
     <div className="page page-narrow">
       <p className="breadcrumb">
@@ -27,16 +27,18 @@ export function PersonFormPage() {
         {id && (
           <>
             {' / '}
-            <Link to={`/people/${id}`}>
-              {loaded.status === 'ready' ? loaded.data?.full_name : 'Person'}
-            </Link>
+            <Link to={`/people/${id}`}>{person.data?.full_name ?? 'Person'}</Link>
           </>
         )}
       </p>
       <h1>{id ? 'Edit person' : 'Add person'}</h1>
-      {loaded.status === 'loading' && <Loading what="the person" />}
-      {loaded.status === 'failed' && <ErrorNotice error={loaded.error} />}
-      {loaded.status === 'ready' && <PersonForm person={loaded.data} />}
+      {id === undefined ? (
+        <PersonForm person={null} />
+      ) : (
+        <QueryState query={person} what="the person">
+          {(shown) => <PersonForm person={shown} />}
+        </QueryState>
+      )}
     </div>
   );
 }
@@ -70,24 +72,27 @@ function stillHeld(count: number): string {
 function PersonForm({ person }: { person: Person | null }) {
   const navigate = useNavigate();
   const [form, setForm] = useState(() => formOf(person));
-  const saving = useAction((): Promise<Person> =>
-    person ? updatePerson(person.id, personChanges(person, form)) : createPerson(personInput(form)),
-  );
+  const saving = useSavePerson();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    const saved = await saving.run();
-    if (!saved) return;
-    const state: PersonPageNotice = {
-      notice: person ? 'Changes saved.' : `${saved.value.full_name} is added.`,
-    };
-    await navigate(`/people/${saved.value.id}`, { state });
+    const save = person
+      ? { id: person.id, changes: personChanges(person, form) }
+      : { id: null, input: personInput(form) };
+    saving.mutate(save, {
+      onSuccess: (saved) => {
+        const state: PersonPageNotice = {
+          notice: person ? 'Changes saved.' : `${saved.full_name} is added.`,
+        };
+        void navigate(`/people/${saved.id}`, { state });
+      },
+    });
   }
 
   const offboarding = person?.status === 'active' && form.status === 'inactive';
 
   return (
-    <form className="card form-wide" onSubmit={(event) => void submit(event)}>
+    <form className="card form-wide" onSubmit={submit}>
       <div className="field">
         <label htmlFor="person-full_name">Full name</label>
         <input
@@ -140,8 +145,8 @@ function PersonForm({ person }: { person: Person | null }) {
       </div>
       <ErrorNotice error={saving.error} />
       <div className="actions">
-        <button type="submit" className="button-primary" disabled={saving.busy}>
-          {saving.busy ? 'Saving…' : person ? 'Save changes' : 'Add person'}
+        <button type="submit" className="button-primary" disabled={saving.isPending}>
+          {saving.isPending ? 'Saving…' : person ? 'Save changes' : 'Add person'}
         </button>
         <Link to={person ? `/people/${person.id}` : '/people'} className="button">
           Cancel

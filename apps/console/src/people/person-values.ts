@@ -1,9 +1,10 @@
 import type { Person, PersonChanges, PersonInput, PersonStatus } from '@custodian/console-client';
+import { PERSON_STATUSES as CONTRACT_PERSON_STATUSES } from '@custodian/contracts/constants';
 
-// The values the API accepts, as a person reads them. `satisfies` ties the list to the
-// generated schema: a status the API drops stops compiling here.
+// The values the API accepts (the contract's own list), as a person reads them. `satisfies`
+// ties the list to the generated schema: a status the API drops stops compiling here.
 
-export const PERSON_STATUSES = ['active', 'inactive'] as const satisfies readonly PersonStatus[];
+export const PERSON_STATUSES = CONTRACT_PERSON_STATUSES satisfies readonly PersonStatus[];
 
 export const PERSON_STATUS_LABEL: Record<PersonStatus, string> = {
   active: 'Active',

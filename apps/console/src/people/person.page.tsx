@@ -1,16 +1,16 @@
 import type { Person } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ActivityList } from '../activity/activity-list';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { getPerson, updatePerson } from '../api/people.api';
-import { useSession } from '../app/session-context';
+import { ActivityList } from '../activity/activity-list';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime, plural } from '../shared/format';
-import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import { personQueries, useSavePerson } from './people.queries';
 import { PersonHoldings, StillHeld } from './person-holdings';
 import { PERSON_STATUS_LABEL } from './person-values';
 
@@ -28,7 +28,7 @@ export function PersonPage() {
     id,
     notice: (location.state as PersonPageNotice | null)?.notice ?? null,
   }));
-  const [person, { update }] = useLoad(() => getPerson(id), [id]);
+  const person = useQuery(personQueries.detail(id));
 
   // Said once: the history entry forgets it, so a reload or a return here does not repeat it.
   useEffect(() => {
@@ -41,39 +41,35 @@ export function PersonPage() {
         <Link to="/people">People</Link>
       </p>
       {arrived.notice && arrived.id === id && <Notice tone="success">{arrived.notice}</Notice>}
-      {person.status === 'loading' && <Loading what="the person" />}
-      {person.status === 'failed' && <ErrorNotice error={person.error} />}
-      {person.status === 'ready' && (
-        <PersonDetails person={person.data} onChanged={(changed) => update(() => changed)} />
-      )}
+      <QueryState query={person} what="the person">
+        {(shown) => <PersonDetails person={shown} />}
+      </QueryState>
     </div>
   );
 }
 
-function PersonDetails({
-  person,
-  onChanged,
-}: {
-  person: Person;
-  onChanged: (person: Person) => void;
-}) {
+function PersonDetails({ person }: { person: Person }) {
   const { session } = useSession();
   const manage = can(session, 'people.manage');
   const [confirming, setConfirming] = useState(false);
   const [offboarded, setOffboarded] = useState<string | null>(null);
-  const offboarding = useAction(() => updatePerson(person.id, { status: 'inactive' }));
+  const offboarding = useSavePerson();
 
-  async function offboard() {
-    const answer = await offboarding.run();
-    if (!answer) return;
-    setConfirming(false);
-    onChanged(answer.value);
-    const held = answer.value.holdings_count;
-    setOffboarded(
-      `${answer.value.full_name} is offboarded.` +
-        (held > 0
-          ? ` They still hold ${plural(held, 'asset', 'assets')}: check each in from its page.`
-          : ''),
+  function offboard() {
+    offboarding.mutate(
+      { id: person.id, changes: { status: 'inactive' } },
+      {
+        onSuccess: (answer) => {
+          setConfirming(false);
+          const held = answer.holdings_count;
+          setOffboarded(
+            `${answer.full_name} is offboarded.` +
+              (held > 0
+                ? ` They still hold ${plural(held, 'asset', 'assets')}: check each in from its page.`
+                : ''),
+          );
+        },
+      },
     );
   }
 
@@ -96,7 +92,7 @@ function PersonDetails({
               type="button"
               className="button-danger-quiet"
               onClick={() => {
-                offboarding.clearError();
+                offboarding.reset();
                 setConfirming(true);
               }}
             >
@@ -128,9 +124,9 @@ function PersonDetails({
         title={`Offboard ${person.full_name}?`}
         confirmLabel="Offboard"
         danger
-        busy={offboarding.busy}
+        busy={offboarding.isPending}
         error={offboarding.error}
-        onConfirm={() => void offboard()}
+        onConfirm={offboard}
         onClose={() => setConfirming(false)}
       >
         <p>
@@ -142,7 +138,7 @@ function PersonDetails({
 
       <section className="card" aria-labelledby="person-history">
         <h2 id="person-history">History</h2>
-        <ActivityList query={{ record_id: person.id }} reloadKey={person.updated_at} />
+        <ActivityList query={{ record_id: person.id }} />
       </section>
     </>
   );

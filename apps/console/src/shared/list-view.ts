@@ -36,17 +36,19 @@ export function searchFromView<S extends string>(view: ListView<S>): URLSearchPa
   return search;
 }
 
+const NO_SORTS: readonly string[] = [];
+
 /** The list view in the page's URL, and how to show another one. */
 export function useListView<S extends string>(
   isStatus: (value: string | null) => value is S,
-  sorts: readonly string[] = [],
+  sorts: readonly string[] = NO_SORTS,
 ): [ListView<S>, (next: ListView<S>) => void] {
   const [params, setParams] = useSearchParams();
   const paramsText = params.toString();
-  // `isStatus` and `sorts` are module-level constants of the page: they never change.
+  // `isStatus` and `sorts` are module-level constants of the page: the view changes with the URL.
   const view = useMemo(
     () => viewFromSearch(new URLSearchParams(paramsText), isStatus, sorts),
-    [paramsText],
+    [paramsText, isStatus, sorts],
   );
   return [view, (next) => setParams(searchFromView(next))];
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { describeFailure } from '../api/failure';
-import { useSession } from '../app/session-context';
+import { useSession } from './session';
 
 /** An error in words: the API's message, the network sentence, or what the role cannot do. */
 export function ErrorNotice({ error }: { error: unknown }) {

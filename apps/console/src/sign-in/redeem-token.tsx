@@ -1,9 +1,10 @@
 import type { Session } from '@custodian/console-client';
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useSession } from '../app/session-context';
 import { ErrorNotice } from '../shared/notices';
 import { landingPath } from '../shared/permissions';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { tokenFromHash } from './token-from-hash';
 
@@ -23,7 +24,15 @@ export function RedeemToken({ title, working, missing, redeem }: RedeemTokenProp
   const { replace } = useSession();
   const navigate = useNavigate();
   const [token] = useState(() => tokenFromHash(window.location.hash));
-  const [error, setError] = useState<unknown>(null);
+  const redeeming = useMutation({
+    mutationFn: (sent: string) => redeem(sent),
+    onSuccess: (session) => {
+      replace(session);
+      void navigate(landingPath(session, null), { replace: true });
+    },
+  });
+  const { mutate } = redeeming;
+  const error = redeeming.error;
   // A token works once: React's development double effect must not send it twice.
   const sent = useRef(false);
 
@@ -31,14 +40,8 @@ export function RedeemToken({ title, working, missing, redeem }: RedeemTokenProp
     if (!token || sent.current) return;
     sent.current = true;
     window.history.replaceState(window.history.state, '', window.location.pathname);
-    redeem(token).then(
-      async (session) => {
-        replace(session);
-        await navigate(landingPath(session, null), { replace: true });
-      },
-      (caught: unknown) => setError(caught),
-    );
-  }, [token, redeem, replace, navigate]);
+    mutate(token);
+  }, [token, mutate]);
 
   return (
     <div className="page page-narrow">

@@ -1,10 +1,10 @@
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { requestSignInLink, signInWithPassword } from '../api/session.api';
-import { useSession } from '../app/session-context';
 import { ErrorNotice, Notice } from '../shared/notices';
 import { landingPath, safeNextPath } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 
 export function SignInPage() {
@@ -16,26 +16,34 @@ export function SignInPage() {
 
   const [linkEmail, setLinkEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const sending = useAction(requestSignInLink);
+  const sending = useMutation({ mutationFn: (address: string) => requestSignInLink(address) });
 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const signingIn = useAction(signInWithPassword);
+  const signingIn = useMutation({
+    mutationFn: ({ address, secret }: { address: string; secret: string }) =>
+      signInWithPassword(address, secret),
+  });
 
   if (session.signed_in) return <Navigate to={landingPath(session, next)} replace />;
 
-  async function sendLink(event: FormEvent) {
+  function sendLink(event: FormEvent) {
     event.preventDefault();
     const address = linkEmail.trim();
-    if (await sending.run(address)) setSentTo(address);
+    sending.mutate(address, { onSuccess: () => setSentTo(address) });
   }
 
-  async function signIn(event: FormEvent) {
+  function signIn(event: FormEvent) {
     event.preventDefault();
-    const signedIn = await signingIn.run(email.trim(), password);
-    if (!signedIn) return;
-    replace(signedIn.value);
-    await navigate(landingPath(signedIn.value, next), { replace: true });
+    signingIn.mutate(
+      { address: email.trim(), secret: password },
+      {
+        onSuccess: (signedIn) => {
+          replace(signedIn);
+          void navigate(landingPath(signedIn, next), { replace: true });
+        },
+      },
+    );
   }
 
   return (
@@ -52,7 +60,7 @@ export function SignInPage() {
             </button>
           </Notice>
         ) : (
-          <form onSubmit={(event) => void sendLink(event)}>
+          <form onSubmit={sendLink}>
             <div className="field">
               <label htmlFor="link-email">E-mail</label>
               <input
@@ -65,8 +73,8 @@ export function SignInPage() {
               />
             </div>
             <ErrorNotice error={sending.error} />
-            <button type="submit" className="button-primary" disabled={sending.busy}>
-              {sending.busy ? 'Sending…' : 'Email me a sign-in link'}
+            <button type="submit" className="button-primary" disabled={sending.isPending}>
+              {sending.isPending ? 'Sending…' : 'Email me a sign-in link'}
             </button>
           </form>
         )}
@@ -74,7 +82,7 @@ export function SignInPage() {
 
       <section className="card" aria-labelledby="password-heading">
         <h2 id="password-heading">With a password</h2>
-        <form onSubmit={(event) => void signIn(event)}>
+        <form onSubmit={signIn}>
           <div className="field">
             <label htmlFor="password-email">E-mail</label>
             <input
@@ -98,8 +106,8 @@ export function SignInPage() {
             />
           </div>
           <ErrorNotice error={signingIn.error} />
-          <button type="submit" className="button-primary" disabled={signingIn.busy}>
-            {signingIn.busy ? 'Signing in…' : 'Sign in'}
+          <button type="submit" className="button-primary" disabled={signingIn.isPending}>
+            {signingIn.isPending ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
         <p className="hint">No password yet? Sign in with a link, then set one under Account.</p>

@@ -1,9 +1,10 @@
 import type { KeyUsage, PlanUsage, UsageMeter } from '@custodian/console-client';
-import { getUsage } from '../api/usage.api';
+import { useQuery } from '@tanstack/react-query';
 import { formatDate, formatDateTime } from '../shared/format';
-import { ErrorNotice, Loading, Notice } from '../shared/notices';
-import { useLoad } from '../shared/use-load';
+import { Notice } from '../shared/notices';
+import { QueryState } from '../shared/query-state';
 import { usePageTitle } from '../shared/use-page-title';
+import { usageQueries } from './usage.queries';
 
 type LimitName = UsageMeter['name'];
 
@@ -23,23 +24,28 @@ const count = (value: number) => value.toLocaleString('en');
 /** /usage: the plan, its limits and what is used of each, and the limits reached or near. */
 export function UsagePage() {
   usePageTitle('Plan & usage');
-  const [usage, { reload }] = useLoad(getUsage, []);
+  const usage = useQuery(usageQueries.plan());
 
   return (
     <div className="page">
       <div className="page-head">
         <h1>Plan &amp; usage</h1>
-        <button type="button" className="button" onClick={reload}>
-          Refresh
+        <button
+          type="button"
+          className="button"
+          disabled={usage.isRefetching}
+          onClick={() => void usage.refetch()}
+        >
+          {usage.isRefetching ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
       <p className="lead">
         What this workspace&apos;s plan allows and what is used of it. Limits come from the plan and
         any overrides agreed for the workspace.
       </p>
-      {usage.status === 'loading' && <Loading what="the plan and usage" />}
-      {usage.status === 'failed' && <ErrorNotice error={usage.error} />}
-      {usage.status === 'ready' && <Usage usage={usage.data} />}
+      <QueryState query={usage} what="the plan and usage">
+        {(shown) => <Usage usage={shown} />}
+      </QueryState>
     </div>
   );
 }

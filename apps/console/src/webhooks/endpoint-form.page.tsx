@@ -1,24 +1,23 @@
 import type { CreatedEndpoint, Endpoint, EventModule } from '@custodian/console-client';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { createEndpoint, getEndpoint, listEventModules, updateEndpoint } from '../api/webhooks.api';
 import { Dialog } from '../shared/dialog';
-import { ErrorNotice, Loading } from '../shared/notices';
+import { ErrorNotice } from '../shared/notices';
+import { QueryState } from '../shared/query-state';
 import { SecretField } from '../shared/secret-field';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
 import { usePageTitle } from '../shared/use-page-title';
 import { EventPicker } from './event-picker';
 import { type EventSelection, eventsToSend, selectionFromEvents } from './event-selection';
+import { endpointQueries, useCreateEndpoint, useUpdateEndpoint } from './webhooks.queries';
 
 /** /webhooks/new and /webhooks/:id/edit. */
 export function EndpointFormPage() {
   const { id } = useParams();
   usePageTitle(id ? 'Edit endpoint' : 'Add endpoint');
-  const [loaded] = useLoad(
-    () => Promise.all([listEventModules(), id ? getEndpoint(id) : Promise.resolve(null)]),
-    [id],
-  );
+  const modules = useQuery(endpointQueries.events());
+  // Read alongside the event keys (an edit needs both); a new endpoint has none to read.
+  const endpoint = useQuery({ ...endpointQueries.detail(id ?? ''), enabled: id !== undefined });
 
   return (
     <div className="page">
@@ -32,10 +31,18 @@ export function EndpointFormPage() {
         )}
       </p>
       <h1>{id ? 'Edit endpoint' : 'Add endpoint'}</h1>
-      {loaded.status === 'loading' && <Loading what="the event keys" />}
-      {loaded.status === 'failed' && <ErrorNotice error={loaded.error} />}
-      {loaded.status === 'ready' && (
-        <EndpointForm modules={loaded.data[0]} endpoint={loaded.data[1]} />
+      {id === undefined ? (
+        <QueryState query={modules} what="the event keys">
+          {(events) => <EndpointForm modules={events} endpoint={null} />}
+        </QueryState>
+      ) : (
+        <QueryState query={endpoint} what="the endpoint">
+          {(shown) => (
+            <QueryState query={modules} what="the event keys">
+              {(events) => <EndpointForm modules={events} endpoint={shown} />}
+            </QueryState>
+          )}
+        </QueryState>
       )}
     </div>
   );
@@ -56,31 +63,32 @@ function EndpointForm({
   );
   const [problem, setProblem] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedEndpoint | null>(null);
-  const saving = useAction(async (events: string[]): Promise<Endpoint> => {
+  const creating = useCreateEndpoint();
+  const updating = useUpdateEndpoint();
+  const busy = creating.isPending || updating.isPending;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const chosen = eventsToSend(selection);
+    setProblem('error' in chosen ? chosen.error : null);
+    if ('error' in chosen) return;
+    const { events } = chosen;
     const text = description.trim();
     if (!endpoint) {
-      const answer = await createEndpoint({
-        url: url.trim(),
-        events,
-        ...(text && { description: text }),
-      });
-      setCreated(answer);
-      return answer;
+      const input = { url: url.trim(), events, ...(text && { description: text }) };
+      // The answer carries the signing secret, shown once in the dialog below.
+      creating.mutate(input, { onSuccess: setCreated });
+      return;
     }
-    return updateEndpoint(endpoint.id, { url: url.trim(), events, description: text || null });
-  });
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const events = eventsToSend(selection);
-    setProblem('error' in events ? events.error : null);
-    if ('error' in events) return;
-    const saved = await saving.run(events.events);
-    if (saved && endpoint) await navigate(`/webhooks/${saved.value.id}`);
+    const changes = { url: url.trim(), events, description: text || null };
+    updating.mutate(
+      { id: endpoint.id, changes },
+      { onSuccess: (saved) => void navigate(`/webhooks/${saved.id}`) },
+    );
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} className="form-wide">
+    <form onSubmit={submit} className="form-wide">
       <div className="field">
         <label htmlFor="endpoint-url">URL</label>
         <input
@@ -110,10 +118,10 @@ function EndpointForm({
           {problem}
         </p>
       )}
-      <ErrorNotice error={saving.error} />
+      <ErrorNotice error={creating.error ?? updating.error} />
       <div className="actions">
-        <button type="submit" className="button-primary" disabled={saving.busy}>
-          {saving.busy ? 'Saving…' : endpoint ? 'Save changes' : 'Add endpoint'}
+        <button type="submit" className="button-primary" disabled={busy}>
+          {busy ? 'Saving…' : endpoint ? 'Save changes' : 'Add endpoint'}
         </button>
         <Link to={endpoint ? `/webhooks/${endpoint.id}` : '/webhooks'}>Cancel</Link>
       </div>

@@ -1,68 +1,55 @@
-import type { Endpoint, TestDelivery } from '@custodian/console-client';
+import type { DeliveryPage, Endpoint, TestDelivery } from '@custodian/console-client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { listDeliveries } from '../api/deliveries.api';
-import { getEndpoint, sendTestPing, updateEndpoint } from '../api/webhooks.api';
-import { useSession } from '../app/session-context';
-import { DeliveryTable } from '../deliveries/delivery-table';
+import { DeliveryTable } from '../shared/delivery-table';
 import { formatDateTime, formatRate } from '../shared/format';
-import { ErrorNotice, Loading, Notice } from '../shared/notices';
+import { ErrorNotice, Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
-import { useLoad } from '../shared/use-load';
+import { QueryState } from '../shared/query-state';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { STATE_LABEL, endpointState, receivesAll } from './endpoint-state';
 import { SecretPanel } from './secret-panel';
+import {
+  endpointKeys,
+  endpointQueries,
+  useSendTestPing,
+  useUpdateEndpoint,
+} from './webhooks.queries';
 
 export function EndpointPage() {
   usePageTitle('Endpoint');
   const { id = '' } = useParams();
-  const [endpoint, { update, reload }] = useLoad(() => getEndpoint(id), [id]);
+  const endpoint = useQuery(endpointQueries.detail(id));
 
   return (
     <div className="page">
       <p className="breadcrumb">
         <Link to="/webhooks">Webhooks</Link>
       </p>
-      {endpoint.status === 'loading' && <Loading what="the endpoint" />}
-      {endpoint.status === 'failed' && <ErrorNotice error={endpoint.error} />}
-      {endpoint.status === 'ready' && (
-        <EndpointDetails
-          endpoint={endpoint.data}
-          onChanged={(changed) => update(() => changed)}
-          reload={reload}
-        />
-      )}
+      <QueryState query={endpoint} what="the endpoint">
+        {(shown) => <EndpointDetails endpoint={shown} />}
+      </QueryState>
     </div>
   );
 }
 
-function EndpointDetails({
-  endpoint,
-  onChanged,
-  reload,
-}: {
-  endpoint: Endpoint;
-  onChanged: (endpoint: Endpoint) => void;
-  reload: () => void;
-}) {
+function EndpointDetails({ endpoint }: { endpoint: Endpoint }) {
   const { session } = useSession();
   const manage = can(session, 'webhooks.manage');
   const state = endpointState(endpoint);
-  const toggling = useAction((enabled: boolean) => updateEndpoint(endpoint.id, { enabled }));
-  const testing = useAction(sendTestPing);
+  const toggling = useUpdateEndpoint();
+  const testing = useSendTestPing();
   const [ping, setPing] = useState<TestDelivery | null>(null);
 
-  async function toggle() {
-    const answer = await toggling.run(!endpoint.enabled);
-    if (answer) onChanged(answer.value);
+  function toggle() {
+    toggling.mutate({ id: endpoint.id, changes: { enabled: !endpoint.enabled } });
   }
 
-  async function test() {
+  function test() {
     setPing(null);
-    const answer = await testing.run(endpoint.id);
-    if (!answer) return;
-    setPing(answer.value);
+    testing.mutate(endpoint.id, { onSuccess: setPing });
   }
 
   return (
@@ -84,11 +71,11 @@ function EndpointDetails({
           <Link to={`/webhooks/${endpoint.id}/edit`} className="button">
             Edit
           </Link>
-          <button type="button" onClick={() => void toggle()} disabled={toggling.busy}>
+          <button type="button" onClick={toggle} disabled={toggling.isPending}>
             {endpoint.enabled ? 'Disable' : 'Enable'}
           </button>
-          <button type="button" onClick={() => void test()} disabled={testing.busy}>
-            {testing.busy ? 'Sending…' : 'Send test ping'}
+          <button type="button" onClick={test} disabled={testing.isPending}>
+            {testing.isPending ? 'Sending…' : 'Send test ping'}
           </button>
         </div>
       )}
@@ -140,63 +127,60 @@ function EndpointDetails({
         <dd>{formatDateTime(endpoint.created_at)}</dd>
       </dl>
 
-      {can(session, 'webhooks.secrets') && (
-        <SecretPanel endpointId={endpoint.id} onRotated={reload} />
-      )}
+      {can(session, 'webhooks.secrets') && <SecretPanel endpointId={endpoint.id} />}
       <RecentDeliveries
         endpointId={endpoint.id}
         key={ping?.delivery_id}
         afterPing={ping !== null}
-        onSettled={reload}
       />
     </>
   );
 }
 
-/** How often, and how many times at most, the list is read again while a delivery is pending. */
+/** How often, and for how long at most, the list is read again while a delivery is pending. */
 const POLL_MS = 1_000;
-const MAX_POLLS = 60;
+const POLL_FOR_MS = 60_000;
+
+const hasPending = (page: DeliveryPage | undefined) =>
+  page?.data.some((delivery) => delivery.status === 'pending') ?? false;
 
 /**
  * The endpoint's last deliveries. While one is pending (a Test ping just sent, or a retry
- * waiting) the list reads itself again every second, so a person sees the outcome arrive; when
- * none is pending any more, `onSettled` refreshes the endpoint (its success rate, and its state:
+ * waiting) the list reads itself again every second, for a minute at most after it is shown;
+ * when none is pending any more, the endpoint is invalidated (its success rate, and its state:
  * a successful ping enables an auto-disabled endpoint again).
  */
 function RecentDeliveries({
   endpointId,
   afterPing,
-  onSettled,
 }: {
   endpointId: string;
   /** Mounted for a ping just sent: the endpoint is refreshed once it settles, even at once. */
   afterPing: boolean;
-  onSettled: () => void;
 }) {
-  const [recent, { reload }] = useLoad(
-    () => listDeliveries({ endpoint: endpointId, limit: 10 }),
-    [endpointId],
-  );
-  const polls = useRef(0);
-  // A ping may be delivered before the first read: the endpoint still owes a refresh.
+  const client = useQueryClient();
+  const [shownAt] = useState(Date.now);
+  const recent = useQuery({
+    ...endpointQueries.recentDeliveries(endpointId),
+    refetchInterval: (query) =>
+      hasPending(query.state.data) && Date.now() - shownAt < POLL_FOR_MS ? POLL_MS : false,
+  });
+  const loaded = recent.data !== undefined;
+  const pending = hasPending(recent.data);
+  // Whether the endpoint owes a refresh once nothing is pending: after a pending delivery was
+  // seen, or a ping sent (it may be delivered before the first read).
   const owed = useRef(afterPing);
-  const pending =
-    recent.status === 'ready' && recent.data.data.some((delivery) => delivery.status === 'pending');
   useEffect(() => {
-    if (recent.status !== 'ready') return;
-    if (!pending) {
-      if (owed.current || polls.current > 0) onSettled();
-      owed.current = false;
-      polls.current = 0;
+    if (!loaded) return;
+    if (pending) {
+      owed.current = true;
       return;
     }
-    if (polls.current >= MAX_POLLS) return;
-    const timer = window.setTimeout(() => {
-      polls.current += 1;
-      reload();
-    }, POLL_MS);
-    return () => window.clearTimeout(timer);
-  }, [recent, pending, reload, onSettled]);
+    if (owed.current) {
+      void client.invalidateQueries({ queryKey: endpointKeys.detail(endpointId), exact: true });
+    }
+    owed.current = false;
+  }, [loaded, pending, client, endpointId]);
   return (
     <section aria-labelledby="recent-heading">
       <div className="page-head">
@@ -205,15 +189,15 @@ function RecentDeliveries({
           All deliveries of this endpoint
         </Link>
       </div>
-      {recent.status === 'loading' && <Loading what="deliveries" />}
-      {recent.status === 'failed' && <ErrorNotice error={recent.error} />}
-      {recent.status === 'ready' && (
-        <DeliveryTable
-          deliveries={recent.data.data}
-          showEndpoint={false}
-          caption="Recent deliveries of this endpoint"
-        />
-      )}
+      <QueryState query={recent} what="deliveries">
+        {(page) => (
+          <DeliveryTable
+            deliveries={page.data}
+            showEndpoint={false}
+            caption="Recent deliveries of this endpoint"
+          />
+        )}
+      </QueryState>
     </section>
   );
 }

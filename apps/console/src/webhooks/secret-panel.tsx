@@ -1,11 +1,10 @@
 import type { WebhookSecret } from '@custodian/console-client';
 import { useId, useState } from 'react';
-import { revealSecret, rotateSecret } from '../api/webhooks.api';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice, Notice } from '../shared/notices';
 import { SecretField } from '../shared/secret-field';
-import { useAction } from '../shared/use-action';
+import { useRevealSecret, useRotateSecret } from './webhooks.queries';
 
 const OVERLAP_HOURS = [0, 1, 24, 72] as const;
 
@@ -14,36 +13,39 @@ function overlapLabel(hours: number): string {
   return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
 }
 
-/** Reveal the signing secret on demand; rotate it, both signatures sent during the overlap. */
-export function SecretPanel({
-  endpointId,
-  onRotated,
-}: {
-  endpointId: string;
-  onRotated: () => void;
-}) {
+/**
+ * Reveal the signing secret on demand; rotate it, both signatures sent during the overlap (the
+ * rotation invalidates the endpoint, whose page then says until when).
+ */
+export function SecretPanel({ endpointId }: { endpointId: string }) {
   const selectId = useId();
   const [secret, setSecret] = useState<WebhookSecret | null>(null);
   const [rotated, setRotated] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [overlap, setOverlap] = useState(24);
-  const revealing = useAction(revealSecret);
-  const rotating = useAction(rotateSecret);
+  const revealing = useRevealSecret();
+  const rotating = useRotateSecret();
 
-  async function reveal() {
-    const answer = await revealing.run(endpointId);
-    if (!answer) return;
-    setSecret(answer.value);
-    setRotated(false);
+  function reveal() {
+    revealing.mutate(endpointId, {
+      onSuccess: (answer) => {
+        setSecret(answer);
+        setRotated(false);
+      },
+    });
   }
 
-  async function rotate() {
-    const answer = await rotating.run(endpointId, overlap);
-    if (!answer) return;
-    setSecret(answer.value);
-    setRotated(true);
-    setConfirming(false);
-    onRotated();
+  function rotate() {
+    rotating.mutate(
+      { id: endpointId, overlapHours: overlap },
+      {
+        onSuccess: (answer) => {
+          setSecret(answer);
+          setRotated(true);
+          setConfirming(false);
+        },
+      },
+    );
   }
 
   return (
@@ -74,14 +76,14 @@ export function SecretPanel({
       <ErrorNotice error={revealing.error} />
       <div className="actions">
         {!secret && (
-          <button type="button" onClick={() => void reveal()} disabled={revealing.busy}>
-            {revealing.busy ? 'Revealing…' : 'Reveal secret'}
+          <button type="button" onClick={reveal} disabled={revealing.isPending}>
+            {revealing.isPending ? 'Revealing…' : 'Reveal secret'}
           </button>
         )}
         <button
           type="button"
           onClick={() => {
-            rotating.clearError();
+            rotating.reset();
             setConfirming(true);
           }}
         >
@@ -92,9 +94,9 @@ export function SecretPanel({
         open={confirming}
         title="Rotate the signing secret?"
         confirmLabel="Rotate secret"
-        busy={rotating.busy}
+        busy={rotating.isPending}
         error={rotating.error}
-        onConfirm={() => void rotate()}
+        onConfirm={rotate}
         onClose={() => setConfirming(false)}
       >
         <p>

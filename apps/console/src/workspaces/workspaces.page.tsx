@@ -1,9 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { selectWorkspace } from '../api/session.api';
-import { useSession } from '../app/session-context';
 import { ErrorNotice } from '../shared/notices';
 import { safeNextPath } from '../shared/permissions';
-import { useAction } from '../shared/use-action';
+import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 
 export function WorkspacesPage() {
@@ -11,13 +11,16 @@ export function WorkspacesPage() {
   const { session, replace } = useSession();
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  const picking = useAction(selectWorkspace);
+  const picking = useMutation({ mutationFn: (id: string) => selectWorkspace(id) });
 
-  async function pick(workspaceId: string) {
-    const next = await picking.run(workspaceId);
-    if (!next) return;
-    replace(next.value);
-    await navigate(safeNextPath(search.get('next')) ?? '/', { replace: true });
+  function pick(workspaceId: string) {
+    picking.mutate(workspaceId, {
+      onSuccess: (next) => {
+        // Another workspace empties the query cache (shared/session.tsx).
+        replace(next);
+        void navigate(safeNextPath(search.get('next')) ?? '/', { replace: true });
+      },
+    });
   }
 
   return (
@@ -34,9 +37,9 @@ export function WorkspacesPage() {
             <button
               type="button"
               className="choice"
-              disabled={picking.busy}
+              disabled={picking.isPending}
               aria-current={membership.workspace_id === session.workspace?.id ? 'true' : undefined}
-              onClick={() => void pick(membership.workspace_id)}
+              onClick={() => pick(membership.workspace_id)}
             >
               <span className="choice-title">{membership.workspace_name}</span>
               <span className="choice-detail">

@@ -1,6 +1,7 @@
+// A delivery log table, on the log itself and under each webhook endpoint (webhooks/).
 import type { DeliveryStatus, DeliverySummary } from '@custodian/console-client';
 import { Link } from 'react-router';
-import { formatDateTime } from '../shared/format';
+import { formatDateTime } from './format';
 
 const STATUS_LABEL: Record<DeliveryStatus, string> = {
   pending: 'Pending',
