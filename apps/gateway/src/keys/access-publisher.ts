@@ -1,4 +1,3 @@
-import { DomainError } from '@custodian/contracts';
 import {
   Inject,
   Injectable,
@@ -10,9 +9,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { GatewayConfig } from '../config/gateway-config';
 import { RedisConnection } from '../redis/redis.provider';
 import { AccessCache } from './access-cache';
-import { AccessStore } from './access-store';
-import type { CacheRepairEntity } from './cache-repair.entity';
+import { AccessStore, queueRepair, queuedRepairs, repairDone } from './access-store';
 import type { WorkspaceChangePublisher } from '../workspaces/workspace-change-publisher';
+import { lockWorkspace } from '../workspaces/workspace.store';
 
 /**
  * Every change to keys, plans or limits goes through here, so that Postgres and the shared
@@ -59,10 +58,7 @@ export class AccessPublisher
     const result = await this.db.transaction(async (tx) => {
       await lockWorkspace(tx, workspaceId);
       const changed = await change(tx);
-      await tx.query(
-        `INSERT INTO gateway.cache_repairs (workspace_id) VALUES ($1) ON CONFLICT DO NOTHING`,
-        [workspaceId],
-      );
+      await queueRepair(tx, workspaceId);
       return changed;
     });
     try {
@@ -89,27 +85,17 @@ export class AccessPublisher
     await this.db.transaction(async (tx) => {
       await lockWorkspace(tx, workspaceId);
       await this.cache.overwrite(await this.store.byWorkspace(workspaceId, tx));
-      await tx.query(`DELETE FROM gateway.cache_repairs WHERE workspace_id = $1`, [workspaceId]);
+      await repairDone(tx, workspaceId);
     });
   }
 
   private async repairQueued(): Promise<void> {
     if (!this.redis.isReady()) return;
     try {
-      const queued = await this.db.query<Array<Pick<CacheRepairEntity, 'workspace_id'>>>(
-        `SELECT workspace_id FROM gateway.cache_repairs ORDER BY requested_at LIMIT 100`,
-      );
+      const queued = await queuedRepairs(this.db);
       for (const { workspace_id: workspaceId } of queued) await this.publish(workspaceId);
     } catch (error) {
       this.logger.warn(`cache repair deferred: ${(error as Error).message}`);
     }
   }
-}
-
-async function lockWorkspace(tx: EntityManager, workspaceId: string): Promise<void> {
-  const rows = await tx.query<unknown[]>(
-    `SELECT id FROM gateway.workspaces WHERE id = $1 FOR UPDATE`,
-    [workspaceId],
-  );
-  if (rows.length === 0) throw new DomainError('not_found', `Workspace ${workspaceId} not found`);
 }

@@ -10,13 +10,21 @@ import {
   type KeyView,
   type RevokedKeyView,
 } from '@custodian/contracts';
-import { ActivityLog, newId, queryOne } from '@custodian/persistence';
+import { ActivityLog, newId } from '@custodian/persistence';
 import { findUnstorableText } from '@custodian/validation';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AccessPublisher } from './access-publisher';
-import type { ApiKeyEntity } from './api-key.entity';
+import {
+  insertKey,
+  keyWorkspace,
+  lockKey,
+  revokeKey,
+  workspaceKeys,
+  workspaceKeysWithUse,
+  type KeyWithUseRow,
+} from './access-store';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 
 @Injectable()
@@ -36,20 +44,15 @@ export class KeysService {
     await this.workspaces.get(input.workspace);
     const key = generateApiKey();
     const row = await this.db.transaction(async (tx) => {
-      const created = await queryOne<ApiKeyEntity>(
-        tx,
-        `INSERT INTO gateway.api_keys (id, workspace_id, name, scope, prefix, key_hash, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [
-          newId('key'),
-          input.workspace,
-          input.name ?? null,
-          input.scope,
-          displayPrefix(key),
-          hashApiKey(key),
-          member?.email ?? null,
-        ],
-      );
+      const created = await insertKey(tx, {
+        id: newId('key'),
+        workspace_id: input.workspace,
+        name: input.name ?? null,
+        scope: input.scope,
+        prefix: displayPrefix(key),
+        key_hash: hashApiKey(key),
+        created_by: member?.email ?? null,
+      });
       await this.activity.record(tx, input.workspace, {
         ...keyActivity(member),
         recordType: 'key',
@@ -85,27 +88,13 @@ export class KeysService {
     if (findUnstorableText(input.id, '') !== null) {
       throw new DomainError('not_found', `Key ${JSON.stringify(input.id)} not found`);
     }
-    const keys = await this.db.query<Array<Pick<ApiKeyEntity, 'workspace_id'>>>(
-      `SELECT workspace_id FROM gateway.api_keys WHERE id = $1`,
-      [input.id],
-    );
-    const workspaceId = keys[0]?.workspace_id;
+    const workspaceId = await keyWorkspace(this.db, input.id);
     if (!workspaceId || (workspace !== undefined && workspaceId !== workspace)) {
       throw new DomainError('not_found', `Key ${input.id} not found`);
     }
     return this.publisher.change(workspaceId, async (tx) => {
-      const before = await queryOne<Pick<ApiKeyEntity, 'name' | 'prefix' | 'revoked_at'>>(
-        tx,
-        `SELECT name, prefix, revoked_at FROM gateway.api_keys WHERE id = $1 FOR UPDATE`,
-        [input.id],
-      );
-      // coalesce: the revocation time, never null here.
-      const row = await queryOne<Pick<ApiKeyEntity, 'id'> & { revoked_at: Date }>(
-        tx,
-        `UPDATE gateway.api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
-         RETURNING id, revoked_at`,
-        [input.id],
-      );
+      const before = await lockKey(tx, input.id);
+      const row = await revokeKey(tx, input.id);
       // Revoking twice is harmless and is one change, recorded once.
       if (before.revoked_at === null) {
         await this.activity.record(tx, workspaceId, {
@@ -122,10 +111,7 @@ export class KeysService {
 
   async list(input: WorkspaceRefInput): Promise<KeyView[]> {
     await this.workspaces.get(input.workspace);
-    const rows = await this.db.query<ApiKeyEntity[]>(
-      `SELECT * FROM gateway.api_keys WHERE workspace_id = $1 ORDER BY created_at, id`,
-      [input.workspace],
-    );
+    const rows = await workspaceKeys(this.db, input.workspace);
     return rows.map((row) => ({
       id: row.id,
       prefix: row.prefix,
@@ -139,13 +125,7 @@ export class KeysService {
 
   /** The console's list: who created each key and when it was last counted. */
   async listWithUse(workspace: string): Promise<ConsoleKey[]> {
-    const rows = await this.db.query<Array<ApiKeyEntity & { last_used_at: Date | null }>>(
-      `SELECT k.*,
-              (SELECT max(u.updated_at) FROM gateway.key_usage u
-                WHERE u.key_id = k.id AND u.requests > 0) AS last_used_at
-       FROM gateway.api_keys k WHERE k.workspace_id = $1 ORDER BY k.created_at, k.id`,
-      [workspace],
-    );
+    const rows = await workspaceKeysWithUse(this.db, workspace);
     return rows.map(consoleKey);
   }
 
@@ -156,7 +136,7 @@ export class KeysService {
   }
 }
 
-function consoleKey(row: ApiKeyEntity & { last_used_at: Date | null }): ConsoleKey {
+function consoleKey(row: KeyWithUseRow): ConsoleKey {
   return {
     id: row.id,
     name: row.name,

@@ -16,12 +16,16 @@ import { newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RegisterAdminClient } from '../register-client/register-admin-client';
-import { planLimits, type PlanEntity } from './plan.entity';
+import { planLimits } from './plan.entity';
 import { WorkspaceChangePublisher } from './workspace-change-publisher';
-import type { WorkspaceEntity } from './workspace.entity';
-
-/** A workspace and the limits of its plan (`w.*, p.<limits>`). */
-type WorkspaceRow = WorkspaceEntity & Omit<PlanEntity, 'name'>;
+import {
+  clockNow,
+  findWorkspaceRow,
+  insertWorkspace,
+  setOverrides,
+  setPlan,
+  type WorkspaceRow,
+} from './workspace.store';
 
 const OVERRIDE_FIELDS: Array<[keyof ChangeLimitsInput, LimitName]> = [
   ['rate_per_minute', 'ratePerMinute'],
@@ -50,11 +54,7 @@ export class WorkspacesService {
   async create(input: CreateWorkspaceInput): Promise<WorkspaceView & { owner?: MemberView }> {
     const id = newId('wsp');
     return this.db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO gateway.workspaces (id, name, plan) VALUES ($1, $2, $3)`, [
-        id,
-        input.name.trim(),
-        input.plan,
-      ]);
+      await insertWorkspace(tx, { id, name: input.name.trim(), plan: input.plan });
       const created = await this.get(id, tx);
       await this.statePlanFacts(tx, created);
       if (input.owner_email === undefined) return created;
@@ -67,30 +67,18 @@ export class WorkspacesService {
   }
 
   private async statePlanFacts(tx: EntityManager, view: WorkspaceView): Promise<void> {
-    const rows = await tx.query<Array<{ now: Date }>>(`SELECT clock_timestamp() AS now`);
-    await this.outbox.writePlanFacts(tx, planFactsOf(view, rows[0]?.now ?? new Date()));
+    const now = await clockNow(tx);
+    await this.outbox.writePlanFacts(tx, planFactsOf(view, now ?? new Date()));
   }
 
   async get(id: unknown, manager: EntityManager = this.db.manager): Promise<WorkspaceView> {
-    const rows =
-      typeof id === 'string'
-        ? await manager.query<WorkspaceRow[]>(
-            `SELECT w.*, p.api_access, p.rate_per_minute, p.monthly_quota, p.assets, p.people, p.seats
-             FROM gateway.workspaces w JOIN gateway.plans p ON p.name = w.plan WHERE w.id = $1`,
-            [id],
-          )
-        : [];
-    if (!rows[0]) throw new DomainError('not_found', `Workspace ${String(id)} not found`);
-    return toView(rows[0]);
+    const row = typeof id === 'string' ? await findWorkspaceRow(manager, id) : undefined;
+    if (!row) throw new DomainError('not_found', `Workspace ${String(id)} not found`);
+    return toView(row);
   }
 
   async changePlan(input: ChangePlanInput): Promise<WorkspaceView> {
-    return this.change(input.workspace, (tx) =>
-      tx.query(`UPDATE gateway.workspaces SET plan = $2, updated_at = now() WHERE id = $1`, [
-        input.workspace,
-        input.plan,
-      ]),
-    );
+    return this.change(input.workspace, (tx) => setPlan(tx, input.workspace, input.plan));
   }
 
   async changeLimits(input: ChangeLimitsInput): Promise<WorkspaceView> {
@@ -102,12 +90,7 @@ export class WorkspacesService {
       if (value === 'plan') delete overrides[limit];
       else overrides[limit] = value === 'unlimited' ? null : Number(value);
     }
-    return this.change(input.workspace, (tx) =>
-      tx.query(`UPDATE gateway.workspaces SET overrides = $2, updated_at = now() WHERE id = $1`, [
-        input.workspace,
-        JSON.stringify(overrides),
-      ]),
-    );
+    return this.change(input.workspace, (tx) => setOverrides(tx, input.workspace, overrides));
   }
 
   /**

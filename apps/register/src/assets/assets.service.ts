@@ -33,7 +33,8 @@ import {
   type AssetSummaryRow,
 } from './asset.store';
 import { checkoutTarget, type Holder } from '../custody/custody.store';
-import { applyCustomFields, customFieldDefinitions } from './custom-field-values';
+import { customFieldDefinitions } from '../custom-fields/custom-field.store';
+import { applyCustomFields } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
 import { resolveOptionalRef } from '../sql/named-refs';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';

@@ -1,5 +1,6 @@
 import { DomainError } from '@custodian/contracts';
-import { applyCustomFields, type CustomFieldDefinition } from './custom-field-values';
+import type { CustomFieldDefinition } from '../custom-fields/custom-field.store';
+import { applyCustomFields } from './custom-field-values';
 
 const NOTE: CustomFieldDefinition = { key: 'note', type: 'text', options: null, required: false };
 

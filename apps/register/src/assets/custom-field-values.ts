@@ -5,24 +5,7 @@ import {
   codePointLength,
   utf8ByteLength,
 } from '@custodian/contracts';
-import type { EntityManager } from 'typeorm';
-import type { CustomFieldEntity } from '../custom-fields/custom-field.entity';
-
-export type CustomFieldDefinition = Pick<
-  CustomFieldEntity,
-  'key' | 'type' | 'options' | 'required'
->;
-
-export async function customFieldDefinitions(
-  manager: EntityManager,
-  workspaceId: string,
-): Promise<CustomFieldDefinition[]> {
-  return manager.query<CustomFieldDefinition[]>(
-    `SELECT key, type, options, required FROM register.custom_fields
-     WHERE workspace_id = $1 ORDER BY key`,
-    [workspaceId],
-  );
-}
+import type { CustomFieldDefinition } from '../custom-fields/custom-field.store';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

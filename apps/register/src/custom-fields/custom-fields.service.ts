@@ -3,10 +3,15 @@ import {
   type CreateCustomFieldInput,
   type CustomFieldView,
 } from '@custodian/contracts';
-import { isUniqueViolation, newId, queryOne, queryRows } from '@custodian/persistence';
+import { isUniqueViolation, newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { CustomFieldEntity } from './custom-field.entity';
+import {
+  CUSTOM_FIELD_KEY_CONSTRAINT,
+  insertCustomField,
+  listCustomFields,
+  toCustomFieldView,
+} from './custom-field.store';
 
 /** Custom-field definitions of a workspace's assets (the console's work, via the admin CLI). */
 @Injectable()
@@ -21,23 +26,18 @@ export class CustomFieldsService {
       throw new DomainError('invalid_input', 'options are only for select fields');
     }
     try {
-      const row = await queryOne<CustomFieldEntity>(
-        this.db,
-        `INSERT INTO register.custom_fields (id, workspace_id, key, label, type, options, required)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [
-          newId('cfd'),
-          input.workspace,
-          input.key,
-          input.label.trim(),
-          input.type,
-          input.options ?? null,
-          input.required ?? false,
-        ],
-      );
-      return { ...row, created_at: row.created_at.toISOString() };
+      const row = await insertCustomField(this.db, {
+        id: newId('cfd'),
+        workspace_id: input.workspace,
+        key: input.key,
+        label: input.label.trim(),
+        type: input.type,
+        options: input.options ?? null,
+        required: input.required ?? false,
+      });
+      return toCustomFieldView(row);
     } catch (error) {
-      if (isUniqueViolation(error, 'custom_fields_workspace_key')) {
+      if (isUniqueViolation(error, CUSTOM_FIELD_KEY_CONSTRAINT)) {
         throw new DomainError('conflict', `custom field ${input.key} already exists`);
       }
       throw error;
@@ -46,11 +46,7 @@ export class CustomFieldsService {
 
   /** Oldest first, the order the asset form asks for them in. */
   async list(workspace: string): Promise<CustomFieldView[]> {
-    const rows = await queryRows<CustomFieldEntity>(
-      this.db,
-      `SELECT * FROM register.custom_fields WHERE workspace_id = $1 ORDER BY created_at, id`,
-      [workspace],
-    );
-    return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+    const rows = await listCustomFields(this.db, workspace);
+    return rows.map(toCustomFieldView);
   }
 }

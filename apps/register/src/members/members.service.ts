@@ -21,7 +21,7 @@ import {
   type RenewedInvitationView,
 } from '@custodian/contracts';
 import { limitReachedMessage, wouldExceed } from '@custodian/plans';
-import { ActivityLog, isUniqueViolation, newId, queryOne, queryRows } from '@custodian/persistence';
+import { ActivityLog, newId } from '@custodian/persistence';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -30,29 +30,36 @@ import { WriteTransactions } from '../requests/write-transactions';
 import { RegisterConfig } from '../config/register-config';
 import { Mailer } from '../mail/mailer';
 import { consoleLink, hashToken, newToken } from '../tokens/one-time-token';
-import type { InvitationEntity } from './invitation.entity';
-import type { MemberEntity } from './member.entity';
 import { API_KEY_ROLE, inviteRefusal, removalRefusal, roleChangeRefusal } from './member-roles';
-
-const EMAIL_CONSTRAINT = 'members_workspace_email';
-const MEMBER_COLUMNS = `m.id, m.email, m.name, m.role, m.status, m.invited_at, m.joined_at`;
-
-type MemberRow = Pick<
-  MemberEntity,
-  'id' | 'email' | 'name' | 'role' | 'status' | 'invited_at' | 'joined_at'
->;
-
-/** An invitation as stored (RETURNING of its insert). */
-type StoredInvitation = Pick<
-  InvitationEntity,
-  'id' | 'workspace_id' | 'member_id' | 'expires_at' | 'accepted_at'
->;
+import {
+  activateMember,
+  deleteMember,
+  deleteOpenInvitations,
+  findInvitationRow,
+  findMemberRow,
+  hasOpenInvitation,
+  insertInvitation,
+  insertInvitedMember,
+  insertOwner,
+  invitationState,
+  listMembers,
+  lockMemberByEmail,
+  markInvitationAccepted,
+  markInvitedNow,
+  openInvitations,
+  pendingInvitationCount,
+  reinviteMember,
+  renewOpenInvitation,
+  setMemberRole,
+  toMemberView,
+  translateEmailConflict,
+  type InvitationRow,
+  type MemberRow,
+  type StoredInvitation,
+} from './member.store';
 
 /** A stored invitation and its token, which exists only until it is e-mailed. */
 type IssuedInvitation = StoredInvitation & { token: string };
-
-/** An invitation with its member's e-mail and role. */
-type InvitationRow = StoredInvitation & Pick<MemberEntity, 'email' | 'role'>;
 
 /**
  * Workspace members (logins, not people records) and their invitations. A seat is an active
@@ -74,14 +81,8 @@ export class MembersService {
 
   /** A cheap read: a workspace's members are its seats, a few hundred at most. */
   async list(caller: CallerContext): Promise<MemberView[]> {
-    const rows = await this.reads.run((db) =>
-      db.query<MemberRow[]>(
-        `SELECT ${MEMBER_COLUMNS} FROM register.members m
-         WHERE m.workspace_id = $1 ORDER BY m.created_at, m.id`,
-        [caller.workspaceId],
-      ),
-    );
-    return rows.map(toView);
+    const rows = await this.reads.run((db) => listMembers(db, caller.workspaceId));
+    return rows.map(toMemberView);
   }
 
   /**
@@ -89,7 +90,7 @@ export class MembersService {
    * status; a member removed, or of another workspace, is not_found.
    */
   async get(input: MemberRefInput): Promise<MemberView> {
-    return toView(await findMember(this.db.manager, input.workspace, input.id));
+    return toMemberView(await findMemberRow(this.db.manager, input.workspace, input.id));
   }
 
   /**
@@ -102,11 +103,11 @@ export class MembersService {
     return this.writes.run(input.workspace, async (tx) => {
       // The counters row first: removals and accepts of one workspace count seats in turn.
       await lockWorkspaceCounters(tx, input.workspace);
-      const actor = await findMember(tx, input.workspace, input.actor, true);
+      const actor = await findMemberRow(tx, input.workspace, input.actor, true);
       if (actor.status !== 'active') {
         throw new DomainError('forbidden', 'You are no longer a member of this workspace');
       }
-      const target = await findMember(tx, input.workspace, input.id, true);
+      const target = await findMemberRow(tx, input.workspace, input.id, true);
       if (target.id === actor.id) {
         throw new DomainError(
           'conflict',
@@ -115,10 +116,7 @@ export class MembersService {
       }
       const refusal = removalRefusal(actor.role, target.role);
       if (refusal) throw new DomainError('forbidden', refusal);
-      await tx.query(`DELETE FROM register.members WHERE id = $1 AND workspace_id = $2`, [
-        target.id,
-        input.workspace,
-      ]);
+      await deleteMember(tx, input.workspace, target.id);
       if (target.status === 'active') {
         await tx.query(
           `UPDATE register.workspace_counters SET member_count = member_count - 1
@@ -126,7 +124,7 @@ export class MembersService {
           [input.workspace],
         );
       }
-      const removed = toView(target);
+      const removed = toMemberView(target);
       await this.outbox.write(tx, input.workspace, 'member.removed', removed);
       await this.record(tx, input.workspace, memberActor(actor), removed, {
         action: target.status === 'invited' ? 'invitation_cancelled' : 'removed',
@@ -157,8 +155,8 @@ export class MembersService {
             role,
             input.name,
           );
-          const invitation = await insertInvitation(tx, caller.workspaceId, memberId);
-          const member = toView(await findMember(tx, caller.workspaceId, memberId));
+          const invitation = await issueInvitation(tx, caller.workspaceId, memberId);
+          const member = toMemberView(await findMemberRow(tx, caller.workspaceId, memberId));
           await this.outbox.write(tx, caller.workspaceId, 'member.invited', member);
           await this.record(tx, caller.workspaceId, callerActivity(caller), member, {
             action: 'invited',
@@ -187,12 +185,7 @@ export class MembersService {
    */
   private async assertInvitationRoom(tx: EntityManager, workspaceId: string): Promise<void> {
     await lockWorkspaceCounters(tx, workspaceId);
-    const { pending } = await queryOne<{ pending: number }>(
-      tx,
-      `SELECT count(*)::int AS pending FROM register.invitations
-       WHERE workspace_id = $1 AND accepted_at IS NULL AND expires_at > now()`,
-      [workspaceId],
-    );
+    const pending = await pendingInvitationCount(tx, workspaceId);
     const max = this.config.MAX_PENDING_INVITATIONS;
     if (pending >= max) {
       throw new DomainError(
@@ -213,30 +206,23 @@ export class MembersService {
     role: MemberRole,
     name: string | null | undefined,
   ): Promise<string> {
-    const existing = await tx.query<Array<Pick<MemberEntity, 'id' | 'status'>>>(
-      `SELECT m.id, m.status FROM register.members m
-       WHERE m.workspace_id = $1 AND lower(m.email) = lower($2) FOR UPDATE OF m`,
-      [workspaceId, email],
-    );
-    const current = existing[0];
+    const current = await lockMemberByEmail(tx, workspaceId, email);
     if (current?.status === 'active') throw alreadyMember(email);
     // A statement of its own, after the lock: its snapshot sees the invitation of a concurrent
     // re-invite that held the lock before us (one statement would recheck only the member row).
     if (current && (await hasOpenInvitation(tx, current.id))) throw alreadyInvited(email);
     if (current) {
-      await tx.query(
-        `UPDATE register.members SET role = $2, name = $3, email = $4, invited_at = now(),
-           updated_at = now() WHERE id = $1`,
-        [current.id, role, name?.trim() ?? null, email],
-      );
+      await reinviteMember(tx, { id: current.id, role, name: name?.trim() ?? null, email });
       return current.id;
     }
     const id = newId('usr');
-    await tx.query(
-      `INSERT INTO register.members (id, workspace_id, email, name, role, status, invited_at)
-       VALUES ($1, $2, $3, $4, $5, 'invited', now())`,
-      [id, workspaceId, email, name?.trim() ?? null, role],
-    );
+    await insertInvitedMember(tx, {
+      id,
+      workspace_id: workspaceId,
+      email,
+      name: name?.trim() ?? null,
+      role,
+    });
     return id;
   }
 
@@ -247,7 +233,7 @@ export class MembersService {
     input: UpdateMemberInput,
   ): Promise<MemberView> {
     return this.writes.run(caller.workspaceId, async (tx) => {
-      const current = await findMember(tx, caller.workspaceId, userId, true);
+      const current = await findMemberRow(tx, caller.workspaceId, userId, true);
       const refusal = roleChangeRefusal(API_KEY_ROLE, current.role, input.role);
       if (refusal) throw new DomainError('forbidden', refusal);
       return this.changeRole(tx, caller.workspaceId, current, input.role, callerActivity(caller));
@@ -261,7 +247,7 @@ export class MembersService {
   async setRole(input: MemberRoleInput): Promise<MemberView> {
     return this.writes.run(input.workspace, async (tx) => {
       const actor = await this.activeActor(tx, input.workspace, input.actor);
-      const target = await findMember(tx, input.workspace, input.id, true);
+      const target = await findMemberRow(tx, input.workspace, input.id, true);
       if (target.id === actor.id) {
         throw new DomainError(
           'conflict',
@@ -281,13 +267,9 @@ export class MembersService {
     role: MemberRole,
     by: Pick<ActivityRecord, 'source' | 'actor'>,
   ): Promise<MemberView> {
-    if (current.role === role) return toView(current);
-    await tx.query(
-      `UPDATE register.members SET role = $3, updated_at = now()
-       WHERE id = $1 AND workspace_id = $2`,
-      [current.id, workspaceId, role],
-    );
-    const member = toView(await findMember(tx, workspaceId, current.id));
+    if (current.role === role) return toMemberView(current);
+    await setMemberRole(tx, workspaceId, current.id, role);
+    const member = toMemberView(await findMemberRow(tx, workspaceId, current.id));
     await this.record(tx, workspaceId, by, member, {
       action: 'role_changed',
       changes: [{ field: 'role', from: current.role, to: member.role }],
@@ -306,17 +288,14 @@ export class MembersService {
       input.workspace,
       async (tx) => {
         const actor = await this.activeActor(tx, input.workspace, input.actor);
-        const target = await findMember(tx, input.workspace, input.id, true);
+        const target = await findMemberRow(tx, input.workspace, input.id, true);
         if (target.status !== 'invited') {
           throw new DomainError('conflict', `${target.email} has already joined`);
         }
-        await tx.query(
-          `DELETE FROM register.invitations WHERE member_id = $1 AND accepted_at IS NULL`,
-          [target.id],
-        );
-        const invitation = await insertInvitation(tx, input.workspace, target.id);
-        await tx.query(`UPDATE register.members SET invited_at = now() WHERE id = $1`, [target.id]);
-        const member = toView(await findMember(tx, input.workspace, target.id));
+        await deleteOpenInvitations(tx, target.id);
+        const invitation = await issueInvitation(tx, input.workspace, target.id);
+        await markInvitedNow(tx, target.id);
+        const member = toMemberView(await findMemberRow(tx, input.workspace, target.id));
         await this.record(tx, input.workspace, memberActor(actor), member, {
           action: 'invitation_resent',
         });
@@ -336,7 +315,7 @@ export class MembersService {
     workspaceId: string,
     id: string,
   ): Promise<MemberRow> {
-    const actor = await findMember(tx, workspaceId, id, true).catch((error: unknown) => {
+    const actor = await findMemberRow(tx, workspaceId, id, true).catch((error: unknown) => {
       if (error instanceof DomainError && error.code === 'not_found') {
         throw new DomainError('forbidden', 'You are no longer a member of this workspace');
       }
@@ -370,15 +349,7 @@ export class MembersService {
     if (!(await this.plans.of(input.workspace))) {
       throw new DomainError('not_found', `Workspace ${input.workspace} not found`);
     }
-    const rows = await this.db.query<
-      Array<Pick<InvitationRow, 'id' | 'email' | 'role' | 'expires_at'>>
-    >(
-      `SELECT i.id, m.email, m.role, i.expires_at
-       FROM register.invitations i JOIN register.members m ON m.id = i.member_id
-       WHERE i.workspace_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now()
-       ORDER BY i.created_at, i.id`,
-      [input.workspace],
-    );
+    const rows = await openInvitations(this.db, input.workspace);
     return rows.map((row) => ({
       id: row.id,
       email: row.email,
@@ -395,17 +366,7 @@ export class MembersService {
   async renewInvitation(input: InvitationRenewInput): Promise<RenewedInvitationView> {
     const token = newToken();
     const renewed = await this.db.transaction(async (tx) => {
-      const [row] = await queryRows<
-        Pick<InvitationRow, 'email' | 'role' | 'expires_at' | 'workspace_id' | 'member_id'>
-      >(
-        tx,
-        `UPDATE register.invitations i SET token_hash = $2,
-           expires_at = now() + make_interval(days => $3)
-         FROM register.members m
-         WHERE i.id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() AND m.id = i.member_id
-         RETURNING m.email, m.role, i.expires_at, i.workspace_id, i.member_id`,
-        [input.id, hashToken(token), INVITATION_TTL_DAYS],
-      );
+      const row = await renewOpenInvitation(tx, input.id, hashToken(token), INVITATION_TTL_DAYS);
       if (row) {
         await this.activity.record(tx, row.workspace_id, {
           source: 'cli',
@@ -433,11 +394,7 @@ export class MembersService {
 
   /** Why an invitation was not renewed: unknown, accepted, or expired. */
   private async notRenewable(id: string): Promise<DomainError> {
-    const [row] = await queryRows<Pick<InvitationEntity, 'expires_at' | 'accepted_at'>>(
-      this.db,
-      `SELECT expires_at, accepted_at FROM register.invitations WHERE id = $1`,
-      [id],
-    );
+    const row = await invitationState(this.db, id);
     if (!row) return new DomainError('not_found', `Invitation ${id} not found`);
     if (row.accepted_at) {
       return new DomainError('conflict', 'This invitation has already been accepted');
@@ -454,7 +411,7 @@ export class MembersService {
    * facts (ADR 0019), not a call back to the gateway.
    */
   async accept(input: InvitationAcceptInput): Promise<MemberView> {
-    const found = await findInvitation(this.db.manager, input.token, false);
+    const found = await findInvitationRow(this.db.manager, hashToken(input.token), false);
     assertAcceptable(found);
     const workspace = await this.plans.of(found.workspace_id);
     if (!workspace) {
@@ -469,7 +426,7 @@ export class MembersService {
     return this.writes.run(found.workspace_id, async (tx) => {
       const seatsUsed = await lockMemberCount(tx, found.workspace_id);
       // Re-read under the lock: a concurrent accept of the same token must not win twice.
-      const invitation = await findInvitation(tx, input.token, true);
+      const invitation = await findInvitationRow(tx, hashToken(input.token), true);
       assertAcceptable(invitation);
       if (wouldExceed(seats, seatsUsed)) {
         throw new DomainError(
@@ -477,21 +434,15 @@ export class MembersService {
           limitReachedMessage('seats', seats ?? 0, workspace.plan),
         );
       }
-      await tx.query(`UPDATE register.invitations SET accepted_at = now() WHERE id = $1`, [
-        invitation.id,
-      ]);
-      await tx.query(
-        `UPDATE register.members SET status = 'active', joined_at = now(), updated_at = now()
-         WHERE id = $1`,
-        [invitation.member_id],
-      );
+      await markInvitationAccepted(tx, invitation.id);
+      await activateMember(tx, invitation.member_id);
       await addSeat(tx, invitation.workspace_id);
-      const joined = await findMember(tx, invitation.workspace_id, invitation.member_id);
+      const joined = await findMemberRow(tx, invitation.workspace_id, invitation.member_id);
       await this.record(
         tx,
         invitation.workspace_id,
         input.via ? { source: input.via, actor: memberActor(joined).actor } : CLI,
-        toView(joined),
+        toMemberView(joined),
         { action: 'joined', changes: [{ field: 'status', from: 'invited', to: 'active' }] },
       );
       if (seats !== null && seatsUsed + 1 === seats) {
@@ -503,7 +454,7 @@ export class MembersService {
           value: seats,
         });
       }
-      return toView(joined);
+      return toMemberView(joined);
     });
   }
 
@@ -517,13 +468,14 @@ export class MembersService {
       return await this.db.transaction(async (tx) => {
         await lockMemberCount(tx, input.workspace);
         const id = newId('usr');
-        await tx.query(
-          `INSERT INTO register.members (id, workspace_id, email, name, role, status, joined_at)
-           VALUES ($1, $2, $3, $4, 'owner', 'active', now())`,
-          [id, input.workspace, email, input.name?.trim() ?? null],
-        );
+        await insertOwner(tx, {
+          id,
+          workspace_id: input.workspace,
+          email,
+          name: input.name?.trim() ?? null,
+        });
         await addSeat(tx, input.workspace);
-        const owner = toView(await findMember(tx, input.workspace, id));
+        const owner = toMemberView(await findMemberRow(tx, input.workspace, id));
         await this.record(tx, input.workspace, CLI, owner, {
           action: 'created',
           changes: [{ field: 'role', from: null, to: 'owner' }],
@@ -568,45 +520,6 @@ function memberActor(member: MemberRow): Pick<ActivityRecord, 'source' | 'actor'
   return { source: 'console', actor: { type: 'member', id: member.id, name: member.email } };
 }
 
-/**
- * The one way a member is looked up by id: within the workspace, and the same 404 whether the
- * id is unknown or belongs to another workspace.
- */
-async function findMember(
-  manager: EntityManager,
-  workspaceId: string,
-  id: string,
-  forUpdate = false,
-): Promise<MemberRow> {
-  const rows =
-    id.length <= 64 && !id.includes('\u0000')
-      ? await manager.query<MemberRow[]>(
-          `SELECT ${MEMBER_COLUMNS} FROM register.members m
-           WHERE m.id = $1 AND m.workspace_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-          [id, workspaceId],
-        )
-      : [];
-  const row = rows[0];
-  if (!row) throw new DomainError('not_found', `Member ${id} not found`);
-  return row;
-}
-
-async function findInvitation(
-  manager: EntityManager,
-  token: string,
-  forUpdate: boolean,
-): Promise<InvitationRow> {
-  const rows = await manager.query<InvitationRow[]>(
-    `SELECT i.id, i.workspace_id, i.member_id, m.email, m.role, i.expires_at, i.accepted_at
-     FROM register.invitations i JOIN register.members m ON m.id = i.member_id
-     WHERE i.token_hash = $1${forUpdate ? ' FOR UPDATE OF i' : ''}`,
-    [hashToken(token)],
-  );
-  const row = rows[0];
-  if (!row) throw new DomainError('not_found', 'Invitation not found; the link may be mistyped');
-  return row;
-}
-
 function assertAcceptable(invitation: InvitationRow): void {
   if (invitation.accepted_at) {
     throw new DomainError('conflict', 'This invitation has already been accepted');
@@ -619,29 +532,22 @@ function assertAcceptable(invitation: InvitationRow): void {
   }
 }
 
-async function hasOpenInvitation(tx: EntityManager, memberId: string): Promise<boolean> {
-  const { open } = await queryOne<{ open: boolean }>(
-    tx,
-    `SELECT EXISTS (
-       SELECT 1 FROM register.invitations
-       WHERE member_id = $1 AND accepted_at IS NULL AND expires_at > now()) AS open`,
-    [memberId],
-  );
-  return open;
-}
-
-async function insertInvitation(
+/** A new invitation of the member, and its token (only its hash is stored). */
+async function issueInvitation(
   tx: EntityManager,
   workspaceId: string,
   memberId: string,
 ): Promise<IssuedInvitation> {
   const token = newToken();
-  const stored = await queryOne<StoredInvitation>(
+  const stored = await insertInvitation(
     tx,
-    `INSERT INTO register.invitations (id, workspace_id, member_id, token_hash, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(days => $5))
-     RETURNING id, workspace_id, member_id, expires_at, accepted_at`,
-    [newId('inv'), workspaceId, memberId, hashToken(token), INVITATION_TTL_DAYS],
+    {
+      id: newId('inv'),
+      workspace_id: workspaceId,
+      member_id: memberId,
+      token_hash: hashToken(token),
+    },
+    INVITATION_TTL_DAYS,
   );
   return { ...stored, token };
 }
@@ -668,21 +574,4 @@ function alreadyMember(email: string): DomainError {
 
 function alreadyInvited(email: string): DomainError {
   return new DomainError('conflict', `${email} is already invited to this workspace`);
-}
-
-/** Two concurrent invites of one e-mail both pass the check; the unique index decides. */
-function translateEmailConflict(error: unknown, conflict: DomainError): unknown {
-  return isUniqueViolation(error, EMAIL_CONSTRAINT) ? conflict : error;
-}
-
-function toView(row: MemberRow): MemberView {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    status: row.status,
-    invited_at: row.invited_at?.toISOString() ?? null,
-    joined_at: row.joined_at?.toISOString() ?? null,
-  };
 }

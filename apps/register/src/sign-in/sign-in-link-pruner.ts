@@ -6,6 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { expiredSignInLinks } from './sign-in.store';
 
 const EVERY_MS = 10 * 60_000;
 
@@ -21,6 +22,6 @@ export class SignInLinkPruner
   }
 
   protected rule(): RetentionRule {
-    return { table: 'register.sign_in_links', where: 'expires_at <= now()', parameters: [] };
+    return expiredSignInLinks();
   }
 }

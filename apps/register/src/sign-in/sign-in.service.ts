@@ -10,16 +10,24 @@ import {
   type SignInLinkView,
   type SignInTokenInput,
 } from '@custodian/contracts';
-import { queryOne, queryRows } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { RegisterConfig } from '../config/register-config';
 import { Mailer, type MailMessage } from '../mail/mailer';
-import type { MemberEntity } from '../members/member.entity';
+import { activeMemberships } from '../members/member.store';
 import { consoleLink, hashToken, isWellFormedToken, newToken } from '../tokens/one-time-token';
 import type { LoginEntity } from './login.entity';
 import { hashPassword, verifyPassword } from './passwords';
+import {
+  deleteOldestOpenLinks,
+  insertSignInLink,
+  lockEmail,
+  loginByEmail,
+  loginByLowerEmail,
+  redeemSignInLink,
+  upsertLogin,
+} from './sign-in.store';
 
 /**
  * Unused, unexpired links an e-mail may hold: a sixth invalidates the oldest, so the newest
@@ -32,11 +40,6 @@ const INVALID_LINK = 'This sign-in link is invalid, used or expired; ask for a n
 const WRONG_PASSWORD = 'E-mail or password is incorrect';
 const NO_MEMBERSHIP =
   'This e-mail is not an active member of any workspace; ask a workspace admin to invite it';
-
-type MembershipRow = Pick<MemberEntity, 'workspace_id' | 'role' | 'name'> & {
-  email: string;
-  member_id: string | null;
-};
 
 /**
  * The register's side of console sign-in: who an e-mail is (its active memberships), proven
@@ -66,19 +69,11 @@ export class SignInService {
       const identity = await identityOf(tx, input.email);
       if (identity.memberships.length === 0) return null;
       await lockEmail(tx, identity.email);
-      await tx.query(
-        `DELETE FROM register.sign_in_links WHERE id IN (
-           SELECT id FROM register.sign_in_links
-           WHERE email_lower = $1 AND used_at IS NULL AND expires_at > now()
-           ORDER BY created_at DESC, id DESC OFFSET $2)`,
-        [identity.email, MAX_OPEN_SIGN_IN_LINKS - 1],
-      );
-      return queryOne<{ expires_at: Date }>(
+      await deleteOldestOpenLinks(tx, identity.email, MAX_OPEN_SIGN_IN_LINKS - 1);
+      return insertSignInLink(
         tx,
-        `INSERT INTO register.sign_in_links (id, email_lower, token_hash, expires_at)
-         VALUES ($1, $2, $3, now() + make_interval(mins => $4))
-         RETURNING expires_at`,
-        [randomUUID(), identity.email, hashToken(token), SIGN_IN_LINK_TTL_MINUTES],
+        { id: randomUUID(), email_lower: identity.email, token_hash: hashToken(token) },
+        SIGN_IN_LINK_TTL_MINUTES,
       );
     });
     if (!issued) return { sent: false };
@@ -90,24 +85,14 @@ export class SignInService {
   /** One use: of concurrent redeems of a token, the one whose UPDATE marks it wins. */
   async redeem(input: SignInTokenInput): Promise<SignInIdentity> {
     if (!isWellFormedToken(input.token)) throw new DomainError('unauthenticated', INVALID_LINK);
-    const [link] = await queryRows<{ email_lower: string }>(
-      this.db,
-      `UPDATE register.sign_in_links SET used_at = now()
-       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
-       RETURNING email_lower`,
-      [hashToken(input.token)],
-    );
+    const link = await redeemSignInLink(this.db, hashToken(input.token));
     if (!link) throw new DomainError('unauthenticated', INVALID_LINK);
     return signedIn(await identityOf(this.db.manager, link.email_lower));
   }
 
   /** A wrong password, an unknown e-mail and one without a password look (and take) the same. */
   async signInWithPassword(input: PasswordSignInInput): Promise<SignInIdentity> {
-    const [login] = await queryRows<Pick<LoginEntity, 'password_hash'>>(
-      this.db,
-      `SELECT password_hash FROM register.logins WHERE email_lower = lower($1)`,
-      [input.email.trim()],
-    );
+    const login = await loginByEmail(this.db, input.email.trim());
     if (!(await verifyPassword(login?.password_hash ?? null, input.password))) {
       throw new DomainError('unauthenticated', WRONG_PASSWORD);
     }
@@ -135,20 +120,9 @@ export class SignInService {
       const identity = signedIn(await identityOf(tx, input.email));
       // Serialises two first passwords of one e-mail: the second must then give the first.
       await lockEmail(tx, identity.email);
-      const [login] = await queryRows<Pick<LoginEntity, 'password_hash'>>(
-        tx,
-        `SELECT password_hash FROM register.logins WHERE email_lower = $1`,
-        [identity.email],
-      );
+      const login = await loginByLowerEmail(tx, identity.email);
       if (login) await assertCurrentPassword(login.password_hash, input.current_password);
-      return queryOne<Pick<LoginEntity, 'updated_at'>>(
-        tx,
-        `INSERT INTO register.logins (email_lower, password_hash) VALUES ($1, $2)
-         ON CONFLICT (email_lower)
-           DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()
-         RETURNING updated_at`,
-        [identity.email, next],
-      );
+      return upsertLogin(tx, identity.email, next);
     });
   }
 
@@ -172,15 +146,7 @@ export class SignInService {
 
 /** The e-mail (lower case) and its active memberships, oldest joined first. */
 async function identityOf(db: EntityManager, email: string): Promise<SignInIdentity> {
-  // The lower case is Postgres's, as the members' unique index compares e-mails.
-  const rows = await queryRows<MembershipRow>(
-    db,
-    `SELECT e.email, m.workspace_id, m.id AS member_id, m.role, m.name
-     FROM (SELECT lower($1::text) AS email) e
-     LEFT JOIN register.members m ON lower(m.email) = e.email AND m.status = 'active'
-     ORDER BY m.joined_at, m.id`,
-    [email.trim()],
-  );
+  const rows = await activeMemberships(db, email.trim());
   // The LEFT JOIN gives one row (without a member) when the e-mail has no membership.
   const [first] = rows;
   if (!first) throw new Error('the memberships query returned no row');
@@ -194,13 +160,6 @@ async function identityOf(db: EntityManager, email: string): Promise<SignInIdent
 function signedIn(identity: SignInIdentity): SignInIdentity {
   if (identity.memberships.length === 0) throw new DomainError('unauthenticated', NO_MEMBERSHIP);
   return identity;
-}
-
-/** Until the transaction ends, the one writer of this e-mail's links and password. */
-async function lockEmail(tx: EntityManager, emailLower: string): Promise<void> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-    `sign-in:${emailLower}`,
-  ]);
 }
 
 async function assertCurrentPassword(stored: string, current: string | undefined): Promise<void> {

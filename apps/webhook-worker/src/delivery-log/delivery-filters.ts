@@ -5,14 +5,8 @@ import {
   type DeliveryFilters,
   type DeliveryStatus,
 } from '@custodian/contracts';
+import type { DeliveryWhere } from '../delivery/delivery.store';
 import type { DeliveryCursor } from './delivery-cursor';
-
-/** The filters of a search or a bulk resend, checked, as a WHERE clause on `d`. */
-export interface DeliveryWhere {
-  /** Conditions on delivery.deliveries d, joined with AND; `$1` is the workspace. */
-  sql: string;
-  parameters: unknown[];
-}
 
 export interface DeliveryCriteria extends DeliveryFilters {
   workspace: string;

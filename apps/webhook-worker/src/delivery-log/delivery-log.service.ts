@@ -1,10 +1,8 @@
 import {
-  BULK_RESEND_MAX,
   DELIVERY_SEARCH_LIMIT_DEFAULT,
   DomainError,
   type DeliveriesResendMessage,
   type DeliveriesResentView,
-  type DeliveryAttemptLogView,
   type DeliveryDetailView,
   type DeliverySearchMessage,
   type DeliverySearchView,
@@ -14,34 +12,18 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
 import { DeliveryScheduler } from '../delivery/delivery-scheduler';
+import {
+  deliveryAttempts,
+  deliveryPayload,
+  deliverySummary,
+  resendDelivery,
+  resendFailedDeliveries,
+  searchDeliveries,
+  type DeliverySummaryRow,
+} from '../delivery/delivery.store';
 import { EndpointsService } from '../webhooks/endpoints.service';
 import { decodeCursor, encodeCursor } from './delivery-cursor';
 import { deliveryWhere, type DeliveryCriteria } from './delivery-filters';
-
-type SummaryRow = Omit<DeliverySummaryView, 'created_at' | 'last_attempt_at'> & {
-  created_at: Date;
-  /** created_at in UTC with microseconds, for the cursor. */
-  cursor_at: string;
-  last_attempt_at: Date | null;
-};
-
-/** The summary columns of delivery d (its endpoint e, its last attempt `last`). */
-const SUMMARY = `
-  SELECT d.id AS delivery_id, d.event_id, d.event, d.endpoint_id, e.url AS endpoint_url,
-    d.status, d.attempts, d.created_at,
-    to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
-    last.started_at AS last_attempt_at, last.status_code AS last_status_code,
-    last.error AS last_error
-  FROM delivery.deliveries d
-  JOIN delivery.endpoints e ON e.id = d.endpoint_id
-  LEFT JOIN LATERAL (
-    SELECT a.started_at, a.status_code, a.error FROM delivery.delivery_attempts a
-    WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1) last ON true`;
-
-/** What a resend sets: pending again, due now, as the next chain of attempts. */
-const RESEND = `
-  status = 'pending', chain = d.chain + 1, attempts_before_chain = d.attempts,
-  next_attempt_at = now(), lease_until = NULL, finished_at = NULL`;
 
 /**
  * The console's delivery log of a workspace: search (filters, newest first, keyset pages),
@@ -74,11 +56,7 @@ export class DeliveryLogService {
     const where = deliveryWhere(criteria);
     if (input.endpoint !== undefined)
       await this.endpoints.endpoint(input.endpoint, input.workspace);
-    const rows = await this.db.query<SummaryRow[]>(
-      `${SUMMARY} WHERE ${where.sql}
-       ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`,
-      where.parameters,
-    );
+    const rows = await searchDeliveries(this.db, where, limit);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
@@ -93,19 +71,8 @@ export class DeliveryLogService {
 
   async get(workspace: string, id: string): Promise<DeliveryDetailView> {
     const summary = await this.summary(workspace, id);
-    const [row] = await this.db.query<Array<{ payload: Record<string, unknown> }>>(
-      `SELECT payload FROM delivery.deliveries WHERE id = $1`,
-      [id],
-    );
-    const attempts = await this.db.query<
-      Array<Omit<DeliveryAttemptLogView, 'started_at'> & { started_at: Date }>
-    >(
-      `SELECT attempt, chain, started_at, duration_ms,
-         coalesce(request_headers, '{}'::jsonb) AS request_headers, status_code,
-         coalesce(response_headers, '{}'::jsonb) AS response_headers, response_body, error
-       FROM delivery.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
-      [id],
-    );
+    const row = await deliveryPayload(this.db, id);
+    const attempts = await deliveryAttempts(this.db, id);
     return {
       ...summary,
       payload: row?.payload ?? {},
@@ -115,11 +82,7 @@ export class DeliveryLogService {
 
   /** A finished delivery (delivered or failed) sent again: a new chain of attempts. */
   async resend(workspace: string, id: string): Promise<DeliverySummaryView> {
-    const [, count] = await this.db.query<[unknown[], number]>(
-      `UPDATE delivery.deliveries d SET ${RESEND}
-       WHERE d.id = $1 AND d.workspace_id = $2 AND d.status <> 'pending'`,
-      [id, workspace],
-    );
+    const count = await resendDelivery(this.db, workspace, id);
     if (count === 0) {
       const current = await this.summary(workspace, id);
       throw new DomainError(
@@ -147,15 +110,7 @@ export class DeliveryLogService {
     });
     if (input.endpoint !== undefined)
       await this.endpoints.endpoint(input.endpoint, input.workspace);
-    const [, count] = await this.db.query<[unknown[], number]>(
-      `WITH chosen AS (
-         SELECT d.id FROM delivery.deliveries d WHERE ${where.sql}
-         ORDER BY d.created_at, d.id LIMIT ${BULK_RESEND_MAX}
-         FOR NO KEY UPDATE SKIP LOCKED)
-       UPDATE delivery.deliveries d SET ${RESEND}
-       FROM chosen WHERE d.id = chosen.id AND d.status = 'failed'`,
-      where.parameters,
-    );
+    const count = await resendFailedDeliveries(this.db, where);
     if (count > 0) {
       this.logger.log(`${count} failed deliveries of workspace ${input.workspace} resent`);
       void this.scheduler.tick();
@@ -164,16 +119,13 @@ export class DeliveryLogService {
   }
 
   private async summary(workspace: string, id: string): Promise<DeliverySummaryView> {
-    const [row] = await this.db.query<SummaryRow[]>(
-      `${SUMMARY} WHERE d.id = $1 AND d.workspace_id = $2`,
-      [id, workspace],
-    );
+    const row = await deliverySummary(this.db, workspace, id);
     if (!row) throw new DomainError('not_found', `delivery ${id} not found`);
     return toSummary(row);
   }
 }
 
-function toSummary({ cursor_at: _cursor, ...row }: SummaryRow): DeliverySummaryView {
+function toSummary({ cursor_at: _cursor, ...row }: DeliverySummaryRow): DeliverySummaryView {
   return {
     ...row,
     created_at: row.created_at.toISOString(),

@@ -8,6 +8,8 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
+import { dropExpiredSecrets } from '../webhooks/endpoint.store';
+import { deliveryRetention } from './delivery.store';
 
 const EVERY_MS = 10 * 60_000;
 
@@ -34,23 +36,13 @@ export class DeliveryPruner
 
   override async prune(): Promise<number> {
     const deleted = await super.prune();
-    await this.dataSource
-      .query(
-        `UPDATE delivery.endpoints
-         SET previous_secret = NULL, previous_secret_expires_at = NULL
-         WHERE previous_secret_expires_at <= now()`,
-      )
-      .catch((error: Error) =>
-        this.logger.warn(`dropping expired signing secrets deferred: ${error.message}`),
-      );
+    await dropExpiredSecrets(this.dataSource).catch((error: Error) =>
+      this.logger.warn(`dropping expired signing secrets deferred: ${error.message}`),
+    );
     return deleted;
   }
 
   protected rule(): RetentionRule {
-    return {
-      table: 'delivery.deliveries',
-      where: `status <> 'pending' AND created_at < now() - make_interval(days => $1)`,
-      parameters: [this.config.DELIVERY_RETENTION_DAYS],
-    };
+    return deliveryRetention(this.config.DELIVERY_RETENTION_DAYS);
   }
 }

@@ -5,13 +5,13 @@ import {
   type EventData,
   type WebhookTestView,
 } from '@custodian/contracts';
-import { newId, queryOne } from '@custodian/persistence';
+import { newId } from '@custodian/persistence';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EndpointEvents } from '../webhooks/endpoint-events';
 import { EndpointsService } from '../webhooks/endpoints.service';
-import type { DeliveryEntity } from './delivery.entity';
 import { DeliveryScheduler } from './delivery-scheduler';
+import { deliveryOf, endpointDeliveryLog } from './delivery.store';
 import { FanOut } from './fan-out';
 
 /**
@@ -51,11 +51,7 @@ export class EndpointDeliveries implements OnModuleInit {
       },
       [endpoint.id],
     );
-    const delivery = await queryOne<Pick<DeliveryEntity, 'id'>>(
-      this.db,
-      `SELECT id FROM delivery.deliveries WHERE event_id = $1 AND endpoint_id = $2`,
-      [eventId, endpoint.id],
-    );
+    const delivery = await deliveryOf(this.db, eventId, endpoint.id);
     return { delivery_id: delivery.id, event_id: eventId };
   }
 
@@ -63,22 +59,6 @@ export class EndpointDeliveries implements OnModuleInit {
   async deliveries(input: DeliveriesInput): Promise<DeliveryLogEntry[]> {
     const limit = input.limit === undefined ? 20 : Number(input.limit);
     await this.endpoints.endpoint(input.endpoint);
-    return this.db.query<DeliveryLogEntry[]>(
-      `SELECT d.id AS delivery_id, d.event_id, d.event, d.status,
-              COALESCE(json_agg(json_build_object(
-                'attempt', a.attempt,
-                'started_at', to_char(a.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                'duration_ms', a.duration_ms,
-                'status_code', a.status_code,
-                'error', a.error,
-                'response_body', a.response_body) ORDER BY a.attempt)
-                FILTER (WHERE a.attempt IS NOT NULL), '[]') AS attempts
-       FROM (SELECT * FROM delivery.deliveries WHERE endpoint_id = $1
-             ORDER BY created_at DESC, id DESC LIMIT $2) d
-       LEFT JOIN delivery.delivery_attempts a ON a.delivery_id = d.id
-       GROUP BY d.id, d.event_id, d.event, d.status, d.created_at
-       ORDER BY d.created_at DESC, d.id DESC`,
-      [input.endpoint, limit],
-    );
+    return endpointDeliveryLog(this.db, input.endpoint, limit);
   }
 }

@@ -7,9 +7,9 @@ import {
 import { newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { EndpointEntity } from '../webhooks/endpoint.entity';
-import type { DeliveryEntity } from './delivery.entity';
+import { subscribers } from '../webhooks/endpoint.store';
 import { DeliveryScheduler } from './delivery-scheduler';
+import { insertDeliveries } from './delivery.store';
 
 /** An event and the endpoints it is to be delivered to. */
 export interface FanOutItem {
@@ -49,15 +49,10 @@ export class FanOut {
     }
     const found = new Map<string, string[]>();
     if (pairs.size === 0) return found;
-    const rows = await this.db.query<
-      Array<Pick<EndpointEntity, 'workspace_id' | 'id'> & { event: string }>
-    >(
-      `SELECT w.workspace_id, w.event, e.id
-       FROM unnest($1::text[], $2::text[]) AS w (workspace_id, event)
-       JOIN delivery.endpoints e ON e.workspace_id = w.workspace_id AND e.enabled
-         AND (e.events @> ARRAY[w.event] OR '*' = ANY(e.events))
-       ORDER BY e.id`,
-      [[...pairs.values()].map((p) => p.workspace), [...pairs.values()].map((p) => p.event)],
+    const rows = await subscribers(
+      this.db,
+      [...pairs.values()].map((p) => p.workspace),
+      [...pairs.values()].map((p) => p.event),
     );
     for (const row of rows) {
       const key = subscriptionKey(row.workspace_id, row.event);
@@ -104,18 +99,15 @@ export class FanOut {
       }
     }
     if (ids.length === 0) return 0;
-    const rows = await this.db.query<Array<Pick<DeliveryEntity, 'id'>>>(
-      `INSERT INTO delivery.deliveries
-         (id, event_id, endpoint_id, workspace_id, event, payload, context)
-       SELECT d.id, d.event_id, d.endpoint_id, d.workspace_id, d.event, d.payload::jsonb,
-         d.context::jsonb
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-         $7::text[])
-         AS d (id, event_id, endpoint_id, workspace_id, event, payload, context)
-       ON CONFLICT (event_id, endpoint_id) DO NOTHING
-       RETURNING id`,
-      [ids, eventIds, endpointIds, workspaceIds, events, payloads, contexts],
-    );
+    const rows = await insertDeliveries(this.db, {
+      ids,
+      eventIds,
+      endpointIds,
+      workspaceIds,
+      events,
+      payloads,
+      contexts,
+    });
     // Committed: send them now rather than at the scheduler's next interval.
     // Outside the request that stored them: the scheduler's work is for every delivery.
     if (rows.length > 0) runWithRequestId(undefined, () => void this.scheduler.tick());

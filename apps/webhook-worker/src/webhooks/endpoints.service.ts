@@ -12,24 +12,23 @@ import {
   type WebhookListInput,
 } from '@custodian/contracts';
 import { WorkspacePlans } from '@custodian/messaging';
-import { ActivityLog, changedFields, newId, queryOne } from '@custodian/persistence';
+import { ActivityLog, changedFields, newId } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
-import type { EndpointEntity } from './endpoint.entity';
 import { EndpointEvents } from './endpoint-events';
-import { endpointViews } from './endpoint-views';
+import {
+  endpointViews,
+  findEndpoint,
+  insertEndpoint,
+  lockEndpoint,
+  updateEndpoint,
+  workspaceEndpoints,
+  type EndpointRow,
+} from './endpoint.store';
 import { newSigningSecret, signingSecretCipher } from './signing-secrets';
 import { vetTargetUrl } from './target-url';
-
-/** An endpoint without its secrets. */
-export type EndpointRow = Pick<
-  EndpointEntity,
-  'id' | 'workspace_id' | 'url' | 'events' | 'description' | 'enabled' | 'created_at'
->;
-
-const ENDPOINT_COLUMNS = 'id, workspace_id, url, events, description, enabled, created_at';
 
 /** What creates an endpoint: the CLI's comma list of events or the console's list. */
 export interface EndpointDraft {
@@ -127,19 +126,14 @@ export class EndpointsService {
     const secret = newSigningSecret();
     // Stored encrypted; the caller gets it in plain text, this once.
     await this.db.transaction(async (tx) => {
-      const created = await queryOne<EndpointRow>(
-        tx,
-        `INSERT INTO delivery.endpoints (id, workspace_id, url, events, description, secret)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
-        [
-          id,
-          workspace.workspace_id,
-          url,
-          events,
-          descriptionOf(input.description),
-          this.secrets.encrypt(secret),
-        ],
-      );
+      const created = await insertEndpoint(tx, {
+        id,
+        workspace_id: workspace.workspace_id,
+        url,
+        events,
+        description: descriptionOf(input.description),
+        secret: this.secrets.encrypt(secret),
+      });
       await this.activity.record(tx, workspace.workspace_id, {
         ...endpointActivity(input.actor),
         recordType: 'endpoint',
@@ -176,35 +170,15 @@ export class EndpointsService {
     const enabled = input.enabled ?? null;
     await this.db.transaction(async (tx) => {
       // Locked, so the feed's "before" is the version this update replaces.
-      const before = await queryOne<EndpointRow>(
-        tx,
-        `SELECT ${ENDPOINT_COLUMNS} FROM delivery.endpoints WHERE id = $1 FOR UPDATE`,
-        [endpoint.id],
-      );
-      const updated = await queryOne<EndpointRow>(
-        tx,
-        `UPDATE delivery.endpoints SET
-         url = coalesce($2, url),
-         events = coalesce($3::text[], events),
-         description = CASE WHEN $4 THEN $5 ELSE description END,
-         enabled = coalesce($6::boolean, enabled),
-         disabled_reason = CASE WHEN $6::boolean IS NULL THEN disabled_reason
-                                WHEN $6::boolean THEN NULL ELSE 'manual' END,
-         disabled_at = CASE WHEN $6::boolean IS NULL THEN disabled_at
-                            WHEN $6::boolean THEN NULL ELSE coalesce(disabled_at, now()) END,
-         consecutive_failures = CASE WHEN $6::boolean AND NOT enabled THEN 0
-                                     ELSE consecutive_failures END,
-         failing_since = CASE WHEN $6::boolean AND NOT enabled THEN NULL ELSE failing_since END
-       WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
-        [
-          endpoint.id,
-          url,
-          events,
-          input.description !== undefined,
-          descriptionOf(input.description),
-          enabled,
-        ],
-      );
+      const before = await lockEndpoint(tx, endpoint.id);
+      const updated = await updateEndpoint(tx, {
+        id: endpoint.id,
+        url,
+        events,
+        setDescription: input.description !== undefined,
+        description: descriptionOf(input.description),
+        enabled,
+      });
       const changes = changedFields(before, updated, ENDPOINT_FIELDS);
       if (changes.length === 0) return;
       const onlyEnabled = changes.length === 1 && changes[0]?.field === 'enabled';
@@ -223,11 +197,7 @@ export class EndpointsService {
   }
 
   async list(input: WebhookListInput): Promise<WebhookEndpointView[]> {
-    const rows = await this.db.query<EndpointRow[]>(
-      `SELECT id, workspace_id, url, events, description, enabled, created_at
-       FROM delivery.endpoints WHERE workspace_id = $1 ORDER BY created_at, id`,
-      [input.workspace],
-    );
+    const rows = await workspaceEndpoints(this.db, input.workspace);
     return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
   }
 
@@ -243,13 +213,9 @@ export class EndpointsService {
 
   /** The endpoint, of the workspace when one is named; else not_found, whoever's it is. */
   async endpoint(id: string, workspace?: string): Promise<EndpointRow> {
-    const rows = await this.db.query<EndpointRow[]>(
-      `SELECT ${ENDPOINT_COLUMNS}
-       FROM delivery.endpoints WHERE id = $1 AND ($2::text IS NULL OR workspace_id = $2)`,
-      [id, workspace ?? null],
-    );
-    if (!rows[0]) throw notFound(id);
-    return rows[0];
+    const row = await findEndpoint(this.db, id, workspace ?? null);
+    if (!row) throw notFound(id);
+    return row;
   }
 }
 

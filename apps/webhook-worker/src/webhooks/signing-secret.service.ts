@@ -4,19 +4,14 @@ import {
   type ConsoleActorRef,
   type SigningSecretView,
 } from '@custodian/contracts';
-import { ActivityLog, queryRows } from '@custodian/persistence';
+import { ActivityLog } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
+import { rotateSecret, storedSecrets, type StoredSecrets } from './endpoint.store';
 import { endpointActivity } from './endpoints.service';
 import { newSigningSecret, signingSecretCipher } from './signing-secrets';
-
-interface StoredSecrets {
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-}
 
 /**
  * An endpoint's signing secret, shown on demand and rotated with an overlap: the new secret
@@ -39,14 +34,7 @@ export class SigningSecretService {
   }
 
   async reveal(workspace: string, id: string): Promise<SigningSecretView> {
-    const [stored] = await this.db.query<StoredSecrets[]>(
-      `SELECT secret,
-         CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret,
-         CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END
-           AS previous_secret_expires_at
-       FROM delivery.endpoints WHERE id = $1 AND workspace_id = $2`,
-      [id, workspace],
-    );
+    const stored = await storedSecrets(this.db, workspace, id);
     if (!stored) throw notFound(id);
     this.logger.log(`signing secret of webhook endpoint ${id} revealed (workspace ${workspace})`);
     return this.view(stored);
@@ -61,17 +49,7 @@ export class SigningSecretService {
   ): Promise<SigningSecretView> {
     const secret = newSigningSecret();
     const stored = await this.db.transaction(async (tx) => {
-      const [row] = await queryRows<StoredSecrets & { url: string }>(
-        tx,
-        `UPDATE delivery.endpoints SET
-           previous_secret = CASE WHEN $4::int > 0 THEN secret END,
-           previous_secret_expires_at =
-             CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 hour' END,
-           secret = $3
-         WHERE id = $1 AND workspace_id = $2
-         RETURNING secret, previous_secret, previous_secret_expires_at, url`,
-        [id, workspace, this.cipher.encrypt(secret), overlapHours],
-      );
+      const row = await rotateSecret(tx, workspace, id, this.cipher.encrypt(secret), overlapHours);
       if (!row) throw notFound(id);
       // The secrets themselves never reach the feed: only that one was rotated, and the overlap.
       await this.activity.record(tx, workspace, {

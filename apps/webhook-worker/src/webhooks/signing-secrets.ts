@@ -9,7 +9,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { WEBHOOK_SECRET_KEYS, WorkerConfig, loadWorkerConfig } from '../config/worker-config';
-import type { EndpointEntity } from './endpoint.entity';
+import { secretsToRekey, writeRekeyed, type RekeyedSecrets } from './endpoint.store';
 
 /** A new endpoint signing secret, `whsec_` + 32 random bytes. */
 export function newSigningSecret(): string {
@@ -100,25 +100,11 @@ export class SigningSecretRekeyer implements OnApplicationBootstrap, BeforeAppli
       // Keyset pagination: a row that cannot be re-encrypted is passed, not read again.
       let after = '';
       while (!this.stopping) {
-        const rows = await this.db.query<
-          Array<Pick<EndpointEntity, 'id' | 'secret' | 'previous_secret'>>
-        >(
-          `SELECT id, secret, previous_secret FROM delivery.endpoints
-           WHERE id > $1 AND (split_part(secret, ':', 2) <> $2
-             OR split_part(previous_secret, ':', 2) <> $2)
-           ORDER BY id LIMIT $3`,
-          [after, current, batch],
-        );
+        const rows = await secretsToRekey(this.db, after, current, batch);
         const last = rows.at(-1);
         if (!last) break;
         after = last.id;
-        const changes: Array<{
-          id: string;
-          old: string;
-          next: string;
-          oldPrevious: string | null;
-          nextPrevious: string | null;
-        }> = [];
+        const changes: RekeyedSecrets[] = [];
         for (const row of rows) {
           try {
             changes.push({
@@ -134,21 +120,7 @@ export class SigningSecretRekeyer implements OnApplicationBootstrap, BeforeAppli
           }
         }
         if (changes.length > 0) {
-          // TypeORM's Postgres driver answers an UPDATE with [rows, affectedCount].
-          const [, count] = await this.db.query<[unknown[], number]>(
-            `UPDATE delivery.endpoints e SET secret = c.next, previous_secret = c.next_previous
-             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-               AS c (id, old, next, old_previous, next_previous)
-             WHERE e.id = c.id AND e.secret = c.old
-               AND e.previous_secret IS NOT DISTINCT FROM c.old_previous`,
-            [
-              changes.map((c) => c.id),
-              changes.map((c) => c.old),
-              changes.map((c) => c.next),
-              changes.map((c) => c.oldPrevious),
-              changes.map((c) => c.nextPrevious),
-            ],
-          );
+          const count = await writeRekeyed(this.db, changes);
           result.reencrypted += count;
           result.batches++;
         }

@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../../config/gateway-config';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
+import { workspaceNames } from '../../workspaces/workspace.store';
 import { sessionIdOf } from '../session/console-request';
 import { SESSION_COOKIE, sessionCookieOptions } from '../session/session-cookie';
 import { SessionStore, type SessionRecord } from '../session/session-store';
@@ -164,10 +165,7 @@ export class ConsoleSessions {
   }
 
   private async workspaces(ids: string[]): Promise<Map<string, { name: string; plan: PlanName }>> {
-    const rows = await this.db.query<Array<{ id: string; name: string; plan: PlanName }>>(
-      `SELECT id, name, plan FROM gateway.workspaces WHERE id = ANY($1)`,
-      [ids],
-    );
+    const rows = await workspaceNames(this.db, ids);
     return new Map(rows.map((row) => [row.id, { name: row.name, plan: row.plan }]));
   }
 }
