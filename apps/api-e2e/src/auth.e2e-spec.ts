@@ -4,6 +4,7 @@ import {
   type ErrorBody,
   type PingView,
 } from '@custodian/contracts';
+import { httpRequest } from '@custodian/testing';
 import { crc32 } from 'node:zlib';
 import { Tenant, TestStack } from './support/stack';
 
@@ -73,6 +74,27 @@ describe('authentication, scopes and the plan gate (e2e)', () => {
     const list = await stack.request('/assets', { headers: { 'X-Api-Key': key } });
     expect(list.status).toBe(200);
   });
+
+  it.each(['/%61pi/v1/ping', '/api/%76%31/ping', '/%61%70%69/v1/ping'])(
+    'admits a request whose path is percent-encoded (%s) as the plain path: key, limits, quota',
+    async (path) => {
+      const origin = new URL(stack.baseUrl).origin;
+      const plain = await writer.get('/ping');
+      const encoded = await httpRequest<{ key: { id: string } }>(`${origin}${path}`, {
+        headers: { authorization: `Bearer ${writer.key.key}` },
+      });
+      expect(encoded.status).toBe(200);
+      expect(encoded.body.key.id).toBe(writer.key.id);
+      // Admission ran: the limit headers are there, and the request was counted.
+      expect(encoded.headers.get('x-ratelimit-limit')).toBe(plain.headers.get('x-ratelimit-limit'));
+      expect(Number(encoded.headers.get('x-ratelimit-remaining'))).toBeLessThan(
+        Number(plain.headers.get('x-ratelimit-remaining')),
+      );
+      const missing = await httpRequest<ErrorBody>(`${origin}${path}`);
+      expect(missing.status).toBe(401);
+      expect(missing.body.message).toMatch(/missing/i);
+    },
+  );
 
   it('answers 401 when the key is missing', async () => {
     const response = await stack.request<ErrorBody>('/ping');

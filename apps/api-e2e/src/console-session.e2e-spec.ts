@@ -83,6 +83,26 @@ describe('console sign-in, sessions, roles and API keys (e2e)', () => {
     expect(forged.body.message).toContain('x-csrf-token');
   });
 
+  it.each([
+    '/console/%61pi/sign-in/link',
+    '/console/api/sign-in/%6Cink',
+    '/console/%61%70%69/sign-in/link',
+  ])(
+    'refuses a change without the token however its path is percent-encoded (%s)',
+    async (path) => {
+      const client = new ConsoleClient(base);
+      await client.session();
+      // The router decodes the path to /console/api/sign-in/link: the check decides on that.
+      const forged = await client.post<ErrorBody>(
+        path,
+        { email: owner },
+        { 'x-csrf-token': 'forged' },
+      );
+      expect(forged.status).toBe(403);
+      expect(forged.body.message).toContain('x-csrf-token');
+    },
+  );
+
   it('signs a member in by a one-time link, which works once', async () => {
     const client = new ConsoleClient(base);
     await client.session();

@@ -1,6 +1,7 @@
 import { DomainError, type KeyScope } from '@custodian/contracts';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { routedPath } from './routed-path';
 import type { AccessRecord } from './access-record';
 import { KeyAdmission } from './key-admission';
 
@@ -27,7 +28,8 @@ export class AccessHook {
   constructor(private readonly admission: KeyAdmission) {}
 
   async onRequest(request: RequestWithAccess, reply: FastifyReply): Promise<void> {
-    if (!API_PATH.test(request.url) || isPublicRoute(request)) return;
+    // By the routed path, not the raw URL: `/%61pi/v1/...` is routed to the API too.
+    if (!API_PATH.test(routedPath(request)) || isPublicRoute(request)) return;
     // An unknown route asked without any key is simply not found.
     if (request.is404 && !hasCredentials(request)) return;
     const policy = (request.routeOptions.config as { access?: AccessPolicy }).access;

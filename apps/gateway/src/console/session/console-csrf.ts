@@ -2,6 +2,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import { DomainError } from '@custodian/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../config/gateway-config';
+import { routedPath } from '../../access/routed-path';
 import { CONSOLE_PATH, secureCookies } from './session-cookie';
 
 const CONSOLE_API = /^\/console\/api(\/|\?|$)/;
@@ -31,7 +32,8 @@ export async function registerConsoleCsrf(
     },
   });
   fastify.addHook('onRequest', (request, _reply, done) => {
-    if (!CONSOLE_API.test(request.url) || SAFE_METHODS.has(request.method)) {
+    // By the routed path, not the raw URL: `/console/%61pi/...` reaches the same routes.
+    if (!CONSOLE_API.test(routedPath(request)) || SAFE_METHODS.has(request.method)) {
       done();
       return;
     }
