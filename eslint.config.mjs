@@ -64,8 +64,7 @@ export default tseslint.config(
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:faults', onlyDependOnLibsWithTags: ['scope:shared'] },
-            // The read benchmark serves the register's own SQL (libs/register-sql, and the two
-            // statements of apps/register/src/assets/asset.store.ts, imported by path).
+            // The read benchmark serves the register's own SQL (libs/register-sql).
             {
               sourceTag: 'scope:bench',
               onlyDependOnLibsWithTags: ['scope:register', 'scope:shared'],

@@ -1,3 +1,4 @@
+export * from './asset-reads';
 export * from './like-pattern';
 export * from './list-cache';
 export * from './list-sql';

@@ -1,17 +1,12 @@
 import { ASSET_UNPAGED_MAX } from '@custodian/contracts';
-import { ListCache, readList } from '@custodian/register-sql';
+import { ASSET_BY_ID, ASSET_LIST, ListCache, readList } from '@custodian/register-sql';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-// The register's asset store, for its two read statements: the one import of an app by a tool
-// (which otherwise import libs only), so that the bare handler runs the very SQL the register
-// runs. Its entity imports are types only; at run time it loads contracts and persistence.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { ASSET_BY_ID, ASSET_LIST } from '../../../apps/register/src/assets/asset.store';
 import { BARE_WORKSPACE_HEADER } from './read-cases';
 
 /**
- * The lower bound the full path is measured against: the same SQL (the register's asset store,
- * apps/register/src/assets/asset.store.ts, and its list reads from @custodian/register-sql)
+ * The lower bound the full path is measured against: the same SQL (the asset reads of
+ * @custodian/register-sql, which the register's asset store serves, and its list reads)
  * behind a bare Fastify handler, no auth, no broker, no framework. Run as its own process by
  * the bench.
  */

@@ -6,7 +6,7 @@ import {
   type NamedRef,
 } from '@custodian/contracts';
 import { isUniqueViolation, queryOne, queryRows, type Queryable } from '@custodian/persistence';
-import type { ListSource } from '@custodian/register-sql';
+import { ASSET_BY_ID, ASSET_DETAIL } from '@custodian/register-sql';
 import type { EntityManager } from 'typeorm';
 import type { CategoryEntity } from '../categories/category.entity';
 import type { HoldingRow } from '../custody/custody.store';
@@ -26,37 +26,11 @@ import type { DeletedAssetEntity } from './deleted-asset.entity';
 // Reads
 
 /**
- * The SELECT lists and joins of the asset reads, aliased as the row types below expect. The
- * benchmark's bare handler serves the very same SQL (ASSET_BY_ID and ASSET_LIST, imported by
- * tools/bench/src/bare-server.ts), so the comparison is of everything around the query.
+ * The two asset reads the API serves (GET /assets, GET /assets/{id}): whole statements in
+ * @custodian/register-sql, where the read bench's bare handler takes the same SQL without
+ * importing an app. Everything else on register.assets is below.
  */
-const SUMMARY_COLUMNS = `a.id, a.name, a.sku, a.status, a.brand, a.model, a.serial_number,
-  c.name AS category_name, a.assigned_to_id, p.full_name AS assigned_name, a.updated_at`;
-
-const SUMMARY_FROM = `register.assets a
-  LEFT JOIN register.categories c ON c.id = a.category_id
-  LEFT JOIN register.people p ON p.id = a.assigned_to_id`;
-
-const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a.location_id,
-  l.name AS location_name, a.assigned_at, a.custody_due_at, a.custom_fields, a.condition,
-  a.last_scanned_at, a.created_at`;
-
-const DETAIL_FROM = `${SUMMARY_FROM}
-  LEFT JOIN register.locations l ON l.id = a.location_id`;
-
-/** What GET /assets reads: AssetsService.list and the bench's bare handler. */
-export const ASSET_LIST: ListSource = {
-  columns: SUMMARY_COLUMNS,
-  from: SUMMARY_FROM,
-  table: 'register.assets',
-  alias: 'a',
-  counter: 'asset_count',
-  version: 'asset_version',
-  rowsVersion: 'asset_rows_version',
-};
-
-/** What GET /assets/{id} reads ($1 the id, $2 the workspace): findAssetRow and the bench's. */
-export const ASSET_BY_ID = `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM} WHERE a.id = $1 AND a.workspace_id = $2`;
+export { ASSET_BY_ID, ASSET_LIST } from '@custodian/register-sql';
 
 /**
  * A row of the summary query: columns of the asset, and the names its LEFT JOINs bring (null
@@ -466,7 +440,7 @@ export function claimOverdue(
 /** The claimed assets, as fetched, in the order they fell due. */
 export function overdueRows(tx: EntityManager, ids: string[]): Promise<OverdueRow[]> {
   return tx.query<OverdueRow[]>(
-    `SELECT ${DETAIL_COLUMNS}, a.workspace_id FROM ${DETAIL_FROM}
+    `SELECT ${ASSET_DETAIL.columns}, a.workspace_id FROM ${ASSET_DETAIL.from}
        WHERE a.id = ANY($1) ORDER BY a.custody_due_at, a.id`,
     [ids],
   );

@@ -1,0 +1,45 @@
+import type { ListSource } from './list-sql';
+
+/*
+ * The two asset reads the API serves, whole statements and nothing smaller: the register's
+ * asset store (apps/register/src/assets/asset.store.ts, which owns every other statement on
+ * register.assets) re-exports them, and the read bench's bare handler serves the very same SQL
+ * from here, so the benchmark compares everything around the query and a tool never imports
+ * an app. Besides them only the detail's select list and joins are exported, for the
+ * register's reads of a detail with more (the overdue sweep's).
+ */
+
+/**
+ * The SELECT lists and joins, aliased as the register's row types expect (AssetSummaryRow,
+ * AssetDetailRow in apps/register/src/assets/asset.store.ts).
+ */
+const SUMMARY_COLUMNS = `a.id, a.name, a.sku, a.status, a.brand, a.model, a.serial_number,
+  c.name AS category_name, a.assigned_to_id, p.full_name AS assigned_name, a.updated_at`;
+
+const SUMMARY_FROM = `register.assets a
+  LEFT JOIN register.categories c ON c.id = a.category_id
+  LEFT JOIN register.people p ON p.id = a.assigned_to_id`;
+
+const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a.location_id,
+  l.name AS location_name, a.assigned_at, a.custody_due_at, a.custom_fields, a.condition,
+  a.last_scanned_at, a.created_at`;
+
+const DETAIL_FROM = `${SUMMARY_FROM}
+  LEFT JOIN register.locations l ON l.id = a.location_id`;
+
+/** The detail's select list and joins, for a read of an asset's detail and more. */
+export const ASSET_DETAIL = { columns: DETAIL_COLUMNS, from: DETAIL_FROM } as const;
+
+/** What GET /assets reads: AssetsService.list and the bench's bare handler. */
+export const ASSET_LIST: ListSource = {
+  columns: SUMMARY_COLUMNS,
+  from: SUMMARY_FROM,
+  table: 'register.assets',
+  alias: 'a',
+  counter: 'asset_count',
+  version: 'asset_version',
+  rowsVersion: 'asset_rows_version',
+};
+
+/** What GET /assets/{id} reads ($1 the id, $2 the workspace): findAssetRow and the bench's. */
+export const ASSET_BY_ID = `SELECT ${DETAIL_COLUMNS} FROM ${DETAIL_FROM} WHERE a.id = $1 AND a.workspace_id = $2`;
