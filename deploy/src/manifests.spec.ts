@@ -455,12 +455,17 @@ describe('the schema validation', () => {
 // ---------------------------------------------------------------------------------------------
 // docker compose
 
-/** ${VAR}, ${VAR:-default} and ${VAR-default} as compose resolves them with VAR unset. */
+/**
+ * ${VAR}, ${VAR:-default} and ${VAR-default} as compose resolves them with VAR unset; a
+ * required ${VAR:?message} (compose refuses to start without it) as `<VAR>`.
+ */
 function interpolate(value: unknown): unknown {
   if (typeof value === 'string') {
-    return value.replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (_all, _name, fallback) =>
-      String(fallback ?? ''),
-    );
+    return value
+      .replace(/\$\{([A-Z0-9_]+):?\?[^}]*\}/g, (_all, name: string) => `<${name}>`)
+      .replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (_all, _name, fallback) =>
+        String(fallback ?? ''),
+      );
   }
   if (Array.isArray(value)) return value.map(interpolate);
   if (value && typeof value === 'object') {
@@ -538,6 +543,17 @@ describe('docker-compose.yml', () => {
       }
     },
   );
+
+  it('refuses to start without WEBHOOK_SECRET_KEYS: no key of its own, public in the file', () => {
+    const text = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+    const required = [...text.matchAll(/\$\{([A-Z0-9_]+):\?[^}]+\}/g)].map((match) => match[1]);
+    expect(required).toEqual(['WEBHOOK_SECRET_KEYS']);
+    // No default anywhere for it, and the worker and its migration get the required value.
+    expect(text).not.toMatch(/\$\{WEBHOOK_SECRET_KEYS:?-/);
+    for (const name of ['webhook-worker', 'webhook-worker-migrate']) {
+      expect(services[name].environment.WEBHOOK_SECRET_KEYS).toBe('<WEBHOOK_SECRET_KEYS>');
+    }
+  });
 
   it('samples one trace in ten at the gateway, as the Kubernetes base does', () => {
     expect(services.gateway.environment).toMatchObject({
