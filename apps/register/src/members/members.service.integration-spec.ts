@@ -1,5 +1,5 @@
 import { ActivityLog } from '@custodian/persistence';
-import { OutboxWriter, WorkspacePlans, storePlanFacts } from '@custodian/messaging';
+import { OutboxWriter, planCopyOf, storePlanFacts } from '@custodian/messaging';
 import {
   type CallerContext,
   InviteMemberInput,
@@ -48,14 +48,8 @@ function knownWorkspace(source: DataSource, id: string, seats: number | null): P
 }
 
 /** The register's copy of plan facts on a database; a workspace not in it is not waited for. */
-function plansOf(source: DataSource): WorkspacePlans {
-  return new WorkspacePlans(source, {
-    schema: 'register',
-    exchange: 'custodian.events.unused',
-    reader: 'register',
-    waitMs: 0,
-  });
-}
+const plansOf = (source: DataSource) =>
+  planCopyOf(source, { schema: 'register', reader: 'register' });
 
 let store: MigratedDatabase;
 let db: DataSource;

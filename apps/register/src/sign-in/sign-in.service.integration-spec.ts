@@ -1,5 +1,5 @@
 import { ActivityLog } from '@custodian/persistence';
-import { OutboxWriter, WorkspacePlans, storePlanFacts } from '@custodian/messaging';
+import { OutboxWriter, planCopyOf, storePlanFacts } from '@custodian/messaging';
 import {
   DomainError,
   EmailInput,
@@ -74,12 +74,7 @@ beforeAll(async () => {
     new WriteTransactions(db),
     config,
     mailer,
-    new WorkspacePlans(db, {
-      schema: 'register',
-      exchange: 'custodian.events.unused',
-      reader: 'register',
-      waitMs: 0,
-    }),
+    planCopyOf(db, { schema: 'register', reader: 'register' }),
     new OutboxWriter('register'),
     new ReadTransactions(db),
     new ActivityLog('register'),

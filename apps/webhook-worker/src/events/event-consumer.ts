@@ -3,13 +3,13 @@ import {
   PublishedEvent,
   isEventKey,
   isInternalRoutingKey,
-  parsePlanFacts,
   type WorkspacePlanFacts,
 } from '@custodian/contracts';
 import {
   AmqpConnection,
   QueueConsumer,
   WorkspacePlans,
+  readPlanFactsMessage,
   delay,
   type Delivery,
 } from '@custodian/messaging';
@@ -134,14 +134,8 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private receiveFacts(delivery: Delivery, context: MessageContext | undefined): void {
-    let envelope: PublishedEvent | undefined;
-    try {
-      envelope = JSON.parse(delivery.message.content.toString('utf8')) as PublishedEvent;
-    } catch {
-      envelope = undefined;
-    }
-    const facts = parsePlanFacts(envelope?.data);
-    if (!envelope || typeof envelope.id !== 'string' || typeof facts === 'string') {
+    const { envelope, facts } = readPlanFactsMessage(delivery.message.content);
+    if (typeof envelope.id !== 'string' || typeof facts === 'string') {
       const id = (delivery.message.properties as { messageId?: string }).messageId ?? '';
       runInMessageContext(context, () =>
         this.logger.error(
@@ -151,7 +145,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
       delivery.reject();
       return;
     }
-    this.enqueue({ delivery, event: envelope, context, facts });
+    this.enqueue({ delivery, event: envelope as PublishedEvent, context, facts });
   }
 
   private enqueue(received: Received): void {

@@ -1,9 +1,8 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { KEY_SCOPES, type KeyScope } from '../workspaces/key.constants';
-import { PLAN_NAMES, type PlanName } from '../workspaces/plan.constants';
+import { LIMIT_NAMES, PLAN_NAMES, type PlanName } from '../workspaces/plan.constants';
 import type { EffectiveLimits } from '../workspaces/plan.views';
 
-const LIMIT_NAMES = ['ratePerMinute', 'monthlyQuota', 'assets', 'people', 'seats'] as const;
 const CALLER_FIELDS = ['workspaceId', 'keyId', 'scope', 'plan', 'limits'] as const;
 
 /**

@@ -1,4 +1,4 @@
-import { PLAN_NAMES, type PlanName } from './plan.constants';
+import { LIMIT_NAMES, PLAN_NAMES, type PlanName } from './plan.constants';
 import type { EffectiveLimits } from './plan.views';
 
 /**
@@ -41,14 +41,6 @@ export type PlanFactsReader = (typeof PLAN_FACTS_READERS)[number];
 export function planFactsQueueOf(exchange: string, reader: PlanFactsReader): string {
   return `${exchange}.plan-facts.${reader}`;
 }
-
-const LIMIT_NAMES: Array<keyof EffectiveLimits> = [
-  'ratePerMinute',
-  'monthlyQuota',
-  'assets',
-  'people',
-  'seats',
-];
 
 /** Plan facts checked field by field (a message off the broker), or what is wrong. */
 export function parsePlanFacts(value: unknown): WorkspacePlanFacts | string {

@@ -1,5 +1,4 @@
 import {
-  parsePlanFacts,
   planFactsQueueOf,
   type PlanFactsReader,
   type WorkspacePlanFacts,
@@ -16,7 +15,7 @@ import {
 import { DataSource } from 'typeorm';
 import { AmqpConnection, delay } from '../amqp-connection';
 import { QueueConsumer, type Delivery } from '../queue-consumer';
-import { storePlanFacts, type WorkspacePlanRow } from './plan-facts.table';
+import { readPlanFactsMessage, storePlanFacts, type WorkspacePlanRow } from './plan-facts.table';
 import { declarePlanFactsQueue } from './plan-facts.topology';
 
 export interface PlanFactsOptions {
@@ -113,13 +112,7 @@ export class PlanFactsConsumer implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async store(delivery: Delivery): Promise<void> {
-    let envelope: { data?: unknown };
-    try {
-      envelope = JSON.parse(delivery.message.content.toString('utf8')) as { data?: unknown };
-    } catch {
-      envelope = {};
-    }
-    const facts = parsePlanFacts(envelope?.data);
+    const { facts } = readPlanFactsMessage(delivery.message.content);
     if (typeof facts === 'string') {
       const id = (delivery.message.properties as { messageId?: string }).messageId ?? '';
       this.logger.error(`plan facts message ${id} refused (${facts}); dropped`);

@@ -1,4 +1,10 @@
-import type { EffectiveLimits, PlanName, WorkspacePlanFacts } from '@custodian/contracts';
+import {
+  parsePlanFacts,
+  type EffectiveLimits,
+  type PlanName,
+  type PublishedEvent,
+  type WorkspacePlanFacts,
+} from '@custodian/contracts';
 import { EntitySchema, type EntityManager, type QueryRunner } from 'typeorm';
 
 /** A row of an app's copy of plan facts (`register.workspace_plans`, ...). */
@@ -72,4 +78,22 @@ export async function storePlanFacts(
     [facts.workspace_id, facts.plan, facts.api_access, JSON.stringify(facts.limits), facts.as_of],
   );
   return rows.length > 0;
+}
+
+/**
+ * A plan-facts message as the gateway's relay publishes it (the outbox envelope, the facts as
+ * its `data`): the envelope as parsed (empty when the body is not JSON) and the facts, or what
+ * is wrong with them. Both readers (PlanFactsConsumer, the worker's events queue) read it so.
+ */
+export function readPlanFactsMessage(content: Buffer): {
+  envelope: Partial<PublishedEvent>;
+  facts: WorkspacePlanFacts | string;
+} {
+  let envelope: Partial<PublishedEvent>;
+  try {
+    envelope = (JSON.parse(content.toString('utf8')) as Partial<PublishedEvent> | null) ?? {};
+  } catch {
+    envelope = {};
+  }
+  return { envelope, facts: parsePlanFacts(envelope.data) };
 }

@@ -15,5 +15,13 @@ export async function planCopyWith(
   for (const one of facts) {
     await storePlanFacts(db.manager, copy.schema, { ...one, as_of: new Date().toISOString() });
   }
+  return planCopyOf(db, copy);
+}
+
+/** For tests: a reader's copy of plan facts on `db` as it stands, read without waiting. */
+export function planCopyOf(
+  db: DataSource,
+  copy: { schema: string; reader: PlanFactsReader },
+): WorkspacePlans {
   return new WorkspacePlans(db, { ...copy, exchange: 'custodian.events.unused', waitMs: 0 });
 }
