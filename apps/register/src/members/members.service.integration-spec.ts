@@ -92,28 +92,30 @@ afterAll(async () => {
 /**
  * The one place this file calls the service: a new workspace (in the register's copy of plan
  * facts, with this many seats) and bodies as its consumer receives them. Every call waits for
- * the facts to be stored first.
+ * the facts to be stored first (those that read them).
  */
 function workspace(seats: number | null = 25) {
   const caller: CallerContext = testCaller();
-  const known = knownWorkspace(db, caller.workspaceId, seats);
+  // Stored when a call first needs it, never left running when a test ends.
+  let stored: Promise<boolean> | undefined;
+  const known = () => (stored ??= knownWorkspace(db, caller.workspaceId, seats));
   return {
     id: caller.workspaceId,
     invite: async (body: ClientBody<InviteMemberInput>) => {
-      await known;
+      await known();
       return service.invite(caller, await received(InviteMemberInput, body));
     },
     update: async (userId: string, body: ClientBody<UpdateMemberInput>) =>
       service.update(caller, userId, await received(UpdateMemberInput, body)),
     list: () => service.list(caller),
     invitations: async () => {
-      await known;
+      await known();
       return service.listInvitations({ workspace: caller.workspaceId });
     },
     createOwner: (email: string) =>
       service.createOwner({ workspace: caller.workspaceId, email, name: 'Owner' }),
     accept: async (token: string) => {
-      await known;
+      await known();
       return service.accept({ token });
     },
     remove: (id: string, actor: string) =>

@@ -104,24 +104,27 @@ const call = {
 /** A new workspace; members join it invited, or active (invited, then the link accepted). */
 function workspace() {
   const caller = testCaller();
-  const known = storePlanFacts(db.manager, 'register', {
-    workspace_id: caller.workspaceId,
-    plan: 'pro',
-    api_access: true,
-    limits: PLAN_CATALOG.pro.limits,
-    as_of: new Date().toISOString(),
-  });
+  // Stored when a call first needs it, never left running when a test ends.
+  let stored: Promise<boolean> | undefined;
+  const known = () =>
+    (stored ??= storePlanFacts(db.manager, 'register', {
+      workspace_id: caller.workspaceId,
+      plan: 'pro',
+      api_access: true,
+      limits: PLAN_CATALOG.pro.limits,
+      as_of: new Date().toISOString(),
+    }));
   return {
     id: caller.workspaceId,
     invite: async (email: string, role: MemberRole = 'member'): Promise<MemberView> => {
-      await known;
+      await known();
       return members.invite(
         caller,
         await received(InviteMemberInput, { email, role, name: email }),
       );
     },
     join: async (email: string, role: MemberRole = 'member'): Promise<MemberView> => {
-      await known;
+      await known();
       await members.invite(caller, await received(InviteMemberInput, { email, role }));
       return members.accept({ token: lastToken(email, '/console/invitations/accept') });
     },
