@@ -124,7 +124,9 @@ describe('request ids across every hop (e2e)', () => {
     );
     expect(outbox?.context).toEqual({ 'x-request-id': requestId });
     const [delivery] = await stack.query<{ id: string; context: unknown }>(
-      `SELECT id, context FROM delivery.deliveries WHERE payload->'data'->>'id' = $1`,
+      `SELECT d.id, p.context FROM delivery.deliveries d
+         JOIN delivery.event_payloads p ON p.event_id = d.event_id
+       WHERE p.payload->'data'->>'id' = $1`,
       [created.body.id],
     );
     expect(delivery?.context).toEqual({ 'x-request-id': requestId });

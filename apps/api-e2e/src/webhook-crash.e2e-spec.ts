@@ -105,11 +105,17 @@ describe('webhook delivery survives a worker killed mid-attempt (e2e, real proce
   /** Due deliveries for the endpoint, as fan-out would store them. */
   async function createDeliveries(endpoint: string, count: number): Promise<string[]> {
     const ids = Array.from({ length: count }, () => newId('dlv'));
+    // Each event's payload first: its delivery references it.
     await db.query(
-      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-       SELECT d.id, 'evt_' || d.id, $2, $3, 'asset.created',
-         jsonb_build_object('id', 'evt_' || d.id, 'event', 'asset.created',
-           'created_at', now(), 'data', '{}'::jsonb)
+      `INSERT INTO delivery.event_payloads (event_id, payload)
+       SELECT 'evt_' || d.id, jsonb_build_object('id', 'evt_' || d.id, 'event', 'asset.created',
+         'created_at', now(), 'data', '{}'::jsonb)
+       FROM unnest($1::text[]) AS d (id)`,
+      [ids],
+    );
+    await db.query(
+      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event)
+       SELECT d.id, 'evt_' || d.id, $2, $3, 'asset.created'
        FROM unnest($1::text[]) AS d (id)`,
       [ids, endpoint, tenant.workspace.id],
     );

@@ -21,6 +21,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startWorker } from './bootstrap';
 import { loadWorkerConfig, type WorkerConfig } from './config/worker-config';
 import { workerDataSource } from './database/data-source';
+import { insertPayload } from './delivery/testing/payloads';
 import { migrateWorker } from './migrate';
 import { signingSecretCipher } from './webhooks/signing-secrets';
 
@@ -275,10 +276,12 @@ describe('the console messages of the webhook worker (integration)', () => {
       expect(Date.parse(disabled.disabled_at!)).toBeGreaterThan(Date.now() - 60_000);
       // A delivery stored for it (as fan-out did before it was disabled) waits.
       const waiting = newId('dlv');
+      const eventId = newId('evt');
+      await insertPayload(store.db, eventId, { id: 'evt' });
       await store.db.query(
-        `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-         VALUES ($1, $2, $3, 'wsp_toggle', 'asset.created', '{"id":"evt"}')`,
-        [waiting, newId('evt'), id],
+        `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event)
+         VALUES ($1, $2, $3, 'wsp_toggle', 'asset.created')`,
+        [waiting, eventId, id],
       );
       const ping = await pinged('wsp_toggle', id);
       expect(ping.status).toBe('delivered');

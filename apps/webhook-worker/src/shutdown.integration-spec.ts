@@ -96,10 +96,13 @@ describe('webhook worker graceful shutdown (integration)', () => {
     });
     try {
       app = await startWorker(config);
+      // Its event's payload first: the delivery references it.
       await pg.query(
-        `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-         VALUES ('dlv_shutdown', 'evt_shutdown', 'whe_shutdown', 'wsp_test', 'asset.created',
-           '{}'::jsonb)`,
+        `INSERT INTO delivery.event_payloads (event_id, payload) VALUES ('evt_shutdown', '{}')`,
+      );
+      await pg.query(
+        `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event)
+         VALUES ('dlv_shutdown', 'evt_shutdown', 'whe_shutdown', 'wsp_test', 'asset.created')`,
       );
       await eventually(
         () => {

@@ -232,7 +232,7 @@ export interface paths {
         put?: never;
         /**
          * Add an endpoint
-         * @description Needs the Pro plan or above. The signing secret comes with the answer.
+         * @description Needs the Pro plan or above. The signing secret comes with the answer. A workspace has at most its plan's number of endpoints (pro 10, business 25, enterprise 100: 403 past it) and one endpoint per URL (409 names the one that has it).
          *
          *     Needs the `webhooks.manage` permission.
          */
@@ -257,7 +257,13 @@ export interface paths {
         get: operations["getEndpoint"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an endpoint
+         * @description For good: its delivery log goes with it, and nothing more is sent to it (an attempt already in flight still arrives). Frees its place in the plan's endpoint limit.
+         *
+         *     Needs the `webhooks.manage` permission.
+         */
+        delete: operations["deleteEndpoint"];
         options?: never;
         head?: never;
         /**
@@ -2826,6 +2832,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
@@ -2913,6 +2928,100 @@ export interface operations {
             };
             /** @description No such record in the session's workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleEndpoint"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

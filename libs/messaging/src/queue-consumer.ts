@@ -23,6 +23,14 @@ export class Delivery {
     this.settle(() => this.channel.nack(this.message, false, false));
   }
 
+  /**
+   * Back to the queue now, to be delivered again; on a quorum queue each return counts towards
+   * its delivery limit, past which the broker dead-letters it.
+   */
+  requeue(): void {
+    this.settle(() => this.channel.nack(this.message, false, true));
+  }
+
   /** Not settled here: the broker redelivers it once this channel closes (at shutdown). */
   abandon(): void {
     this.settle(() => undefined);

@@ -182,8 +182,9 @@ export async function queryRows<T>(
 }
 
 /**
- * Deletes the rows of `table` that match `where` (parameters `$1`...), `batch` at a time so
- * that no transaction runs long or locks much; returns how many went. Retention jobs use it;
+ * Deletes the rows of `table` that match `where` (parameters `$1`...), `batch` at a time (by
+ * its `key` column) so that no transaction runs long or locks much; returns how many went.
+ * Retention jobs use it;
  * `where` should follow an index, since every batch looks the rows up again.
  */
 export async function deleteInBatches(
@@ -192,12 +193,13 @@ export async function deleteInBatches(
   where: string,
   parameters: unknown[],
   batch = 5_000,
+  key = 'id',
 ): Promise<number> {
   let deleted = 0;
   for (;;) {
     // TypeORM's Postgres driver answers a DELETE with [rows, affectedCount].
     const [, count] = await db.query<[unknown[], number]>(
-      `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${where} LIMIT ${batch})`,
+      `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT ${batch})`,
       parameters,
     );
     deleted += count;

@@ -6,6 +6,8 @@ export interface RetentionRule {
   table: string;
   where: string;
   parameters: unknown[];
+  /** The table's key column (`id` when absent). */
+  key?: string;
 }
 
 /**
@@ -32,11 +34,15 @@ export abstract class RetentionJob extends PeriodicJob<number> {
   }
 
   protected work(): Promise<number> {
-    const { table, where, parameters } = this.rule();
-    return deleteInBatches(this.db, table, where, parameters);
+    return deleteRule(this.db, this.rule());
   }
 
   protected label(): string {
     return `pruning ${this.rule().table}`;
   }
+}
+
+/** Deletes what the rule matches, in batches; returns how many rows went. */
+export function deleteRule(db: Queryable, rule: RetentionRule): Promise<number> {
+  return deleteInBatches(db, rule.table, rule.where, rule.parameters, undefined, rule.key);
 }

@@ -150,6 +150,7 @@ describe('parseCommand', () => {
         'key revoke',
         'webhook create',
         'webhook list',
+        'webhook delete',
         'webhook test',
         'workspace create',
         'workspace limits',
@@ -270,6 +271,13 @@ describe('parseCommand: webhook commands (owner worker)', () => {
       events: 'asset.created,asset.updated',
       description: 'CMDB sync',
     });
+  });
+
+  it('parses webhook delete, which needs the id', () => {
+    const parsed = parseCommand(['webhook', 'delete', '--id', 'whe_1']);
+    expect(parsed.command.pattern).toBe(WorkerAdminPatterns.webhookDelete);
+    expect(parsed.payload).toEqual({ id: 'whe_1' });
+    expect(failure(['webhook', 'delete'])).toContain('--id');
   });
 
   it('parses webhook list and webhook test', () => {

@@ -104,6 +104,12 @@ export const COMMANDS: Record<string, AdminCommand> = {
     options: ['id'],
     required: ['id'],
   },
+  'webhook delete': {
+    owner: 'worker',
+    pattern: WorkerAdminPatterns.webhookDelete,
+    options: ['id'],
+    required: ['id'],
+  },
   deliveries: {
     owner: 'worker',
     pattern: WorkerAdminPatterns.deliveries,

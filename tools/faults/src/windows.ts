@@ -165,9 +165,10 @@ async function gather(ctx: Context, window: Window, fault: Fault): Promise<Windo
   const notReceived = [...expectedIds(facts)].filter((id) => !received.has(id));
   if (notReceived.length > 0) {
     const { rows: failed } = await ctx.db.query<{ id: string }>(
-      `SELECT payload -> 'data' ->> 'id' AS id FROM delivery.deliveries
-       WHERE workspace_id = $1 AND event = 'asset.created' AND status = 'failed'
-         AND payload -> 'data' ->> 'id' = ANY($2)`,
+      `SELECT p.payload -> 'data' ->> 'id' AS id FROM delivery.deliveries d
+         JOIN delivery.event_payloads p ON p.event_id = d.event_id
+       WHERE d.workspace_id = $1 AND d.event = 'asset.created' AND d.status = 'failed'
+         AND p.payload -> 'data' ->> 'id' = ANY($2)`,
       [ctx.workspaceId, notReceived],
     );
     facts.failedDeliveries = new Set(failed.map((row) => row.id));

@@ -266,6 +266,29 @@ describe('the console in a browser (e2e)', () => {
     await screenshot(page, 'delivery-resent');
   });
 
+  it('refuses a second endpoint for a URL, and deletes an endpoint once asked to', async () => {
+    await nav('Webhooks');
+    await page.getByRole('link', { name: /Add endpoint/ }).click();
+    await page.locator('#endpoint-url').fill(receiver.url('/hooks'));
+    await page.getByLabel(/All events/).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByText(/already sends to/).waitFor();
+    await screenshot(page, 'endpoint-url-taken');
+
+    await page.locator('#endpoint-url').fill(receiver.url('/doomed'));
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Go to the endpoint' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirm = page.getByRole('dialog');
+    await confirm.getByText('This cannot be undone').waitFor();
+    await screenshot(page, 'endpoint-delete');
+    await confirm.getByRole('button', { name: 'Delete endpoint' }).click();
+    await page.getByText(`${receiver.url('/doomed')} was deleted.`).waitFor();
+    await page.getByRole('link', { name: receiver.url('/hooks') }).waitFor();
+    expect(await page.getByRole('link', { name: receiver.url('/doomed') }).count()).toBe(0);
+    await screenshot(page, 'endpoint-deleted');
+  });
+
   it("switches workspace without a trace of the previous one's data", async () => {
     await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
       name: 'Initrode',

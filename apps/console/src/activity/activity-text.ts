@@ -55,7 +55,7 @@ export function recordLink(entry: ActivityEntry): string | null {
     case 'person':
       return `/people/${entry.record_id}`;
     case 'endpoint':
-      return `/webhooks/${entry.record_id}`;
+      return entry.action === 'deleted' ? null : `/webhooks/${entry.record_id}`;
     case 'key':
       return '/keys';
     case 'member':

@@ -39,6 +39,14 @@ export function updateEndpoint(id: string, changes: EndpointChanges): Promise<En
   );
 }
 
+export function deleteEndpoint(id: string): Promise<Endpoint> {
+  return send(
+    'delete webhook endpoints',
+    client.DELETE('/console/api/webhooks/{id}', byId(id)),
+    'webhooks.manage',
+  );
+}
+
 export function revealSecret(id: string): Promise<WebhookSecret> {
   return send(
     'reveal signing secrets',

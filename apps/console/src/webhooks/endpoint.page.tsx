@@ -1,7 +1,8 @@
 import type { DeliveryPage, Endpoint, TestDelivery } from '@custodian/console-client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '../shared/confirm-dialog';
 import { DeliveryTable } from '../shared/delivery-table';
 import { formatDateTime, formatRate } from '../shared/format';
 import { ErrorNotice, Notice } from '../shared/notices';
@@ -14,9 +15,15 @@ import { SecretPanel } from './secret-panel';
 import {
   endpointKeys,
   endpointQueries,
+  useDeleteEndpoint,
   useSendTestPing,
   useUpdateEndpoint,
 } from './webhooks.queries';
+
+/** What the webhooks list shows on arrival (after a delete). */
+export interface WebhooksPageNotice {
+  notice: string;
+}
 
 export function EndpointPage() {
   usePageTitle('Endpoint');
@@ -41,7 +48,19 @@ function EndpointDetails({ endpoint }: { endpoint: Endpoint }) {
   const state = endpointState(endpoint);
   const toggling = useUpdateEndpoint();
   const testing = useSendTestPing();
+  const deleting = useDeleteEndpoint();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
   const [ping, setPing] = useState<TestDelivery | null>(null);
+
+  function remove() {
+    deleting.mutate(endpoint.id, {
+      onSuccess: () => {
+        const state: WebhooksPageNotice = { notice: `${endpoint.url} was deleted.` };
+        void navigate('/webhooks', { state });
+      },
+    });
+  }
 
   function toggle() {
     toggling.mutate({ id: endpoint.id, changes: { enabled: !endpoint.enabled } });
@@ -76,6 +95,16 @@ function EndpointDetails({ endpoint }: { endpoint: Endpoint }) {
           </button>
           <button type="button" onClick={test} disabled={testing.isPending}>
             {testing.isPending ? 'Sending…' : 'Send test ping'}
+          </button>
+          <button
+            type="button"
+            className="button-danger-quiet"
+            onClick={() => {
+              deleting.reset();
+              setConfirming(true);
+            }}
+          >
+            Delete
           </button>
         </div>
       )}
@@ -133,6 +162,22 @@ function EndpointDetails({ endpoint }: { endpoint: Endpoint }) {
         key={ping?.delivery_id}
         afterPing={ping !== null}
       />
+
+      <ConfirmDialog
+        open={confirming}
+        title="Delete this endpoint?"
+        confirmLabel="Delete endpoint"
+        danger
+        busy={deleting.isPending}
+        error={deleting.error}
+        onConfirm={remove}
+        onClose={() => setConfirming(false)}
+      >
+        <p>
+          Nothing more is sent to <span className="mono break">{endpoint.url}</span>, and its
+          deliveries leave the delivery log. This cannot be undone: to pause it instead, disable it.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

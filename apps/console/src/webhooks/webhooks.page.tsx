@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { formatDateTime, formatRate, plural } from '../shared/format';
 import { Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import type { WebhooksPageNotice } from './endpoint.page';
 import { STATE_LABEL, endpointState } from './endpoint-state';
 import { endpointQueries } from './webhooks.queries';
 
@@ -14,6 +15,7 @@ export function WebhooksPage() {
   const { session } = useSession();
   const manage = can(session, 'webhooks.manage');
   const endpoints = useQuery(endpointQueries.list());
+  const arrived = (useLocation().state as WebhooksPageNotice | null)?.notice ?? null;
 
   return (
     <div className="page">
@@ -29,6 +31,7 @@ export function WebhooksPage() {
         Custodian sends events to these endpoints, signed with each endpoint’s secret. See{' '}
         <Link to="/deliveries">the delivery log</Link> for every attempt.
       </p>
+      {arrived && <Notice tone="success">{arrived}</Notice>}
       <QueryState query={endpoints} what="endpoints">
         {(list) => (
           <>

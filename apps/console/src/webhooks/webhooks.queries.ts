@@ -5,6 +5,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { listDeliveries } from '../api/deliveries.api';
 import {
   createEndpoint,
+  deleteEndpoint,
   getEndpoint,
   listEndpoints,
   listEventModules,
@@ -63,6 +64,19 @@ export function useUpdateEndpoint() {
     mutationFn: ({ id, changes }: { id: string; changes: EndpointChanges }) =>
       updateEndpoint(id, changes),
     onSuccess: () => invalidateRoots(client, CHANGED_BY_ENDPOINT_WRITES),
+  });
+}
+
+/** Deletes an endpoint: it leaves the list, and its deliveries leave the log. */
+export function useDeleteEndpoint() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deleteEndpoint(id),
+    onSuccess: (_deleted, id) => {
+      // Its page must not read it again (a 404) while the list is shown.
+      client.removeQueries({ queryKey: endpointKeys.detail(id) });
+      return invalidateRoots(client, CHANGED_BY_ENDPOINT_WRITES);
+    },
   });
 }
 

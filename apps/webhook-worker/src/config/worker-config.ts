@@ -43,10 +43,11 @@ export class WorkerConfig {
   @IsString() EVENTS_DEAD_LETTER_QUEUE: string = 'custodian.events.dead';
   @IsInt() @Min(1) @Max(100) EVENTS_DELIVERY_LIMIT: number = 5;
   /**
-   * Event messages delivered and not yet acked; also the largest fan-out batch. Events are
-   * stored in batches of what has arrived, so a window of a few hundred keeps Postgres round
-   * trips per event low under a burst (with 50, the webhooks bench's burst of 2,000 took about
-   * 1.6 times as long to store).
+   * The largest fan-out batch; twice as many event messages may be delivered and not yet
+   * acked, so the next batch is there when one is stored. Events are stored in batches of what
+   * has arrived, so a window of a few hundred keeps Postgres round trips per event low under a
+   * burst (with 50, the webhooks bench's burst of 2,000 took about 1.6 times as long to
+   * store).
    */
   @IsInt() @Min(1) @Max(1000) EVENTS_PREFETCH: number = 200;
 

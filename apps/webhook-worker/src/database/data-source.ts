@@ -14,6 +14,8 @@ import { EndpointConsoleState1763900000000 } from './migrations/1763900000000-En
 import { DeliveryChainsAndHeaders1763900100000 } from './migrations/1763900100000-DeliveryChainsAndHeaders';
 import { DeliveryContext1763980000000 } from './migrations/1763980000000-DeliveryContext';
 import { WorkspacePlans1764000000000 } from './migrations/1764000000000-WorkspacePlans';
+import { BoundedFanOut1764100000000 } from './migrations/1764100000000-BoundedFanOut';
+import { EventPayloadEntity } from '../delivery/event-payload.entity';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -32,10 +34,12 @@ export function workerDataSource(url: string, poolSize?: number): DataSource {
       CreateActivity1763960000000,
       DeliveryContext1763980000000,
       WorkspacePlans1764000000000,
+      BoundedFanOut1764100000000,
     ],
     entities: [
       EndpointEntity,
       DeliveryEntity,
+      EventPayloadEntity,
       DeliveryAttemptEntity,
       activityEntity(DELIVERY_SCHEMA),
       workspacePlansEntity(DELIVERY_SCHEMA),

@@ -13,6 +13,7 @@ import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
 import { DeliveryScheduler } from '../delivery/delivery-scheduler';
 import { FanOut } from '../delivery/fan-out';
+import { insertPayloads } from '../delivery/testing/payloads';
 import { migrateWorker } from '../migrate';
 import type { WorkspacePlans } from '@custodian/messaging';
 import { EndpointDeliveries } from '../delivery/endpoint-deliveries';
@@ -96,11 +97,15 @@ describe('DeliveryLogService (integration)', () => {
 
   /** Finished deliveries as the log would hold them: [id, endpoint, event, status, created]. */
   async function logged(rows: Array<[string, string, string, string, string]>): Promise<void> {
+    await insertPayloads(
+      db,
+      rows.map(([id]) => `evt_${id}`),
+    );
     await db.query(
       `INSERT INTO delivery.deliveries
-         (id, event_id, endpoint_id, workspace_id, event, payload, status, attempts, created_at,
+         (id, event_id, endpoint_id, workspace_id, event, status, attempts, created_at,
           finished_at)
-       SELECT r.id, 'evt_' || r.id, r.endpoint_id, $6, r.event, '{}'::jsonb, r.status,
+       SELECT r.id, 'evt_' || r.id, r.endpoint_id, $6, r.event, r.status,
          CASE WHEN r.status = 'pending' THEN 0 ELSE 1 END, r.created_at,
          CASE WHEN r.status = 'pending' THEN NULL ELSE r.created_at END
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])
@@ -287,11 +292,15 @@ describe('DeliveryLogService (integration)', () => {
       // Disabled: the resent deliveries wait rather than go out.
       const id = await endpoint('/bulk', false);
       const other = await endpoint('/bulk-other', false);
+      await insertPayloads(
+        db,
+        Array.from({ length: BULK_RESEND_MAX + 5 }, (_, i) => `evt_bulk_${i + 1}`),
+      );
       await db.query(
         `INSERT INTO delivery.deliveries
-           (id, event_id, endpoint_id, workspace_id, event, payload, status, attempts,
-            finished_at, created_at)
-         SELECT 'dlv_bulk_' || g, 'evt_bulk_' || g, $1, $2, 'employee.created', '{}', 'failed', 3,
+           (id, event_id, endpoint_id, workspace_id, event, status, attempts, finished_at,
+            created_at)
+         SELECT 'dlv_bulk_' || g, 'evt_bulk_' || g, $1, $2, 'employee.created', 'failed', 3,
            now(), now() - g * interval '1 second'
          FROM generate_series(1, $3::int + 5) g`,
         [id, workspace, BULK_RESEND_MAX],

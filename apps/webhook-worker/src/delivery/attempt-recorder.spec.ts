@@ -19,12 +19,15 @@ class Leases {
   }
 }
 
+const createdAt = '2026-11-23T11:59:59.000Z';
+
 const delivery = (id: string): ClaimedDelivery => ({
   id,
   endpointId: 'whe_1',
   workspaceId: 'wsp_1',
   event: 'asset.created',
-  payload: {},
+  body: JSON.stringify({ id: 'evt_1', event: 'asset.created', created_at: createdAt, data: {} }),
+  eventCreatedAt: createdAt,
   attempts: 0,
   chain: 1,
   attemptsBeforeChain: 0,

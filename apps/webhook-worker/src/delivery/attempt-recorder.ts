@@ -76,7 +76,7 @@ export class AttemptRecorder {
     const outcome = this.outcomeOf(delivery, result);
     deliveriesTotal.inc({ outcome, status_class: statusClass(result.statusCode) });
     deliveryAttemptDuration.observe({ outcome }, result.durationMs / 1000);
-    const createdAt = Date.parse(String(delivery.payload.created_at));
+    const createdAt = Date.parse(delivery.eventCreatedAt);
     if (outcome === 'delivered' && Number.isFinite(createdAt)) {
       deliveryEndToEnd.observe(Math.max(0, Date.now() - createdAt) / 1000);
     }

@@ -19,6 +19,7 @@ import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryLeases } from './delivery-leases';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { FanOut } from './fan-out';
+import { insertPayload } from './testing/payloads';
 
 /**
  * An endpoint's run of failed deliveries on Postgres, with the live scheduler and a real
@@ -93,10 +94,12 @@ describe('auto-disable of failing endpoints (integration)', () => {
   /** A due delivery for the endpoint, as fan-out stores it; the scheduler is told. */
   async function delivery(endpointId: string): Promise<string> {
     const id = newId('dlv');
+    const eventId = newId('evt');
+    await insertPayload(db, eventId);
     await db.query(
-      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-       VALUES ($1, $2, $3, $4, 'asset.created', '{}'::jsonb)`,
-      [id, newId('evt'), endpointId, workspace],
+      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event)
+       VALUES ($1, $2, $3, $4, 'asset.created')`,
+      [id, eventId, endpointId, workspace],
     );
     void scheduler.tick();
     return id;

@@ -4,6 +4,7 @@ import { workerDataSource } from '../database/data-source';
 import { migrateWorker } from '../migrate';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryLeases } from './delivery-leases';
+import { insertPayloads } from './testing/payloads';
 
 let store: MigratedDatabase;
 let db: DataSource;
@@ -31,11 +32,14 @@ afterAll(async () => {
 
 /** Deliveries [id, endpoint, status, due in s (negative: overdue), lease ends in s or null]. */
 async function deliveries(rows: Array<[string, string, string, number, number | null]>) {
+  await insertPayloads(
+    db,
+    rows.map(([id]) => `evt_${id}`),
+  );
   await db.query(
     `INSERT INTO delivery.deliveries
-       (id, event_id, endpoint_id, workspace_id, event, payload, status, next_attempt_at,
-        lease_until)
-     SELECT r.id, 'evt_' || r.id, r.endpoint, 'wsp_1', 'asset.created', '{}'::jsonb, r.status,
+       (id, event_id, endpoint_id, workspace_id, event, status, next_attempt_at, lease_until)
+     SELECT r.id, 'evt_' || r.id, r.endpoint, 'wsp_1', 'asset.created', r.status,
        now() + r.due * interval '1 second', now() + r.lease * interval '1 second'
      FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[])
        AS r (id, endpoint, status, due, lease)`,

@@ -2,14 +2,17 @@ import { newId } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import type { EndpointEntity } from '../webhooks/endpoint.entity';
 import type { DeliveryEntity } from './delivery.entity';
+import type { EventPayloadEntity } from './event-payload.entity';
 import type { AttemptResult } from './sender';
 
 /** A due delivery this worker leased, with what sending it needs (the aliases of claim). */
-export type ClaimedDelivery = Pick<
-  DeliveryEntity,
-  'id' | 'event' | 'payload' | 'attempts' | 'chain' | 'context'
-> &
+export type ClaimedDelivery = Pick<DeliveryEntity, 'id' | 'event' | 'attempts' | 'chain'> &
+  Pick<EventPayloadEntity, 'context'> &
   Pick<EndpointEntity, 'url' | 'secret'> & {
+    /** The envelope as sent and signed: its stored JSON, as text (never parsed here). */
+    body: string;
+    /** The envelope's created_at (for the end-to-end latency metric). */
+    eventCreatedAt: string;
     endpointId: DeliveryEntity['endpoint_id'];
     workspaceId: DeliveryEntity['workspace_id'];
     /** Attempts before the current chain (a resend's): its retries count from there. */
@@ -193,12 +196,12 @@ export class DeliveryLeases {
          FOR UPDATE OF d SKIP LOCKED)
        UPDATE delivery.deliveries d
        SET lease_until = now() + $2 * interval '1 millisecond'
-       FROM delivery.endpoints e
+       FROM delivery.endpoints e, delivery.event_payloads p
        WHERE d.id = ANY (ARRAY (SELECT id FROM locked)) AND e.id = d.endpoint_id
-         AND (e.enabled OR d.event = 'ping')
+         AND (e.enabled OR d.event = 'ping') AND p.event_id = d.event_id
        RETURNING d.id, d.endpoint_id AS "endpointId", d.workspace_id AS "workspaceId", d.event,
-         d.payload, d.attempts, d.chain, d.attempts_before_chain AS "attemptsBeforeChain",
-         d.context, e.url, e.secret,
+         p.payload::text AS body, p.payload ->> 'created_at' AS "eventCreatedAt", d.attempts,
+         d.chain, d.attempts_before_chain AS "attemptsBeforeChain", p.context, e.url, e.secret,
          CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END
            AS "previousSecret",
          d.lease_until::text AS lease`,

@@ -5,6 +5,7 @@ import { workerDataSource } from '../database/data-source';
 import { migrateWorker } from '../migrate';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryPruner } from './delivery-pruner';
+import { insertPayloads } from './testing/payloads';
 
 let store: MigratedDatabase;
 let db: DataSource;
@@ -25,10 +26,14 @@ afterAll(async () => {
 
 /** Deliveries [id, status, days old], each with two logged attempts. */
 async function deliveries(rows: Array<[string, string, number]>): Promise<void> {
+  await insertPayloads(
+    db,
+    rows.map(([id]) => `evt_${id}`),
+  );
   await db.query(
     `INSERT INTO delivery.deliveries
-       (id, event_id, endpoint_id, workspace_id, event, payload, status, attempts, created_at)
-     SELECT r.id, 'evt_' || r.id, 'whe_1', 'wsp_1', 'asset.created', '{}'::jsonb, r.status, 2,
+       (id, event_id, endpoint_id, workspace_id, event, status, attempts, created_at)
+     SELECT r.id, 'evt_' || r.id, 'whe_1', 'wsp_1', 'asset.created', r.status, 2,
        now() - r.days * interval '1 day'
      FROM unnest($1::text[], $2::text[], $3::float8[]) AS r (id, status, days)`,
     [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])],
@@ -73,6 +78,28 @@ describe('DeliveryPruner: the delivery log keeps DELIVERY_RETENTION_DAYS', () =>
     );
     await expect(shorter.prune()).resolves.toBe(1);
     expect(await left()).toEqual({ deliveries: ['dlv_pending_old'], attempts: 2 });
+  });
+});
+
+describe('DeliveryPruner: event payloads no delivery references', () => {
+  it('deletes those stored over an hour ago, and keeps a referenced one and a fresh one', async () => {
+    await insertPayloads(db, ['evt_orphan_old', 'evt_orphan_new', 'evt_referenced']);
+    await db.query(
+      `UPDATE delivery.event_payloads SET created_at = now() - interval '2 hours'
+       WHERE event_id IN ('evt_orphan_old', 'evt_referenced')`,
+    );
+    await db.query(
+      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event)
+       VALUES ('dlv_referenced', 'evt_referenced', 'whe_1', 'wsp_1', 'asset.created')`,
+    );
+    const pruner = new DeliveryPruner(db, loadWorkerConfig({ DATABASE_URL: store.database.url }));
+    await pruner.prune();
+    const kept = await db.query<Array<{ event_id: string }>>(
+      `SELECT event_id FROM delivery.event_payloads
+       WHERE event_id IN ('evt_orphan_old', 'evt_orphan_new', 'evt_referenced')
+       ORDER BY event_id`,
+    );
+    expect(kept.map((row) => row.event_id)).toEqual(['evt_orphan_new', 'evt_referenced']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { RetentionJob, type RetentionRule } from '@custodian/persistence';
+import { RetentionJob, deleteRule, type RetentionRule } from '@custodian/persistence';
 import {
   Inject,
   Injectable,
@@ -9,15 +9,16 @@ import {
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
 import { dropExpiredSecrets } from '../webhooks/endpoint.store';
-import { deliveryRetention } from './delivery.store';
+import { ORPHAN_PAYLOADS, deliveryRetention } from './delivery.store';
 
 const EVERY_MS = 10 * 60_000;
 
 /**
  * The delivery log's retention: every 10 minutes, finished deliveries (and, by cascade, their
  * attempts) older than DELIVERY_RETENTION_DAYS are deleted in batches. Pending deliveries are
- * never touched. The same round drops the previous signing secrets whose overlap has ended
- * (nothing reads them past it; kept, they would only be one more copy of a secret).
+ * never touched. The same round deletes the event payloads no delivery references any more,
+ * and drops the previous signing secrets whose overlap has ended (nothing reads them past it;
+ * kept, they would only be one more copy of a secret).
  */
 @Injectable()
 export class DeliveryPruner
@@ -36,6 +37,9 @@ export class DeliveryPruner
 
   override async prune(): Promise<number> {
     const deleted = await super.prune();
+    await deleteRule(this.dataSource, ORPHAN_PAYLOADS).catch((error: Error) =>
+      this.logger.warn(`pruning event payloads deferred: ${error.message}`),
+    );
     await dropExpiredSecrets(this.dataSource).catch((error: Error) =>
       this.logger.warn(`dropping expired signing secrets deferred: ${error.message}`),
     );

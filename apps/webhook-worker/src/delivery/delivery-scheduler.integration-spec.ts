@@ -10,6 +10,7 @@ import { migrateWorker } from '../migrate';
 import { signingSecretCipher } from '../webhooks/signing-secrets';
 import { DeliveryLeases } from './delivery-leases';
 import { DeliveryScheduler } from './delivery-scheduler';
+import { insertPayloads } from './testing/payloads';
 
 /**
  * A receiver that answers after `delayMs` (or never, while `hang`), and records per path how
@@ -132,11 +133,15 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
     count: number,
     ids = Array.from({ length: count }, () => newId('dlv')),
   ): Promise<string[]> {
+    const createdAt = new Date().toISOString();
+    await insertPayloads(
+      db,
+      ids.map((id) => `evt_${id}`),
+      (eventId) => ({ id: eventId, event: 'asset.created', created_at: createdAt, data: {} }),
+    );
     await db.query(
-      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-       SELECT d.id, 'evt_' || d.id, e.id, e.workspace_id, 'asset.created',
-         jsonb_build_object('id', 'evt_' || d.id, 'event', 'asset.created',
-           'created_at', now(), 'data', '{}'::jsonb)
+      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event)
+       SELECT d.id, 'evt_' || d.id, e.id, e.workspace_id, 'asset.created'
        FROM unnest($1::text[]) AS d (id), delivery.endpoints e WHERE e.id = $2`,
       [ids, endpointId],
     );
@@ -145,10 +150,14 @@ describe('DeliveryScheduler against Postgres: caps, prefetch, leases, batched re
 
   /** Deliveries [id, endpoint, ms] that fell due an hour ago plus ms. */
   async function dueDeliveries(rows: Array<[string, string, number]>): Promise<void> {
+    await insertPayloads(
+      db,
+      rows.map(([id]) => `evt_${id}`),
+    );
     await db.query(
       `INSERT INTO delivery.deliveries
-         (id, event_id, endpoint_id, workspace_id, event, payload, next_attempt_at)
-       SELECT d.id, 'evt_' || d.id, d.endpoint_id, 'wsp_test', 'asset.created', '{}'::jsonb,
+         (id, event_id, endpoint_id, workspace_id, event, next_attempt_at)
+       SELECT d.id, 'evt_' || d.id, d.endpoint_id, 'wsp_test', 'asset.created',
          now() - interval '1 hour' + d.ms * interval '1 millisecond'
        FROM unnest($1::text[], $2::text[], $3::int[]) AS d (id, endpoint_id, ms)`,
       [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])],

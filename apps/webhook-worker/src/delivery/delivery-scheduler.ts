@@ -224,7 +224,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
           previousSecret: delivery.previousSecret,
           deliveryId: delivery.id,
           event: delivery.event,
-          body: JSON.stringify(delivery.payload),
+          body: delivery.body,
         });
         if (span) {
           if (result.statusCode !== null) {

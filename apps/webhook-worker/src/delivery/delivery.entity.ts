@@ -2,6 +2,7 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from '@custodian/contracts';
 import { checkOneOf } from '@custodian/persistence';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 import { EndpointEntity } from '../webhooks/endpoint.entity';
+import { EventPayloadEntity } from './event-payload.entity';
 
 /** delivery.deliveries: one per (event, endpoint), leased by the scheduler while it is sent. */
 @Entity({ schema: 'delivery', name: 'deliveries' })
@@ -24,7 +25,9 @@ export class DeliveryEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'deliveries_pkey' })
   id!: string;
 
+  /** Its event's payload is stored once, in delivery.event_payloads. */
   @Column({ type: 'text' })
+  @ForeignKey(() => EventPayloadEntity, { name: 'deliveries_event_id_fkey' })
   event_id!: string;
 
   @Column({ type: 'text' })
@@ -36,10 +39,6 @@ export class DeliveryEntity {
 
   @Column({ type: 'text' })
   event!: string;
-
-  /** The envelope as sent (and signed). */
-  @Column({ type: 'jsonb' })
-  payload!: Record<string, unknown>;
 
   @Column({ type: 'text', default: 'pending' })
   status!: DeliveryStatus;
@@ -69,11 +68,4 @@ export class DeliveryEntity {
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created_at!: Date;
-
-  /**
-   * The context (X-Request-Id) of the request whose write caused it, as its event message
-   * carried it: each attempt's log lines name that request. Null when none did.
-   */
-  @Column({ type: 'jsonb', nullable: true })
-  context!: Record<string, string> | null;
 }

@@ -4,9 +4,10 @@ import {
   type DeliveryLogEntry,
   type DeliverySummaryView,
 } from '@custodian/contracts';
-import { queryOne, type RetentionRule } from '@custodian/persistence';
+import { queryOne, type Queryable, type RetentionRule } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import type { DeliveryEntity } from './delivery.entity';
+import type { EventPayloadEntity } from './event-payload.entity';
 
 /*
  * delivery.deliveries and delivery.delivery_attempts: their SQL and row types, but for the
@@ -17,6 +18,26 @@ import type { DeliveryEntity } from './delivery.entity';
 // ---------------------------------------------------------------------------------------------
 // Fan-out and an endpoint's deliveries (FanOut, EndpointDeliveries, DeliveryPruner)
 
+/** Event payloads, column by column: the i-th of each array make one. */
+export interface NewEventPayloads {
+  eventIds: string[];
+  /** The event's envelope, as JSON. */
+  payloads: string[];
+  /** Its message's context, as JSON (null: none). */
+  contexts: Array<string | null>;
+}
+
+/** Stores them in one statement; an event already stored is skipped. */
+export async function insertEventPayloads(db: Queryable, events: NewEventPayloads): Promise<void> {
+  await db.query(
+    `INSERT INTO delivery.event_payloads (event_id, payload, context)
+       SELECT p.event_id, p.payload::jsonb, p.context::jsonb
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS p (event_id, payload, context)
+       ON CONFLICT (event_id) DO NOTHING`,
+    [events.eventIds, events.payloads, events.contexts],
+  );
+}
+
 /** New deliveries, column by column: the i-th of each array make one. */
 export interface NewDeliveries {
   ids: string[];
@@ -24,25 +45,21 @@ export interface NewDeliveries {
   endpointIds: string[];
   workspaceIds: string[];
   events: string[];
-  /** The event's envelope, as JSON. */
-  payloads: string[];
-  /** Its message's context, as JSON (null: none). */
-  contexts: Array<string | null>;
 }
 
-/** Stores them in one statement; an (event, endpoint) already stored is skipped. */
+/**
+ * Stores them in one statement (their events' payloads must be stored); an (event, endpoint)
+ * already stored is skipped.
+ */
 export function insertDeliveries(
-  db: DataSource,
+  db: Queryable,
   deliveries: NewDeliveries,
 ): Promise<Array<Pick<DeliveryEntity, 'id'>>> {
   return db.query<Array<Pick<DeliveryEntity, 'id'>>>(
-    `INSERT INTO delivery.deliveries
-         (id, event_id, endpoint_id, workspace_id, event, payload, context)
-       SELECT d.id, d.event_id, d.endpoint_id, d.workspace_id, d.event, d.payload::jsonb,
-         d.context::jsonb
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-         $7::text[])
-         AS d (id, event_id, endpoint_id, workspace_id, event, payload, context)
+    `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event)
+       SELECT d.id, d.event_id, d.endpoint_id, d.workspace_id, d.event
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+         AS d (id, event_id, endpoint_id, workspace_id, event)
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING id`,
     [
@@ -51,8 +68,6 @@ export function insertDeliveries(
       deliveries.endpointIds,
       deliveries.workspaceIds,
       deliveries.events,
-      deliveries.payloads,
-      deliveries.contexts,
     ],
   );
 }
@@ -97,7 +112,7 @@ export function endpointDeliveryLog(
 
 /**
  * The retention: finished deliveries (and, by cascade, their attempts) older than `days`.
- * Pending deliveries are never touched.
+ * Pending deliveries are never touched. Their payloads go after them (orphanPayloads).
  */
 export function deliveryRetention(days: number): RetentionRule {
   return {
@@ -106,6 +121,20 @@ export function deliveryRetention(days: number): RetentionRule {
     parameters: [days],
   };
 }
+
+/**
+ * Payloads no delivery references any more (their deliveries pruned, or their endpoint
+ * deleted), an hour after they were stored: a fan-out stores an event's payload a moment
+ * before its deliveries, and the foreign key refuses a delivery whose payload went meanwhile
+ * (that batch is stored again, payload first).
+ */
+export const ORPHAN_PAYLOADS: RetentionRule = {
+  table: 'delivery.event_payloads',
+  key: 'event_id',
+  where: `created_at < now() - interval '1 hour' AND NOT EXISTS (
+      SELECT 1 FROM delivery.deliveries d WHERE d.event_id = event_payloads.event_id)`,
+  parameters: [],
+};
 
 // ---------------------------------------------------------------------------------------------
 // The console's delivery log (delivery-log/DeliveryLogService)
@@ -178,9 +207,10 @@ export async function deliverySummary(
 export async function deliveryPayload(
   db: DataSource,
   id: string,
-): Promise<Pick<DeliveryEntity, 'payload'> | undefined> {
-  const [row] = await db.query<Array<Pick<DeliveryEntity, 'payload'>>>(
-    `SELECT payload FROM delivery.deliveries WHERE id = $1`,
+): Promise<Pick<EventPayloadEntity, 'payload'> | undefined> {
+  const [row] = await db.query<Array<Pick<EventPayloadEntity, 'payload'>>>(
+    `SELECT p.payload FROM delivery.deliveries d
+       JOIN delivery.event_payloads p ON p.event_id = d.event_id WHERE d.id = $1`,
     [id],
   );
   return row;

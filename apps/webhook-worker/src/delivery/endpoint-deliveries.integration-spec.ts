@@ -12,6 +12,7 @@ import { signingSecretCipher } from '../webhooks/signing-secrets';
 import type { DeliveryScheduler } from './delivery-scheduler';
 import { EndpointDeliveries } from './endpoint-deliveries';
 import type { FanOut } from './fan-out';
+import { insertPayloads } from './testing/payloads';
 
 /**
  * The `deliveries` admin message against Postgres: `limit` as a number or as digits (what
@@ -40,9 +41,13 @@ describe('EndpointDeliveries.deliveries limit (integration)', () => {
        VALUES ($1, 'wsp_test', 'http://127.0.0.1:9/hook', '{*}', $2)`,
       [endpoint, signingSecretCipher().encrypt('whsec_test')],
     );
+    await insertPayloads(
+      db,
+      [1, 2, 3, 4, 5].map((g) => `evt_${g}`),
+    );
     await db.query(
-      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event, payload)
-       SELECT 'dlv_' || g, 'evt_' || g, $1, 'wsp_test', 'asset.created', '{}'::jsonb
+      `INSERT INTO delivery.deliveries (id, event_id, endpoint_id, workspace_id, event)
+       SELECT 'dlv_' || g, 'evt_' || g, $1, 'wsp_test', 'asset.created'
        FROM generate_series(1, 5) g`,
       [endpoint],
     );

@@ -9,7 +9,12 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { subscribers } from '../webhooks/endpoint.store';
 import { DeliveryScheduler } from './delivery-scheduler';
-import { insertDeliveries } from './delivery.store';
+import {
+  insertDeliveries,
+  insertEventPayloads,
+  type NewDeliveries,
+  type NewEventPayloads,
+} from './delivery.store';
 
 /** An event and the endpoints it is to be delivered to. */
 export interface FanOutItem {
@@ -22,12 +27,22 @@ export interface FanOutItem {
   context?: MessageContext | null;
 }
 
+/** Deliveries stored per statement: a batch's statements stay small however it fans out. */
+export const DELIVERY_CHUNK = 1_000;
+/** Payload bytes (about) stored per statement, an event at least. */
+export const PAYLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
+
 /**
  * Turns events into deliveries: one row per enabled endpoint of the workspace subscribed to
- * the event (or to `*`). A batch of events costs two statements whatever its size: one finds
- * the subscribers of all of them, one stores all their deliveries. UNIQUE (event_id,
- * endpoint_id) with ON CONFLICT DO NOTHING makes a redelivered event message create nothing
- * twice. New deliveries wake the scheduler of this worker at once.
+ * the event (or to `*`). An event's envelope is stored once (delivery.event_payloads), and its
+ * deliveries reference it, so a delivery row is a few ids whatever the event weighs. A batch
+ * of events costs one statement to find the subscribers of all of them, then its payloads and
+ * its deliveries in statements of bounded size (PAYLOAD_CHUNK_BYTES, DELIVERY_CHUNK): what a
+ * batch stores is bounded by the endpoints a plan allows, and no statement or string grows
+ * with it. Payloads go first (the deliveries' foreign key); each statement commits alone and
+ * skips what is already stored, so a batch cut short (a crash, Postgres gone) is completed
+ * when its messages come again, and nothing is stored twice. New deliveries wake the
+ * scheduler of this worker at once.
  */
 @Injectable()
 export class FanOut {
@@ -68,51 +83,77 @@ export class FanOut {
     return this.storeMany([{ event, endpointIds }]);
   }
 
-  /** Stores the deliveries of several events in one statement; returns how many were new. */
+  /** Stores the deliveries of several events; returns how many were new. */
   async storeMany(items: readonly FanOutItem[]): Promise<number> {
-    const ids: string[] = [];
-    const eventIds: string[] = [];
-    const endpointIds: string[] = [];
-    const workspaceIds: string[] = [];
-    const events: string[] = [];
-    const payloads: string[] = [];
-    const contexts: Array<string | null> = [];
     const current = currentMessageContext();
-    for (const { event, endpointIds: endpoints, context = current } of items) {
-      if (endpoints.length === 0) continue;
-      const envelope: EventEnvelope = {
-        id: event.id,
-        event: event.event,
-        created_at: event.created_at,
-        data: event.data,
-      };
-      const payload = JSON.stringify(envelope);
-      const contextJson = context ? JSON.stringify(context) : null;
-      for (const endpointId of endpoints) {
-        ids.push(newId('dlv'));
-        eventIds.push(event.id);
-        endpointIds.push(endpointId);
-        workspaceIds.push(event.workspace_id);
-        events.push(event.event);
-        payloads.push(payload);
-        contexts.push(contextJson);
-      }
+    const wanted = items.filter((item) => item.endpointIds.length > 0);
+    if (wanted.length === 0) return 0;
+    for (const chunk of payloadChunks(wanted, current)) {
+      await insertEventPayloads(this.db, chunk);
     }
-    if (ids.length === 0) return 0;
-    const rows = await insertDeliveries(this.db, {
-      ids,
-      eventIds,
-      endpointIds,
-      workspaceIds,
-      events,
-      payloads,
-      contexts,
-    });
+    let stored = 0;
+    for (const chunk of deliveryChunks(wanted)) {
+      stored += (await insertDeliveries(this.db, chunk)).length;
+    }
     // Committed: send them now rather than at the scheduler's next interval.
     // Outside the request that stored them: the scheduler's work is for every delivery.
-    if (rows.length > 0) runWithRequestId(undefined, () => void this.scheduler.tick());
-    return rows.length;
+    if (stored > 0) runWithRequestId(undefined, () => void this.scheduler.tick());
+    return stored;
   }
+}
+
+/** The items' payloads (each event once), in chunks of about PAYLOAD_CHUNK_BYTES. */
+function* payloadChunks(
+  items: readonly FanOutItem[],
+  current: MessageContext | undefined,
+): Generator<NewEventPayloads> {
+  let chunk: NewEventPayloads = { eventIds: [], payloads: [], contexts: [] };
+  let bytes = 0;
+  const seen = new Set<string>();
+  for (const { event, context = current } of items) {
+    if (seen.has(event.id)) continue;
+    seen.add(event.id);
+    const envelope: EventEnvelope = {
+      id: event.id,
+      event: event.event,
+      created_at: event.created_at,
+      data: event.data,
+    };
+    const payload = JSON.stringify(envelope);
+    if (bytes > 0 && bytes + payload.length > PAYLOAD_CHUNK_BYTES) {
+      yield chunk;
+      chunk = { eventIds: [], payloads: [], contexts: [] };
+      bytes = 0;
+    }
+    chunk.eventIds.push(event.id);
+    chunk.payloads.push(payload);
+    chunk.contexts.push(context ? JSON.stringify(context) : null);
+    bytes += payload.length;
+  }
+  if (chunk.eventIds.length > 0) yield chunk;
+}
+
+/** One delivery per (event, endpoint), in chunks of DELIVERY_CHUNK. */
+function* deliveryChunks(items: readonly FanOutItem[]): Generator<NewDeliveries> {
+  let chunk = emptyDeliveries();
+  for (const { event, endpointIds } of items) {
+    for (const endpointId of endpointIds) {
+      chunk.ids.push(newId('dlv'));
+      chunk.eventIds.push(event.id);
+      chunk.endpointIds.push(endpointId);
+      chunk.workspaceIds.push(event.workspace_id);
+      chunk.events.push(event.event);
+      if (chunk.ids.length === DELIVERY_CHUNK) {
+        yield chunk;
+        chunk = emptyDeliveries();
+      }
+    }
+  }
+  if (chunk.ids.length > 0) yield chunk;
+}
+
+function emptyDeliveries(): NewDeliveries {
+  return { ids: [], eventIds: [], endpointIds: [], workspaceIds: [], events: [] };
 }
 
 /** The key of a (workspace, event) pair in subscribersOf's answer. */

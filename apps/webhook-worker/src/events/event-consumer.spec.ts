@@ -3,7 +3,7 @@ import type { AmqpConnection, ChannelSpec, WorkspacePlans } from '@custodian/mes
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { loadWorkerConfig } from '../config/worker-config';
 import { subscriptionKey, type FanOut, type FanOutItem } from '../delivery/fan-out';
-import { EventConsumer } from './event-consumer';
+import { EventConsumer, isUnavailable } from './event-consumer';
 
 /** Resolves on the next turn of the event loop, after setImmediate callbacks. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -59,6 +59,11 @@ class FakeFanOut {
   hold: Promise<void> | null = null;
   /** An event id Postgres refuses for its data (SQLSTATE 22021), whatever it is stored with. */
   poison: string | null = null;
+  /**
+   * A workspace whose events fail any store they are part of, for no fault of Postgres (as a
+   * fan-out too big for one string did: V8's RangeError).
+   */
+  heavy: string | null = null;
 
   constructor(private readonly endpoints: Record<string, string[]>) {}
 
@@ -79,6 +84,9 @@ class FakeFanOut {
       throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
         code: '22021',
       });
+    }
+    if (items.some((item) => item.event.workspace_id === this.heavy)) {
+      throw new RangeError('Invalid string length');
     }
     this.stored.push(items);
     return items.length;
@@ -289,7 +297,9 @@ describe('EventConsumer: batched fan-out, ack after commit', () => {
     const fanOut = new FakeFanOut({ wsp_1: ['whe_a'] });
     const { consumer, channel } = consumerWith(fanOut);
     await started(consumer, channel);
-    fanOut.failing = new Error('Postgres is down');
+    fanOut.failing = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
     channel.deliver(message(event('evt_1')));
     await settle();
     await consumer.beforeApplicationShutdown();
@@ -342,5 +352,59 @@ describe('EventConsumer: batched fan-out, ack after commit', () => {
     expect(channel.nacked).toEqual(bad.map((m) => ({ message: m, requeue: false })));
     expect(channel.acked).toEqual([ok]);
     expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_ok']);
+  });
+
+  it("stores and acks the other workspaces' events when one workspace's fail the batch, and returns only that one's to the queue", async () => {
+    const fanOut = new FakeFanOut({ wsp_1: ['whe_a'], wsp_2: ['whe_b'], wsp_heavy: ['whe_h'] });
+    const { consumer, channel } = consumerWith(fanOut);
+    await started(consumer, channel);
+    fanOut.heavy = 'wsp_heavy';
+    const messages = [
+      message(event('evt_1', 'wsp_1')),
+      message(event('evt_h1', 'wsp_heavy')),
+      message(event('evt_2', 'wsp_2')),
+      message(event('evt_h2', 'wsp_heavy')),
+    ];
+    for (const m of messages) channel.deliver(m);
+    await settle();
+    // Before, the batch was tried again as a whole, forever: nothing acked, nothing delivered.
+    expect(fanOut.stored.flat().map((item) => item.event.id)).toEqual(['evt_1', 'evt_2']);
+    expect(channel.acked).toEqual([messages[0], messages[2]]);
+    // Back to the queue (its delivery limit dead-letters them if they never store), not
+    // dead-lettered at once: the failure may pass.
+    expect(channel.nacked).toEqual([
+      { message: messages[1], requeue: true },
+      { message: messages[3], requeue: true },
+    ]);
+
+    // The next batch is not held up by them.
+    fanOut.heavy = null;
+    const later = message(event('evt_3', 'wsp_1'));
+    channel.deliver(later);
+    await settle();
+    expect(channel.acked).toContain(later);
+  });
+
+  it('tells Postgres unreachable (kept and tried again) from a failure of the batch itself', () => {
+    const unavailable = [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+      Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      }),
+      Object.assign(new Error('connection failure'), { code: '08006' }),
+      Object.assign(new Error('deadlock detected'), { code: '40P01' }),
+    ];
+    const ownFault = [
+      new RangeError('Invalid string length'),
+      Object.assign(new Error('invalid byte sequence'), { code: '22021' }),
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      Object.assign(new Error('out of memory'), { code: '53200' }),
+      Object.assign(new Error('program limit exceeded'), { code: '54000' }),
+      null,
+    ];
+    expect(unavailable.map(isUnavailable)).toEqual(unavailable.map(() => true));
+    expect(ownFault.map(isUnavailable)).toEqual(ownFault.map(() => false));
   });
 });

@@ -46,10 +46,11 @@ interface Received {
 /**
  * Consumes every event from a durable quorum queue (manual ack, bounded prefetch). Messages
  * are handled in batches: what arrived while the previous batch was being stored (up to the
- * prefetch) goes next, so under load a batch costs two statements for up to EVENTS_PREFETCH
+ * prefetch) goes next, so under load a batch costs a few statements for up to EVENTS_PREFETCH
  * events, and an idle worker still stores a lone event at once. Each message is acked only
- * after its batch's deliveries are committed. A message that keeps failing is dead-lettered
- * after EVENTS_DELIVERY_LIMIT deliveries instead of looping forever.
+ * after its batch's deliveries are committed. A batch that fails for itself is taken apart by
+ * workspace (settle), and a message that keeps failing is dead-lettered after
+ * EVENTS_DELIVERY_LIMIT deliveries instead of looping forever.
  */
 @Injectable()
 export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -69,7 +70,8 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   ) {
     this.consumer = new QueueConsumer(connection, {
       queue: config.EVENTS_QUEUE,
-      prefetch: config.EVENTS_PREFETCH,
+      // Twice the batch: the next batch arrives while one is stored, instead of after its acks.
+      prefetch: 2 * config.EVENTS_PREFETCH,
       topology: (channel) => this.declare(channel),
       onMessage: (delivery) => this.receive(delivery),
       log: (message) => this.logger.warn(message),
@@ -167,23 +169,22 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   /**
-   * Stores a batch and acks its messages. Postgres down: keeps them and tries again with
-   * backoff rather than nack them (requeues count towards the delivery limit and would
-   * dead-letter healthy events). A batch Postgres refuses for its data (a message it can
-   * never store) is taken apart, so that message alone is dead-lettered.
+   * Stores a batch and acks its messages. Postgres unreachable: keeps them and tries again
+   * with backoff rather than return them (returns count towards the delivery limit and would
+   * dead-letter healthy events). Any other failure is the batch's own (its data, a statement
+   * it makes too long or too big), so it is taken apart: each workspace's events are stored
+   * alone, and those of a workspace that still fail one by one, so the others are acked
+   * whatever one workspace sends. An event Postgres refuses for its data (SQLSTATE class 22)
+   * is dead-lettered; one that fails alone for another reason goes back to the queue, whose
+   * delivery limit dead-letters it if it never stores, so no event is retried forever and no
+   * neighbour waits on it.
    */
-  private async settle(batch: Received[]): Promise<void> {
+  private async settle(batch: Received[], alone = false): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.process(batch);
         break;
       } catch (error) {
-        if (isDataError(error)) {
-          const [only, ...others] = batch;
-          if (only && others.length === 0) return this.deadLetter(only, error);
-          for (const received of batch) await this.settle([received]);
-          return;
-        }
         if (this.stopping) {
           // Unacked: the broker redelivers them (and what is still pending) after we close.
           for (const received of [...batch, ...this.pending.splice(0)]) {
@@ -191,6 +192,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
           }
           return;
         }
+        if (!isUnavailable(error)) return this.isolate(batch, error, alone);
         if (attempt % 10 === 0) {
           this.logger.warn(
             `${batch.length} event(s) not stored yet (${batch[0]?.event.id}...): ${(error as Error).message}`,
@@ -205,6 +207,31 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
+  /** A batch that failed for itself: its parts are stored apart (settle). */
+  private async isolate(batch: Received[], error: unknown, alone: boolean): Promise<void> {
+    const [only, ...others] = batch;
+    if (only && others.length === 0) {
+      if (isDataError(error)) return this.deadLetter(only, error);
+      if (alone) return this.returnToQueue(only, error);
+    }
+    const workspaces = groupBy(batch, (received) => received.event.workspace_id);
+    if (workspaces.length > 1) {
+      for (const part of workspaces) await this.settle(part);
+      return;
+    }
+    for (const received of batch) await this.settle([received], true);
+  }
+
+  private returnToQueue({ delivery, event, context }: Received, error: unknown): void {
+    runInMessageContext(context, () =>
+      this.logger.error(
+        `event ${event.id} (workspace ${event.workspace_id}) not stored ` +
+          `(${(error as Error).message}); returned to the queue`,
+      ),
+    );
+    delivery.requeue();
+  }
+
   private deadLetter({ delivery, event, context }: Received, error: unknown): void {
     runInMessageContext(context, () =>
       this.logger.error(
@@ -215,8 +242,8 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   /**
-   * Stores a batch's plan facts, then the deliveries of its events in (at most) two statements:
-   * facts first, so an event written after them is fanned out under the plan they state.
+   * Stores a batch's plan facts, then the deliveries of its events (FanOut): facts first, so an
+   * event written after them is fanned out under the plan they state.
    */
   private async process(received: Received[]): Promise<void> {
     // A redelivery can bring the same event twice in one batch.
@@ -274,10 +301,50 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   }
 }
 
+/** SQLSTATE classes and codes of a Postgres that cannot be reached or is going away. */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Postgres is unreachable, going away or asked for the statement again (a deadlock, a
+ * serialization failure): no fault of the batch, which is tried again as it is. The pg
+ * driver's own losses carry no code, only their message.
+ */
+export function isUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || UNAVAILABLE_NODE_CODES.has(code))
+      return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|Cannot use a pool after calling end/.test(
+      message,
+    )
+  );
+}
+
+/** The items in groups by key, each group in the order its items came. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item)) ?? [];
+    group.push(item);
+    groups.set(key(item), group);
+  }
+  return [...groups.values()];
+}
+
 /**
  * Postgres refused the values themselves (SQLSTATE class 22: NUL in text, bad JSON, ...):
- * trying again cannot help. Anything else (connection lost, a constraint that a fresh look at
- * the endpoints resolves) is tried again.
+ * trying again cannot help.
  */
 function isDataError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

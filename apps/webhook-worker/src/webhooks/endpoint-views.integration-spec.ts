@@ -5,6 +5,7 @@ import { createMigratedDatabase, domainRejection, type MigratedDatabase } from '
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../config/worker-config';
 import { workerDataSource } from '../database/data-source';
+import { insertPayloads } from '../delivery/testing/payloads';
 import { migrateWorker } from '../migrate';
 import { EndpointEvents } from './endpoint-events';
 import { EndpointsService } from './endpoints.service';
@@ -89,10 +90,14 @@ describe('console endpoint views (integration)', () => {
       ['pending', null],
       ['failed', 25],
     ];
+    await insertPayloads(
+      db,
+      rows.map((_, i) => `evt_rate_${i + 1}`),
+    );
     await db.query(
       `INSERT INTO delivery.deliveries
-         (id, event_id, endpoint_id, workspace_id, event, payload, status, finished_at)
-       SELECT 'dlv_rate_' || r.n, 'evt_rate_' || r.n, $1, $2, 'asset.created', '{}', r.status,
+         (id, event_id, endpoint_id, workspace_id, event, status, finished_at)
+       SELECT 'dlv_rate_' || r.n, 'evt_rate_' || r.n, $1, $2, 'asset.created', r.status,
          now() - r.hours * interval '1 hour'
        FROM unnest($3::text[], $4::float8[]) WITH ORDINALITY AS r (status, hours, n)`,
       [rated.id, workspace, rows.map((r) => r[0]), rows.map((r) => r[1])],

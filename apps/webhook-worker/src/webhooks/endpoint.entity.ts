@@ -7,6 +7,10 @@ const DISABLED_REASONS: readonly DisabledReason[] = ['manual', 'auto'];
 /** delivery.endpoints: a workspace's webhook endpoints and the events each subscribes to. */
 @Entity({ schema: 'delivery', name: 'endpoints' })
 @Index('endpoints_workspace', ['workspace_id'])
+@Index('endpoints_workspace_url', ['workspace_id', 'url'], {
+  unique: true,
+  where: 'NOT duplicate_url',
+})
 @Check('endpoints_secret_encrypted', `secret LIKE 'v1:%'`)
 @Check('endpoints_previous_secret_encrypted', `previous_secret LIKE 'v1:%'`)
 @Check(
@@ -27,6 +31,13 @@ export class EndpointEntity {
 
   @Column({ type: 'text' })
   url!: string;
+
+  /**
+   * Set on endpoints that shared their workspace's URL with an older one before URLs were
+   * unique per workspace (migration BoundedFanOut): kept outside the unique index until deleted.
+   */
+  @Column({ type: 'boolean', default: false })
+  duplicate_url!: boolean;
 
   /** Event keys, or `*` alone for every event. */
   @Column({ type: 'text', array: true })

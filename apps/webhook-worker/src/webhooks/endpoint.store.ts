@@ -42,6 +42,48 @@ export function insertEndpoint(tx: EntityManager, endpoint: NewEndpointRow): Pro
   );
 }
 
+/**
+ * Serializes the changes to a workspace's set of endpoints (create, URL change) until the
+ * transaction ends: its count and its URLs stay as read until then.
+ */
+export async function lockWorkspaceEndpoints(tx: EntityManager, workspace: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('delivery.endpoints:' || $1, 0))`, [
+    workspace,
+  ]);
+}
+
+/** How many endpoints the workspace has (enabled or not). */
+export async function countEndpoints(tx: EntityManager, workspace: string): Promise<number> {
+  const { n } = await queryOne<{ n: number }>(
+    tx,
+    `SELECT count(*)::int AS n FROM delivery.endpoints WHERE workspace_id = $1`,
+    [workspace],
+  );
+  return n;
+}
+
+/** The workspace's endpoint for the URL but `except`, if it has one. */
+export async function endpointWithUrl(
+  tx: EntityManager,
+  workspace: string,
+  url: string,
+  except: string | null,
+): Promise<Pick<EndpointRow, 'id'> | undefined> {
+  const [row] = await queryRows<Pick<EndpointRow, 'id'>>(
+    tx,
+    `SELECT id FROM delivery.endpoints
+       WHERE workspace_id = $1 AND url = $2 AND ($3::text IS NULL OR id <> $3)
+       ORDER BY created_at, id LIMIT 1`,
+    [workspace, url, except],
+  );
+  return row;
+}
+
+/** Deletes it; its deliveries and their attempts go with it (foreign keys, ON DELETE CASCADE). */
+export async function deleteEndpoint(tx: EntityManager, id: string): Promise<void> {
+  await tx.query(`DELETE FROM delivery.endpoints WHERE id = $1`, [id]);
+}
+
 /** The endpoint, locked for the rest of the transaction. */
 export function lockEndpoint(tx: EntityManager, id: string): Promise<EndpointRow> {
   return queryOne<EndpointRow>(
@@ -70,6 +112,8 @@ export function updateEndpoint(tx: EntityManager, changes: EndpointChanges): Pro
     tx,
     `UPDATE delivery.endpoints SET
          url = coalesce($2, url),
+         -- A duplicate from before URLs were unique that takes a new URL is unique again.
+         duplicate_url = duplicate_url AND ($2 IS NULL OR $2 = url),
          events = coalesce($3::text[], events),
          description = CASE WHEN $4 THEN $5 ELSE description END,
          enabled = coalesce($6::boolean, enabled),

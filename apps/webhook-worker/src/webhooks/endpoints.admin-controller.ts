@@ -1,4 +1,10 @@
-import { CreateWebhookInput, WebhookListInput, WorkerAdminRpc } from '@custodian/contracts';
+import {
+  CreateWebhookInput,
+  WebhookDeleteInput,
+  WebhookListInput,
+  WorkerAdminRpc,
+  type WebhookEndpointView,
+} from '@custodian/contracts';
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
@@ -13,6 +19,21 @@ export class EndpointsAdminController {
     // The CLI's reply is as it was: what it prints once.
     const { id, url, events, secret } = await this.endpoints.create(input);
     return { id, url, events, secret };
+  }
+
+  @Handles(WorkerAdminRpc.webhookDelete)
+  async delete(@Payload() input: WebhookDeleteInput): Promise<WebhookEndpointView> {
+    const { id, workspace_id, url, events, description, enabled, created_at } =
+      await this.endpoints.delete(input.id);
+    return {
+      id,
+      workspace_id,
+      url,
+      events,
+      description,
+      enabled,
+      created_at: created_at.toISOString(),
+    };
   }
 
   @Handles(WorkerAdminRpc.webhookList)

@@ -1,6 +1,7 @@
 import {
   ActivityListMessage,
   ConsoleEndpointCreateMessage,
+  ConsoleEndpointDeleteMessage,
   ConsoleEndpointUpdateMessage,
   ConsoleRecordMessage,
   ConsoleSecretRotateMessage,
@@ -49,6 +50,14 @@ export class EndpointsConsoleController {
   @Handles(WorkerConsoleRpc.endpointUpdate)
   update(@Payload() input: ConsoleEndpointUpdateMessage) {
     return this.endpoints.update(input);
+  }
+
+  /** The endpoint as the console showed it, before it went. */
+  @Handles(WorkerConsoleRpc.endpointDelete)
+  async delete(@Payload() input: ConsoleEndpointDeleteMessage) {
+    const view = await this.endpoints.get(input.workspace, input.id);
+    await this.endpoints.delete(input.id, input.workspace, input.actor);
+    return view;
   }
 
   @Handles(WorkerConsoleRpc.secretReveal)

@@ -3,6 +3,7 @@ import {
   EVENT_KEYS,
   isEventKey,
   SYSTEM_ACTOR,
+  WEBHOOK_ENDPOINT_LIMITS,
   type ActivityRecord,
   type ConsoleActorRef,
   type ConsoleEndpointUpdateMessage,
@@ -15,14 +16,18 @@ import { WorkspacePlans } from '@custodian/messaging';
 import { ActivityLog, changedFields, newId } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
 import { EndpointEvents } from './endpoint-events';
 import {
+  countEndpoints,
+  deleteEndpoint,
   endpointViews,
+  endpointWithUrl,
   findEndpoint,
   insertEndpoint,
   lockEndpoint,
+  lockWorkspaceEndpoints,
   updateEndpoint,
   workspaceEndpoints,
   type EndpointRow,
@@ -126,6 +131,17 @@ export class EndpointsService {
     const secret = newSigningSecret();
     // Stored encrypted; the caller gets it in plain text, this once.
     await this.db.transaction(async (tx) => {
+      // The count and the URLs stay as read until this commits (two creates at once).
+      await lockWorkspaceEndpoints(tx, workspace.workspace_id);
+      const limit = WEBHOOK_ENDPOINT_LIMITS[workspace.plan];
+      if ((await countEndpoints(tx, workspace.workspace_id)) >= limit) {
+        throw new DomainError(
+          'limit_reached',
+          `Webhook endpoint limit of ${limit} reached on the ${workspace.plan} plan; ` +
+            'delete an endpoint to add another',
+        );
+      }
+      await this.refuseTakenUrl(tx, workspace.workspace_id, url, null);
       const created = await insertEndpoint(tx, {
         id,
         workspace_id: workspace.workspace_id,
@@ -169,6 +185,10 @@ export class EndpointsService {
     const events = input.events === undefined ? null : parseEvents(input.events);
     const enabled = input.enabled ?? null;
     await this.db.transaction(async (tx) => {
+      if (url !== null) {
+        await lockWorkspaceEndpoints(tx, input.workspace);
+        await this.refuseTakenUrl(tx, input.workspace, url, endpoint.id);
+      }
       // Locked, so the feed's "before" is the version this update replaces.
       const before = await lockEndpoint(tx, endpoint.id);
       const updated = await updateEndpoint(tx, {
@@ -194,6 +214,45 @@ export class EndpointsService {
     // Its waiting deliveries may go now.
     if (enabled && !endpoint.enabled) this.events.enabled(endpoint.id);
     return this.get(input.workspace, endpoint.id);
+  }
+
+  /**
+   * Deletes the endpoint with its deliveries and their attempts (its log goes with it); an
+   * attempt in flight is sent but not recorded. The console names its workspace; the CLI may
+   * not.
+   */
+  async delete(id: string, workspace?: string, actor?: ConsoleActorRef): Promise<EndpointRow> {
+    const endpoint = await this.endpoint(id, workspace);
+    return this.db.transaction(async (tx) => {
+      const before = await lockEndpoint(tx, endpoint.id);
+      await deleteEndpoint(tx, endpoint.id);
+      await this.activity.record(tx, endpoint.workspace_id, {
+        ...endpointActivity(actor),
+        recordType: 'endpoint',
+        recordId: endpoint.id,
+        recordName: before.url,
+        action: 'deleted',
+        changes: [],
+      });
+      return before;
+    });
+  }
+
+  /** One endpoint per URL in a workspace: another with it is a 409 that names it. */
+  private async refuseTakenUrl(
+    tx: EntityManager,
+    workspace: string,
+    url: string,
+    except: string | null,
+  ): Promise<void> {
+    const taken = await endpointWithUrl(tx, workspace, url, except);
+    if (taken) {
+      throw new DomainError(
+        'conflict',
+        `url: webhook endpoint ${taken.id} already sends to ${url}; ` +
+          'an endpoint subscribes to several events, so change its events instead',
+      );
+    }
   }
 
   async list(input: WebhookListInput): Promise<WebhookEndpointView[]> {

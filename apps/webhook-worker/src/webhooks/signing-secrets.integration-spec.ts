@@ -158,10 +158,11 @@ describe('webhook signing secrets at rest (integration)', () => {
     const [oldKey, newKey] = [keyList('old'), keyList('new')];
     const under = (keys: string) => signingSecretCipher({ WEBHOOK_SECRET_KEYS: keys });
 
+    /** Endpoints of one workspace, each on its own URL (a workspace has one per URL). */
     async function endpoints(secrets: Array<[string, string]>): Promise<void> {
       await db.query(
         `INSERT INTO delivery.endpoints (id, workspace_id, url, events, secret)
-         SELECT s.id, 'wsp_rotation', 'http://127.0.0.1:9/', '{*}', s.secret
+         SELECT s.id, 'wsp_rotation', 'http://127.0.0.1:9/' || s.id, '{*}', s.secret
          FROM unnest($1::text[], $2::text[]) AS s (id, secret)`,
         [secrets.map(([id]) => id), secrets.map(([, secret]) => secret)],
       );

@@ -7,6 +7,7 @@ export * from './webhook.events';
 export * from './webhook.inputs';
 export {
   ConsoleEndpointCreateMessage,
+  ConsoleEndpointDeleteMessage,
   ConsoleEndpointUpdateMessage,
   ConsoleSecretRotateMessage,
 } from './webhook.messages';

@@ -37,6 +37,10 @@ export class WebhookTestInput {
   @IsString() @TextLength(1, 64) id!: string;
 }
 
+export class WebhookDeleteInput {
+  @IsString() @TextLength(1, 64) id!: string;
+}
+
 const eventList = (options: { optional?: boolean } = {}) =>
   Field(
     {

@@ -9,6 +9,7 @@ import {
   CreateWebhookInput,
   RotateSecretBody,
   UpdateEndpointBody,
+  WebhookDeleteInput,
   WebhookListInput,
   WebhookTestInput,
 } from './webhook.inputs';
@@ -49,6 +50,10 @@ export class ConsoleEndpointUpdateMessage extends UpdateEndpointBody {
   @ActorField() actor?: ConsoleActorRef;
 }
 
+export class ConsoleEndpointDeleteMessage extends ConsoleRecordMessage {
+  @ActorField() actor?: ConsoleActorRef;
+}
+
 export class ConsoleSecretRotateMessage extends RotateSecretBody {
   @IsString() @TextLength(1, 64) workspace!: string;
   @IsString() @TextLength(1, 64) id!: string;
@@ -60,6 +65,8 @@ export const WEBHOOK_ADMIN_RPC = {
   webhookCreate: rpc('admin.webhook.create', CreateWebhookInput, reply<CreatedWebhookView>()),
   webhookList: rpc('admin.webhook.list', WebhookListInput, reply<WebhookEndpointView[]>()),
   webhookTest: rpc('admin.webhook.test', WebhookTestInput, reply<WebhookTestView>()),
+  /** Answers the endpoint as it was. */
+  webhookDelete: rpc('admin.webhook.delete', WebhookDeleteInput, reply<WebhookEndpointView>()),
 };
 
 /** The console's endpoints, on the worker's admin queue (WorkerConsoleRpc). */
@@ -78,6 +85,12 @@ export const WEBHOOK_CONSOLE_RPC = {
   endpointUpdate: rpc(
     'console.webhook.update',
     ConsoleEndpointUpdateMessage,
+    reply<ConsoleEndpointView>(),
+  ),
+  /** Answers the endpoint as it was. */
+  endpointDelete: rpc(
+    'console.webhook.delete',
+    ConsoleEndpointDeleteMessage,
     reply<ConsoleEndpointView>(),
   ),
   secretReveal: rpc(

@@ -8,7 +8,7 @@ import {
   UpdateEndpointBody,
   WorkerConsoleRpc,
 } from '@custodian/contracts';
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -44,9 +44,13 @@ export class ConsoleWebhooksController {
   @ApiOperation({
     operationId: 'createEndpoint',
     summary: 'Add an endpoint',
-    description: 'Needs the Pro plan or above. The signing secret comes with the answer.',
+    description:
+      'Needs the Pro plan or above. The signing secret comes with the answer. A workspace ' +
+      "has at most its plan's number of endpoints (pro 10, business 25, enterprise 100: 403 " +
+      'past it) and one endpoint per URL (409 names the one that has it).',
   })
   @ApiCreatedResponse({ type: CreatedConsoleEndpoint, description: 'Created.' })
+  @ApiErrors(403, 409)
   create(
     @Body() body: CreateEndpointBody,
     @Caller() caller: ConsoleCaller,
@@ -83,6 +87,25 @@ export class ConsoleWebhooksController {
   ): Promise<ConsoleEndpoint> {
     return this.worker.call(WorkerConsoleRpc.endpointUpdate, {
       ...body,
+      workspace: caller.workspaceId,
+      actor: { id: caller.memberId, email: caller.email },
+      id,
+    });
+  }
+
+  @Delete(':id')
+  @ConsoleAccess('webhooks.manage')
+  @ApiOperation({
+    operationId: 'deleteEndpoint',
+    summary: 'Delete an endpoint',
+    description:
+      'For good: its delivery log goes with it, and nothing more is sent to it (an attempt ' +
+      "already in flight still arrives). Frees its place in the plan's endpoint limit.",
+  })
+  @ApiOkResponse({ type: ConsoleEndpoint, description: 'The endpoint as it was.' })
+  @ApiErrors(404)
+  delete(@Param('id') id: string, @Caller() caller: ConsoleCaller): Promise<ConsoleEndpoint> {
+    return this.worker.call(WorkerConsoleRpc.endpointDelete, {
       workspace: caller.workspaceId,
       actor: { id: caller.memberId, email: caller.email },
       id,
