@@ -339,4 +339,60 @@ describe('console sign-in, sessions, roles and API keys (e2e)', () => {
     });
     expect(foreign.status).toBe(404);
   });
+
+  it('keeps a session an invitation opened to its workspace: no switching, no password, until a sign-in', async () => {
+    const umbrella = await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name: 'Umbrella',
+      plan: 'pro',
+      owner_email: 'uma@umbrella.example',
+    });
+    const wayne = await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name: 'Wayne',
+      plan: 'pro',
+      owner_email: 'bruce@wayne.example',
+    });
+    // Wayne's owner invites Uma, and has seen the token (the admin CLI lists it): accepting it
+    // himself, he must not reach Uma's own workspace, nor set her password.
+    const bruce = await signedIn('bruce@wayne.example');
+    expect(
+      (await bruce.post('/console/api/members', { email: 'uma@umbrella.example', role: 'member' }))
+        .status,
+    ).toBe(201);
+    const [, token] = await mail.latest('uma@umbrella.example', INVITATION);
+    const holder = new ConsoleClient(base);
+    await holder.session();
+    const accepted = await holder.post<ConsoleSession>('/console/api/invitations/accept', {
+      token,
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.workspace?.id).toBe(wayne.id);
+    expect(accepted.body.memberships.map((m) => m.workspace_id)).toEqual([wayne.id]);
+    await holder.session();
+    expect(
+      (await holder.session<ConsoleSession>()).body.memberships.map((m) => m.workspace_id),
+    ).toEqual([wayne.id]);
+
+    const switched = await holder.post<ErrorBody>('/console/api/session/workspace', {
+      workspace_id: umbrella.id,
+    });
+    expect(switched.status).toBe(403);
+    expect(switched.body.message).toContain('opened by an invitation');
+    const password = await holder.request<ErrorBody>('PUT', '/console/api/account/password', {
+      password: 'a long enough password',
+    });
+    expect(password.status).toBe(403);
+    expect(password.body.message).toContain('set a password');
+    // Still in Wayne, as it was.
+    expect((await holder.session<ConsoleSession>()).body.workspace?.id).toBe(wayne.id);
+
+    // Uma's own sign-in (the e-mailed link) reaches both.
+    const uma = new ConsoleClient(base);
+    await uma.session();
+    const signIn = await uma.post<ConsoleSession>('/console/api/sign-in/token', {
+      token: await linkToken(uma, 'uma@umbrella.example'),
+    });
+    expect(signIn.body.memberships.map((m) => m.workspace_id).sort()).toEqual(
+      [umbrella.id, wayne.id].sort(),
+    );
+  });
 });

@@ -289,6 +289,32 @@ describe('members and invitations (e2e)', () => {
       expect(second).not.toBe(token);
     });
 
+    it('takes the token in the body, where no log keeps it; one in both places must agree', async () => {
+      const member = await invite({ email: 'body@example.com' });
+      const token = await tokenMailedTo('body@example.com');
+      const differ = await stack.request<ErrorBody>(`/invitations/accept?token=other`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+      expect(differ.status).toBe(400);
+      expect(differ.body.message).toMatch(/^token is in both the body and the query string/);
+      const wrong = await stack.request<ErrorBody>('/invitations/accept', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: 5 }),
+      });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.message).toMatch(/\btoken\b/);
+      const accepted = await stack.request<MemberView>('/invitations/accept', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+      expect(accepted.status).toBe(200);
+      expect(accepted.body).toMatchObject({ id: member.id, status: 'active' });
+    });
+
     it('keeps the invitation when the e-mail cannot be sent; a new link reaches the invitee', async () => {
       const member = await invite({ email: 'nobody@refused.example' });
       expect(member.status).toBe('invited');

@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation
-         * @description Needs no API key: the token of the e-mailed link is the credential. Unknown tokens count as failed authentications of the client address (429 past the limit).
+         * @description Needs no API key: the token of the e-mailed link is the credential. Send it in the body, `{"token": "..."}`. Unknown tokens count as failed authentications of the client address (429 past the limit).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1552,6 +1552,10 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "manager" | "member";
         };
+        AcceptInvitationBody: {
+            /** @description The token of the invitation e-mail (the query string `token` also works). */
+            token?: string;
+        };
         /**
          * @description The body of every error response (4xx and 5xx), including unknown routes, malformed JSON and bodies over 1 MiB.
          * @example {
@@ -2506,14 +2510,22 @@ export interface operations {
     };
     acceptInvitation: {
         parameters: {
-            query: {
-                token: string;
+            query?: {
+                /**
+                 * @deprecated
+                 * @description The token in the query string, as earlier callers and the invitation page send it; prefer the body, which no access log or proxy keeps.
+                 */
+                token?: string;
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationBody"];
+            };
+        };
         responses: {
             /** @description OK. */
             200: {

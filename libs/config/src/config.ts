@@ -19,3 +19,12 @@ export function loadConfig<T extends object>(
   }
   return instance;
 }
+
+/**
+ * Whether the app runs where the relaxed defaults are meant: NODE_ENV `development` (npm start)
+ * or `test`. Everywhere else, an unset NODE_ENV included, every default is the secure one
+ * (private webhook targets refused, secret keys required, Secure cookies, no mail in logs).
+ */
+export function relaxedDefaults(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NODE_ENV === 'development' || env.NODE_ENV === 'test';
+}

@@ -86,7 +86,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation and sign in
-         * @description The token of the invitation e-mail; the new member is signed in to its workspace.
+         * @description The token of the invitation e-mail; the new member is signed in to its workspace, and only to it: switching to the e-mail's other workspaces, or setting its password, needs a sign-in by link or password (403 until then).
          */
         post: operations["acceptInvitationInConsole"];
         delete?: never;
@@ -1855,7 +1855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts; wait `Retry-After` seconds. */
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1951,7 +1951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts; wait `Retry-After` seconds. */
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2047,7 +2047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts; wait `Retry-After` seconds. */
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2161,7 +2161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts; wait `Retry-After` seconds. */
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2557,6 +2557,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -2644,6 +2653,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2859,6 +2877,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -3029,6 +3056,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -3127,6 +3163,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -3214,6 +3259,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3319,6 +3373,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -3406,6 +3469,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3584,6 +3656,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3770,6 +3851,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -3938,6 +4028,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -4092,6 +4191,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4280,6 +4388,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -4388,6 +4505,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -4485,6 +4611,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4642,6 +4777,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4825,6 +4969,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -4977,6 +5130,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -5074,6 +5236,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5189,6 +5360,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A service behind the console is unavailable; try again shortly. */
             503: {
                 headers: {
@@ -5286,6 +5466,15 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import pinoHttp from 'pino-http';
-import { loggerParams, requestLogLevel } from './logging';
+import { loggerParams, redactUrl, requestLogLevel } from './logging';
 import { runWithRequestId } from './request-context';
 
 /** The request logger as the apps configure it, writing its lines into `lines`. */
@@ -40,11 +40,15 @@ function serverAnswering(
   return { server, lines };
 }
 
-async function get(server: Server, headers: Record<string, string> = {}): Promise<void> {
+async function get(
+  server: Server,
+  headers: Record<string, string> = {},
+  path = '/health',
+): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve, reject) => {
-    request({ port, path: '/health', headers }, (res) => {
+    request({ port, path, headers }, (res) => {
       res.resume();
       res.on('end', resolve);
     })
@@ -93,6 +97,15 @@ describe('request logs', () => {
     });
   });
 
+  it('redacts a token in the query string whatever its spelling, by the name the server parses', async () => {
+    const { server, lines } = serverAnswering(200);
+    await get(server, {}, '/api/v1/invitations/accept?%74oken=tok-encoded-value&page=2');
+    expect(JSON.stringify(lines[0])).not.toContain('tok-encoded-value');
+    expect(lines[0]).toMatchObject({
+      req: { url: '/api/v1/invitations/accept?%74oken=[Redacted]&page=2' },
+    });
+  });
+
   it('names the request on its completion line by the id the app gave it (http)', async () => {
     const { server, lines } = serverAnswering(200, undefined, 'client-chosen-1');
     await get(server);
@@ -127,5 +140,25 @@ describe('request logs', () => {
     expect(requestLogLevel(504)).toBe('warn');
     expect(requestLogLevel(502)).toBe('error');
     expect(requestLogLevel(503, new Error('aborted'))).toBe('error');
+  });
+});
+
+describe('redactUrl', () => {
+  it.each([
+    ['/accept?token=abc', '/accept?token=[Redacted]'],
+    // Spellings the old literal match let through: the query parser reads each as `token`.
+    ['/accept?%74oken=abc', '/accept?%74oken=[Redacted]'],
+    ['/accept?TOKEN=abc', '/accept?TOKEN=[Redacted]'],
+    ['/accept?token[]=abc&token[]=def', '/accept?token[]=[Redacted]&token[]=[Redacted]'],
+    ['/accept?x=1&+token=abc', '/accept?x=1&+token=[Redacted]'],
+    ['/accept?api_key=cus_x&page=2', '/accept?api_key=[Redacted]&page=2'],
+    // A name that does not decode may be anything: redacted.
+    ['/accept?%E0%A4%A=abc', '/accept?%E0%A4%A=[Redacted]'],
+    // Others are kept as sent; the fragment is dropped.
+    ['/assets?page=2&q=token', '/assets?page=2&q=token'],
+    ['/assets?tokens=3#token=abc', '/assets?tokens=3'],
+    ['/assets', '/assets'],
+  ])('%s -> %s', (url, logged) => {
+    expect(redactUrl(url)).toBe(logged);
   });
 });

@@ -7,12 +7,55 @@ export interface LoggingConfig {
   LOG_FORMAT: 'json' | 'pretty';
 }
 
-/** Query parameters that are credentials (the invitation link's token). */
-const SECRET_QUERY = /([?&](?:token)=)[^&#]*/gi;
+/**
+ * Query parameter names whose values are credentials (the invitation link's `token`), or that
+ * a client may send a credential in by mistake. Compared with each name as the server's query
+ * parser reads it: percent-decoded, `+` as a space, any `[...]` suffix dropped, trimmed and in
+ * lower case, so `%74oken=`, `TOKEN=` and `token[]=` are redacted too.
+ */
+const SECRET_PARAMS = new Set([
+  'token',
+  'access_token',
+  'api_key',
+  'apikey',
+  'key',
+  'x-api-key',
+  'secret',
+  'password',
+  'current_password',
+]);
 
-/** A URL fit for a log line: credentials in its query replaced by [Redacted]. */
+/**
+ * A URL fit for a log line: the value of every query parameter whose name (parsed, not matched
+ * as text) is a credential's is replaced by [Redacted]; a name that does not decode is treated
+ * as one. The fragment, which no client sends, is dropped.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[Redacted]');
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const end = url.indexOf('#', start);
+  const query = url.slice(start + 1, end === -1 ? undefined : end);
+  const pairs = query.split('&').map((pair) => {
+    const equals = pair.indexOf('=');
+    const rawName = equals === -1 ? pair : pair.slice(0, equals);
+    return isSecretName(rawName) ? `${rawName}=[Redacted]` : pair;
+  });
+  return `${url.slice(0, start)}?${pairs.join('&')}`;
+}
+
+function isSecretName(raw: string): boolean {
+  let name: string;
+  try {
+    name = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return true;
+  }
+  return SECRET_PARAMS.has(
+    name
+      .replace(/\[[^\]]*\]$/, '')
+      .trim()
+      .toLowerCase(),
+  );
 }
 
 /**

@@ -15,3 +15,4 @@ export * from './app-process';
 export * from './postgres-probe';
 export * from './list-reply';
 export * from './otlp-traces';
+export * from './statement-bounds';

@@ -153,6 +153,9 @@ export function benchEnv(run: string): BenchEnv {
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     HOST: '127.0.0.1',
+    // Local receivers and the development key, as npm start has them (the defaults elsewhere
+    // are the secure ones).
+    NODE_ENV: 'development',
   };
 }
 

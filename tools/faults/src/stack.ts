@@ -113,6 +113,8 @@ export async function startHarness(
     EVENTS_DEAD_LETTER_EXCHANGE: `custodian.events.dead.faults.${run}`,
     EVENTS_DEAD_LETTER_QUEUE: `custodian.events.dead.faults.${run}`,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // The development key and relaxed defaults, as npm start has them.
+    NODE_ENV: 'development',
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'warn',
     LOG_FORMAT: 'json',

@@ -16,7 +16,10 @@ const LINK = /(http:\/\/\S+\/console\/sign-in\/link#token=[A-Za-z0-9_-]+)/;
 jest.setTimeout(30_000);
 
 describe('the console in a browser (e2e)', () => {
-  const stack = new TestStack({ env: { SIGN_IN_LINKS_PER_ACCOUNT: '50' } });
+  // Two Test pings a minute per endpoint: the test of the endpoint page meets the limit.
+  const stack = new TestStack({
+    env: { SIGN_IN_LINKS_PER_ACCOUNT: '50', CONSOLE_PINGS_PER_MINUTE: '2' },
+  });
   const mail = new MailSink();
   const receiver = new WebhookReceiver();
   const owner = 'ada@acme.example';
@@ -278,6 +281,17 @@ describe('the console in a browser (e2e)', () => {
     await page.locator('#endpoint-url').fill(receiver.url('/doomed'));
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Go to the endpoint' }).click();
+    // Test pings are metered per endpoint (two a minute here): the third is refused in words.
+    const ping = page.getByRole('button', { name: 'Send test ping' });
+    for (let i = 0; i < 2; i++) {
+      await ping.click();
+      await page.getByText('Ping sent.').waitFor();
+    }
+    await ping.click();
+    await page
+      .getByText(/Too many test pings: at most 2 a minute; try again in \d+ seconds?/)
+      .waitFor();
+    await screenshot(page, 'endpoint-ping-limit');
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const confirm = page.getByRole('dialog');
     await confirm.getByText('This cannot be undone').waitFor();

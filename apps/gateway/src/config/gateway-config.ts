@@ -67,6 +67,14 @@ export class GatewayConfig {
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
 
+  /**
+   * The most any statement of the serving pool, and any wait for a lock, may take (ms; the
+   * migrations take as long as they need): a statement stuck behind a lock, or one nobody
+   * waits for any more, is cancelled rather than left holding a connection of the pool;
+   * the gateway's own statements are small (a key, a workspace, a usage flush, an outbox batch): ten seconds is far past any of them.
+   */
+  @IsInt() @Min(100) @Max(600_000) DATABASE_STATEMENT_TIMEOUT_MS: number = 10_000;
+
   /** Failed authentications allowed per client address and minute (brute-force guard). */
   @IsInt() @Min(1) @Max(1_000_000) UNAUTHENTICATED_RATE_PER_MINUTE: number = 60;
 
@@ -130,6 +138,17 @@ export class GatewayConfig {
 
   /** Sign-in links mailed per account per 15 minutes before 429. */
   @IsInt() @Min(1) @Max(1_000) SIGN_IN_LINKS_PER_ACCOUNT: number = 5;
+
+  /**
+   * Console writes (POST, PUT, PATCH, DELETE) a minute per session, and per workspace (all its
+   * members together), before 429: a person clicking never comes near them; a script driving
+   * a session, or a stolen one, does.
+   */
+  @IsInt() @Min(1) @Max(100_000) CONSOLE_WRITES_PER_MINUTE: number = 120;
+  @IsInt() @Min(1) @Max(100_000) CONSOLE_WORKSPACE_WRITES_PER_MINUTE: number = 600;
+
+  /** Test pings a minute per endpoint, and resends a minute per delivery. */
+  @IsInt() @Min(1) @Max(10_000) CONSOLE_PINGS_PER_MINUTE: number = 10;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 

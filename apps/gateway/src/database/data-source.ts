@@ -18,8 +18,14 @@ import { StatePlanFacts1764000000000 } from './migrations/1764000000000-StatePla
 
 export const GATEWAY_SCHEMA = 'gateway';
 
-export function gatewayDataSource(url: string, poolSize?: number): DataSource {
+/** `statementTimeoutMs` for the serving pool (DATABASE_STATEMENT_TIMEOUT_MS). */
+export function gatewayDataSource(
+  url: string,
+  poolSize?: number,
+  statementTimeoutMs?: number,
+): DataSource {
   return createAppDataSource({
+    statementTimeoutMs,
     url,
     schema: GATEWAY_SCHEMA,
     migrations: [

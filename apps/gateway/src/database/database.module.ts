@@ -11,7 +11,11 @@ import { GATEWAY_SCHEMA, gatewayDataSource } from './data-source';
       provide: DataSource,
       inject: [GatewayConfig],
       useFactory: (config: GatewayConfig) =>
-        gatewayDataSource(config.DATABASE_URL, config.DATABASE_POOL_SIZE).initialize(),
+        gatewayDataSource(
+          config.DATABASE_URL,
+          config.DATABASE_POOL_SIZE,
+          config.DATABASE_STATEMENT_TIMEOUT_MS,
+        ).initialize(),
     },
     { provide: ActivityLog, useValue: new ActivityLog(GATEWAY_SCHEMA) },
   ],

@@ -1,4 +1,5 @@
 import {
+  AcceptInvitationBody,
   DomainError,
   Member,
   RegisterAdminRpc,
@@ -6,8 +7,15 @@ import {
   type MemberView,
   type RawQuery,
 } from '@custodian/contracts';
-import { Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../access/public.decorator';
 import { AdmissionService } from '../limits/admission.service';
@@ -49,19 +57,30 @@ export class InvitationsController {
 
   @Post('accept')
   @Public()
-  @ApiQuery({ name: 'token', required: true, schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'token',
+    required: false,
+    deprecated: true,
+    description:
+      'The token in the query string, as earlier callers and the invitation page send it; ' +
+      'prefer the body, which no access log or proxy keeps.',
+    schema: { type: 'string' },
+  })
   @ApiOperation({
     operationId: 'acceptInvitation',
     summary: 'Accept an invitation',
     description:
-      'Needs no API key: the token of the e-mailed link is the credential. Unknown tokens ' +
-      'count as failed authentications of the client address (429 past the limit).',
+      'Needs no API key: the token of the e-mailed link is the credential. Send it in the ' +
+      'body, `{"token": "..."}`. Unknown tokens count as failed authentications of the ' +
+      'client address (429 past the limit).',
   })
+  @ApiBody({ type: AcceptInvitationBody, required: false })
   @ApiOkResponse({ type: Member, description: 'OK.' })
   @ApiErrors(400, 403, 404, 409, 429, 503, 504)
   @HttpCode(200)
   async accept(
     @Query() query: RawQuery,
+    @Body() body: AcceptInvitationBody | undefined,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MemberView> {
@@ -73,8 +92,7 @@ export class InvitationsController {
       throw blocked.refusal;
     }
     try {
-      // A missing or repeated token is refused by the register like a malformed one.
-      const token = typeof query.token === 'string' ? query.token : '';
+      const token = tokenOf(body?.token, query.token);
       return await this.registerAdmin.call(RegisterAdminRpc.invitationAccept, {
         token,
         via: 'api',
@@ -86,6 +104,23 @@ export class InvitationsController {
       throw error;
     }
   }
+}
+
+/**
+ * The token of the body or the query string. A missing or repeated token goes on as '' and is
+ * refused by the register like a malformed one (and counted as a failed token); two that
+ * differ are a 400 that names them.
+ */
+function tokenOf(fromBody: string | undefined, fromQuery: unknown): string {
+  const query =
+    typeof fromQuery === 'string' ? fromQuery : fromQuery === undefined ? undefined : '';
+  if (fromBody !== undefined && query !== undefined && fromBody !== query) {
+    throw new DomainError(
+      'invalid_input',
+      'token is in both the body and the query string, and they differ; send it once, in the body',
+    );
+  }
+  return fromBody ?? query ?? '';
 }
 
 /** What the register answers for a token that is missing, malformed or unknown. */

@@ -17,7 +17,9 @@ const ERRORS: Record<number, string> = {
   409: 'The change conflicts with the current state.',
   413: 'The body is larger than 1 MiB.',
   415: 'The body is not `application/json`.',
-  429: 'Too many attempts; wait `Retry-After` seconds.',
+  429:
+    'Too many attempts, or too many changes a minute (per session, per workspace, and per ' +
+    'endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds.',
   503: 'A service behind the console is unavailable; try again shortly.',
   504: 'A service behind the console did not answer in time; try again.',
 };
@@ -58,6 +60,8 @@ export function buildConsoleOpenApiDocument(app: INestApplication): OpenApiDocum
       delete operation[PERMISSION_EXTENSION];
       if (permission) {
         [401, 403, 503, 504].forEach((status) => statuses.add(status));
+        // Every write of a signed-in member counts against the console's write limits.
+        if (method !== 'get') statuses.add(429);
         operation.description = [operation.description, `Needs the \`${permission}\` permission.`]
           .filter(Boolean)
           .join('\n\n');

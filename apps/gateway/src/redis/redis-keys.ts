@@ -30,6 +30,11 @@ export const RedisKeys = {
   /** Sign-in links mailed to one account in one window. */
   consoleSignInLinks: (accountDigest: string, window: string) =>
     `console:signin-link:${accountDigest}:${window}`,
+  /**
+   * Console writes in one minute window of one scope: `session:<id digest>`,
+   * `workspace:<id>`, or `ping:<endpoint id>` (Test pings).
+   */
+  consoleWrites: (scope: string, window: string) => `console:writes:${scope}:${window}`,
 } as const;
 
 // Not `quota:`, where the month counters were plain strings before they had generations.

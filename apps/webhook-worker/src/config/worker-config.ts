@@ -1,21 +1,34 @@
 import { EVENTS_EXCHANGE, WORKER_ADMIN_QUEUE } from '@custodian/contracts';
-import { loadConfig } from '@custodian/config';
+import { loadConfig, relaxedDefaults } from '@custodian/config';
 import { developmentSecretKeys, parseSecretKeys } from '@custodian/secret-cipher';
 import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 
 /** The variable that holds the keys of the webhook signing secrets. */
 export const WEBHOOK_SECRET_KEYS = 'WEBHOOK_SECRET_KEYS';
 
-/** Why a WEBHOOK_SECRET_KEYS value is refused, or null. */
+/**
+ * Why a WEBHOOK_SECRET_KEYS value is refused, or null. Outside development and test the
+ * development key (in the source, so public) is refused whatever id it is given.
+ */
 function secretKeysProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') {
     return (
-      `${WEBHOOK_SECRET_KEYS} is required when NODE_ENV=production: a comma list of ` +
-      'id:base64key, the first encrypting (generate a key with openssl rand -base64 32)'
+      `${WEBHOOK_SECRET_KEYS} is required unless NODE_ENV is development or test: a comma ` +
+      'list of id:base64key, the first encrypting (generate a key with openssl rand -base64 32)'
     );
   }
   try {
-    parseSecretKeys(value, WEBHOOK_SECRET_KEYS);
+    const keys = parseSecretKeys(value, WEBHOOK_SECRET_KEYS);
+    const [development] = parseSecretKeys(developmentSecretKeys(WEBHOOK_SECRET_KEYS), 'dev');
+    if (
+      !relaxedDefaults() &&
+      keys.some((key) => key.id === 'dev' || (development && key.key.equals(development.key)))
+    ) {
+      return (
+        `${WEBHOOK_SECRET_KEYS} holds the development key (id dev), which is public: unless ` +
+        'NODE_ENV is development or test, use keys of your own (openssl rand -base64 32)'
+      );
+    }
     return null;
   } catch (error) {
     return (error as Error).message;
@@ -111,21 +124,31 @@ export class WorkerConfig {
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
 
   /**
-   * Whether webhook targets on loopback or private networks are allowed. Off in production;
-   * on by default elsewhere (npm start, tests) so a local receiver works. When off, targets
+   * The most any statement of the serving pool, and any wait for a lock, may take (ms; the
+   * migrations take as long as they need): a statement stuck behind a lock, or one nobody
+   * waits for any more, is cancelled rather than left holding a connection of the pool;
+   * the worker's largest are an endpoint's delete (its deliveries cascade) and a bulk resend; thirty seconds lets them finish.
+   */
+  @IsInt() @Min(100) @Max(600_000) DATABASE_STATEMENT_TIMEOUT_MS: number = 30_000;
+
+  /**
+   * Whether webhook targets on loopback or private networks are allowed. On by default only
+   * where NODE_ENV is development or test (npm start, the tests), so a local receiver works;
+   * off everywhere else, an unset NODE_ENV included. When off, targets
    * must be https and resolve only to public addresses, checked at creation and again at
    * connect time (webhooks/target-url.ts, webhooks/ssrf-guard.ts).
    */
   @IsIn(['true', 'false'])
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: string = process.env.NODE_ENV === 'production' ? 'false' : 'true';
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: string = relaxedDefaults() ? 'true' : 'false';
 
   /**
    * The keys that encrypt webhook signing secrets at rest (AES-256-GCM, webhooks/
    * signing-secrets.ts): `id:base64key,...`, 32-byte keys. The first encrypts; each decrypts
    * what it encrypted, and at start the worker re-encrypts what older keys hold, so a key is
-   * rotated by putting a new one first and dropping the old one once that is done. Required
-   * in production; elsewhere a fixed development key, so that `npm start` and the tests need no
-   * setup (it is in the source: it protects nothing).
+   * rotated by putting a new one first and dropping the old one once that is done. Required,
+   * and the development key refused, unless NODE_ENV is development or test, where it is the
+   * default so that `npm start` and the tests need no setup (it is in the source: it protects
+   * nothing).
    */
   @ValidateBy({
     name: 'isSecretKeyList',
@@ -134,8 +157,7 @@ export class WorkerConfig {
       defaultMessage: (args) => secretKeysProblem(args?.value) ?? '',
     },
   })
-  WEBHOOK_SECRET_KEYS: string =
-    process.env.NODE_ENV === 'production' ? '' : developmentSecretKeys(WEBHOOK_SECRET_KEYS);
+  WEBHOOK_SECRET_KEYS: string = relaxedDefaults() ? developmentSecretKeys(WEBHOOK_SECRET_KEYS) : '';
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 

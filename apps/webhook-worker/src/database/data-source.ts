@@ -19,8 +19,14 @@ import { EventPayloadEntity } from '../delivery/event-payload.entity';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
-export function workerDataSource(url: string, poolSize?: number): DataSource {
+/** `statementTimeoutMs` for the serving pool (DATABASE_STATEMENT_TIMEOUT_MS). */
+export function workerDataSource(
+  url: string,
+  poolSize?: number,
+  statementTimeoutMs?: number,
+): DataSource {
   return createAppDataSource({
+    statementTimeoutMs,
     url,
     schema: DELIVERY_SCHEMA,
     migrations: [

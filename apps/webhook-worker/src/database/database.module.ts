@@ -11,7 +11,11 @@ import { DELIVERY_SCHEMA, workerDataSource } from './data-source';
       provide: DataSource,
       inject: [WorkerConfig],
       useFactory: (config: WorkerConfig) =>
-        workerDataSource(config.DATABASE_URL, config.DATABASE_POOL_SIZE).initialize(),
+        workerDataSource(
+          config.DATABASE_URL,
+          config.DATABASE_POOL_SIZE,
+          config.DATABASE_STATEMENT_TIMEOUT_MS,
+        ).initialize(),
     },
     { provide: ActivityLog, useValue: new ActivityLog(DELIVERY_SCHEMA) },
   ],

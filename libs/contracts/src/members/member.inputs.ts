@@ -42,6 +42,26 @@ export class InvitationRenewInput {
   @IsString() @TextLength(1, 64) id!: string;
 }
 
+/**
+ * `POST /api/v1/invitations/accept`: the token in the body, where no log or proxy keeps it. The
+ * query string (`?token=`) still works for callers that used it (and the invitation page's
+ * button); both at once must agree.
+ */
+export class AcceptInvitationBody {
+  /** No body at all is fine (the token is then in the query string): nothing to check. */
+  static accepts(value: unknown): boolean {
+    return value === undefined;
+  }
+
+  @TextField({
+    min: 1,
+    max: 128,
+    optional: true,
+    description: 'The token of the invitation e-mail (the query string `token` also works).',
+  })
+  token?: string;
+}
+
 /** Admin queue and the public accept link: `invitation accept --token T`. */
 export class InvitationAcceptInput {
   @IsString()

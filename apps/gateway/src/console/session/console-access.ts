@@ -16,8 +16,10 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiCookieAuth, ApiExtension } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
 import { sessionIdOf, type ConsoleCaller, type ConsoleRequest } from './console-request';
+import { CONSOLE_PER_RECORD_LIMIT, ConsoleWriteLimits } from './console-write-limits';
 import { SessionStore } from './session-store';
 
 const CONSOLE_PERMISSION = 'custodian:console-permission';
@@ -66,7 +68,9 @@ export const Caller = createParamDecorator(
 
 /**
  * The member's role is asked of the register on every request, never cached in the session:
- * a member removed or demoted loses what they may do on their very next request.
+ * a member removed or demoted loses what they may do on their very next request. A write that
+ * may go ahead is then counted against the console's write limits (ConsoleWriteLimits), so
+ * only what a member may do counts, and a refused write did nothing.
  */
 @Injectable()
 export class ConsoleAccessGuard implements CanActivate {
@@ -74,6 +78,7 @@ export class ConsoleAccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionStore,
     private readonly register: RegisterAdminClient,
+    private readonly writes: ConsoleWriteLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -104,6 +109,20 @@ export class ConsoleAccessGuard implements CanActivate {
         `Your role (${member.role}) cannot ${DOING[permission]}; ask an owner or admin`,
       );
     }
+    const perRecord = this.reflector.get<string | undefined>(
+      CONSOLE_PER_RECORD_LIMIT,
+      context.getHandler(),
+    );
+    const recordId = (request.params as { id?: string } | undefined)?.id;
+    await this.writes.count(
+      {
+        method: request.method,
+        sessionId: id,
+        workspaceId: record.workspaceId,
+        ...(perRecord && recordId ? { perRecord: { what: perRecord, id: recordId } } : {}),
+      },
+      context.switchToHttp().getResponse<FastifyReply>(),
+    );
     request.consoleCaller = {
       sessionId: id,
       email: record.email,

@@ -13,6 +13,12 @@ export interface SessionRecord {
   memberId: string | null;
   /** Epoch ms; a session ends SESSION_MAX_HOURS after it began, however active. */
   createdAt: number;
+  /**
+   * Set when an invitation opened the session: the one workspace it works in. A token proves
+   * only that invitation (the inviting admin has seen it), so the session neither reaches the
+   * e-mail's other memberships nor sets its password; a sign-in by link or password does.
+   */
+  scope?: string;
 }
 
 /**

@@ -17,6 +17,16 @@ import { sessionIdOf } from '../session/console-request';
 import { SESSION_COOKIE, sessionCookieOptions } from '../session/session-cookie';
 import { SessionStore, type SessionRecord } from '../session/session-store';
 
+const INVITATION_SCOPE =
+  'This session was opened by an invitation and works in that workspace only; sign in with ' +
+  'an e-mailed link or your password to switch workspaces or set a password';
+
+/** The identity as a session scoped to one workspace sees it (all of it when unscoped). */
+function scoped(identity: SignInIdentity, scope: string | undefined): SignInIdentity {
+  if (scope === undefined) return identity;
+  return { ...identity, memberships: identity.memberships.filter((m) => m.workspace_id === scope) };
+}
+
 /** Opens, reads and ends console sessions, and describes them to the console (ConsoleSession). */
 @Injectable()
 export class ConsoleSessions {
@@ -34,9 +44,11 @@ export class ConsoleSessions {
   async open(
     request: FastifyRequest,
     reply: FastifyReply,
-    identity: SignInIdentity,
+    proven: SignInIdentity,
     preferredWorkspace?: string,
+    scope?: string,
   ): Promise<ConsoleSession> {
+    const identity = scoped(proven, scope);
     if (identity.memberships.length === 0) {
       throw new DomainError(
         'unauthenticated',
@@ -52,6 +64,7 @@ export class ConsoleSessions {
       email: identity.email,
       workspaceId: chosen?.workspace_id ?? null,
       memberId: chosen?.member_id ?? null,
+      ...(scope === undefined ? {} : { scope }),
     };
     const id = await this.store.create(record);
     void reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(this.config));
@@ -62,9 +75,10 @@ export class ConsoleSessions {
   async current(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleSession> {
     const found = await this.read(request);
     if (!found) return this.signedOut(reply);
-    const identity = await this.register.call(RegisterAdminRpc.memberships, {
-      email: found.record.email,
-    });
+    const identity = scoped(
+      await this.register.call(RegisterAdminRpc.memberships, { email: found.record.email }),
+      found.record.scope,
+    );
     if (identity.memberships.length === 0) {
       await this.end(request, reply);
       return this.signedOut(reply);
@@ -79,6 +93,9 @@ export class ConsoleSessions {
   ): Promise<ConsoleSession> {
     const found = await this.read(request);
     if (!found) throw new DomainError('unauthenticated', 'You are not signed in; sign in again');
+    if (found.record.scope !== undefined && found.record.scope !== workspaceId) {
+      throw new DomainError('forbidden', INVITATION_SCOPE);
+    }
     const identity = await this.register.call(RegisterAdminRpc.memberships, {
       email: found.record.email,
     });
@@ -100,10 +117,14 @@ export class ConsoleSessions {
     void reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config));
   }
 
-  /** The signed-in e-mail, for routes about the account rather than a workspace. */
+  /**
+   * The signed-in e-mail, for routes about the account rather than a workspace (its password):
+   * not to a session an invitation opened, which proves that invitation only.
+   */
   async email(request: FastifyRequest): Promise<string> {
     const found = await this.read(request);
     if (!found) throw new DomainError('unauthenticated', 'You are not signed in; sign in again');
+    if (found.record.scope !== undefined) throw new DomainError('forbidden', INVITATION_SCOPE);
     return found.record.email;
   }
 

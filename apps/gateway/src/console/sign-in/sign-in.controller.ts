@@ -138,7 +138,9 @@ export class SignInController {
     operationId: 'acceptInvitationInConsole',
     summary: 'Accept an invitation and sign in',
     description:
-      'The token of the invitation e-mail; the new member is signed in to its workspace.',
+      'The token of the invitation e-mail; the new member is signed in to its workspace, and ' +
+      "only to it: switching to the e-mail's other workspaces, or setting its password, " +
+      'needs a sign-in by link or password (403 until then).',
   })
   @ApiOkResponse({ type: ConsoleSession, description: 'Accepted and signed in.' })
   @ApiErrors(400, 401, 403, 404, 409, 429, 503, 504)
@@ -155,7 +157,14 @@ export class SignInController {
       email: member.email,
     });
     const joined = identity.memberships.find((m) => m.member_id === member.id);
-    return this.sessions.open(request, reply, identity, joined?.workspace_id);
+    if (!joined) {
+      throw new DomainError(
+        'unauthenticated',
+        'The invitation was accepted, but its membership is not active; sign in to continue',
+      );
+    }
+    // The session works in the invitation's workspace only (SessionRecord.scope).
+    return this.sessions.open(request, reply, identity, joined.workspace_id, joined.workspace_id);
   }
 
   @Post('session/workspace')

@@ -19,6 +19,7 @@ import {
 import { ApiErrors } from '../../http/api-docs.decorators';
 import { WorkerAdminClient } from '../../worker-client/worker-admin-client';
 import { Caller, ConsoleAccess } from '../session/console-access';
+import { PerRecordLimit } from '../session/console-write-limits';
 import type { ConsoleCaller } from '../session/console-request';
 
 const FILTERS = ['endpoint', 'event', 'status', 'from', 'to', 'before', 'limit'] as const;
@@ -86,6 +87,7 @@ export class ConsoleDeliveriesController {
     return this.worker.call(WorkerConsoleRpc.deliveryGet, { workspace: caller.workspaceId, id });
   }
 
+  @PerRecordLimit('resend')
   @Post(':id/resend')
   @ConsoleAccess('webhooks.manage')
   @HttpCode(202)

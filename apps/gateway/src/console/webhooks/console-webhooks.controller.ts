@@ -19,6 +19,7 @@ import {
 import { ApiErrors } from '../../http/api-docs.decorators';
 import { WorkerAdminClient } from '../../worker-client/worker-admin-client';
 import { Caller, ConsoleAccess } from '../session/console-access';
+import { PerRecordLimit } from '../session/console-write-limits';
 import type { ConsoleCaller } from '../session/console-request';
 
 /**
@@ -151,6 +152,7 @@ export class ConsoleWebhooksController {
     });
   }
 
+  @PerRecordLimit('test ping')
   @Post(':id/test')
   @ConsoleAccess('webhooks.manage')
   @HttpCode(202)
