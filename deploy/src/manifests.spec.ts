@@ -370,12 +370,13 @@ describe.each([
           resource: expect.objectContaining({ name: 'cpu' }),
         }),
       ]);
-      expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(1);
+      // Two of each by default (issue 31): a pod lost, or drained, leaves one serving.
+      expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
       expect(hpa.spec.maxReplicas).toBeGreaterThanOrEqual(hpa.spec.minReplicas);
     }
     const scaled = find(objects, 'ScaledObject', 'custodian-webhook-worker');
     expect(scaled.spec.scaleTargetRef.name).toBe('custodian-webhook-worker');
-    expect(scaled.spec.minReplicaCount).toBeGreaterThanOrEqual(1);
+    expect(scaled.spec.minReplicaCount).toBeGreaterThanOrEqual(2);
     expect(scaled.spec.maxReplicaCount).toBeGreaterThanOrEqual(scaled.spec.minReplicaCount);
     const rabbit = scaled.spec.triggers.find((t: K8s) => t.type === 'rabbitmq');
     const queue =
