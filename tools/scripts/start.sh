@@ -29,31 +29,16 @@ for app in gateway register webhook-worker; do
   run "dist/apps/$app/src/migrate.js"
 done
 
-pids=()
-stop() {
-  trap - INT TERM
-  kill -TERM "${pids[@]}" 2>/dev/null || true
-  wait "${pids[@]}" 2>/dev/null || true
-}
-trap 'stop; exit 130' INT
-trap 'stop; exit 143' TERM
-
-for app in register webhook-worker gateway; do
-  # node itself in the background, not the run function: a function run with & is a subshell
-  # whose pid $! names, and a TERM to it would leave its node running (only Ctrl-C, which
-  # signals the whole group, reached the apps).
-  node -r ./tools/runtime/register-paths.js "dist/apps/$app/src/main.js" &
-  pids+=($!)
-done
 echo "Custodian is starting (Ctrl-C stops):"
 echo "  API      http://127.0.0.1:${PORT:-3000}/api/v1"
 echo "  console  http://127.0.0.1:${PORT:-3000}/console  (sign in as the owner of a workspace:"
 echo "           npm run --silent admin -- workspace create --name Acme --plan pro --owner-email you@example.com;"
 echo "           without SMTP_URL the sign-in e-mail, with its link, is in the register's log)"
 
-# If one app dies, stop the others rather than leave a half-running stack.
-set +e
-wait -n "${pids[@]}"
-status=$?
-stop
-exit "$status"
+# The three apps under one supervisor, which starts again an app that exits unexpectedly
+# (with backoff, as compose and Kubernetes would) and stops them all on Ctrl-C or TERM.
+exec node tools/scripts/supervise.js \
+  register=dist/apps/register/src/main.js \
+  webhook-worker=dist/apps/webhook-worker/src/main.js \
+  gateway=dist/apps/gateway/src/main.js \
+  -- -r ./tools/runtime/register-paths.js

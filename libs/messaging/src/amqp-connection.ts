@@ -95,11 +95,30 @@ export class AmqpConnection {
     await channel?.close().catch(() => undefined);
   }
 
-  /** Connects now; throws if the broker cannot be reached. */
+  /** Connects now; throws if the broker cannot be reached (tools, the admin CLI). */
   async open(): Promise<void> {
     this.closing = false;
     this.unobserve ??= observeAmqp(() => this.status().up);
     await this.connectOnce();
+  }
+
+  /**
+   * An app's start: connects if the broker can be reached, else keeps trying in the background
+   * with the reconnect loop's backoff, exactly as after a connection lost later, and resolves
+   * either way. The app starts meanwhile, not ready (status() is down, so /health says so):
+   * channels added now are opened when the connection comes. Before, a broker down (or killed)
+   * while an app started made it exit, and nothing started it again.
+   */
+  async openWhenReachable(): Promise<void> {
+    try {
+      await this.open();
+    } catch (error) {
+      if (this.closing) return;
+      this.options.log?.(
+        `RabbitMQ not reachable at start (${(error as Error).message}); trying again in the background`,
+      );
+      this.scheduleReconnect();
+    }
   }
 
   async close(): Promise<void> {

@@ -76,7 +76,7 @@ export class MessagingModule implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.client.start();
-    await this.connection.open();
+    await this.connection.openWhenReachable();
   }
 
   /** After the servers (closed with the app) and consumers have drained. */

@@ -233,3 +233,28 @@ export function checkOneOf(column: string, values: readonly string[]): string {
   const list = values.map((value) => `'${value.replace(/'/g, "''")}'`).join(', ');
   return `${column} IN (${list})`;
 }
+
+/**
+ * An app's serving pool, initialized once Postgres answers: while it cannot be reached (down,
+ * starting, a DNS name not there yet) each attempt's pool is closed and another made after a
+ * backoff (200 ms doubling to 5 s), forever, as an orchestrator's restarts would, but without
+ * the restart. The app's start waits here; /health is not served, so it is not ready.
+ */
+export async function initializeWhenReachable(
+  make: () => DataSource,
+  log: (message: string) => void,
+  wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<DataSource> {
+  for (let attempt = 0; ; attempt++) {
+    const dataSource = make();
+    try {
+      return await dataSource.initialize();
+    } catch (error) {
+      if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
+      if (attempt % 10 === 0) {
+        log(`Postgres not reachable at start (${(error as Error).message}); trying again`);
+      }
+      await wait(Math.min(5_000, 200 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+}

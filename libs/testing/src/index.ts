@@ -16,3 +16,4 @@ export * from './postgres-probe';
 export * from './list-reply';
 export * from './otlp-traces';
 export * from './statement-bounds';
+export * from './tcp-proxy';

@@ -176,6 +176,27 @@ export class TestStack {
   }
 
   /**
+   * Another replica of `name` on the stack's env with `env` over it, once it answers on its
+   * port (whatever /health says); resolves with the process and that port.
+   */
+  async startExtra(
+    name: AppName,
+    env: Record<string, string> = {},
+  ): Promise<{ app: AppProcess; port: number; healthPort: number }> {
+    if (name !== 'gateway') {
+      const started = await this.launch(name, env);
+      return { ...started, healthPort: started.port };
+    }
+    const healthPort = await freePort();
+    const started = await this.launch(name, {
+      PORT: '0',
+      HEALTH_PORT: String(healthPort),
+      ...env,
+    });
+    return { ...started, healthPort };
+  }
+
+  /**
    * Another webhook-worker on the stack's env with `env` over it, once it answers /health;
    * `stop('SIGKILL')` on it is a crash.
    */

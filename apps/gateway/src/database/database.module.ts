@@ -1,5 +1,5 @@
-import { ActivityLog } from '@custodian/persistence';
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ActivityLog, initializeWhenReachable } from '@custodian/persistence';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway-config';
 import { GATEWAY_SCHEMA, gatewayDataSource } from './data-source';
@@ -10,12 +10,17 @@ import { GATEWAY_SCHEMA, gatewayDataSource } from './data-source';
     {
       provide: DataSource,
       inject: [GatewayConfig],
+      // Postgres down at start: the app waits for it instead of exiting (issue 31, item 9).
       useFactory: (config: GatewayConfig) =>
-        gatewayDataSource(
-          config.DATABASE_URL,
-          config.DATABASE_POOL_SIZE,
-          config.DATABASE_STATEMENT_TIMEOUT_MS,
-        ).initialize(),
+        initializeWhenReachable(
+          () =>
+            gatewayDataSource(
+              config.DATABASE_URL,
+              config.DATABASE_POOL_SIZE,
+              config.DATABASE_STATEMENT_TIMEOUT_MS,
+            ),
+          (message) => new Logger('Database').warn(message),
+        ),
     },
     { provide: ActivityLog, useValue: new ActivityLog(GATEWAY_SCHEMA) },
   ],

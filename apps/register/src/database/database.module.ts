@@ -1,5 +1,5 @@
-import { ActivityLog } from '@custodian/persistence';
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ActivityLog, initializeWhenReachable } from '@custodian/persistence';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RegisterConfig } from '../config/register-config';
 import { REGISTER_SCHEMA, registerDataSource } from './data-source';
@@ -10,12 +10,17 @@ import { REGISTER_SCHEMA, registerDataSource } from './data-source';
     {
       provide: DataSource,
       inject: [RegisterConfig],
+      // Postgres down at start: the app waits for it instead of exiting (issue 31, item 9).
       useFactory: (config: RegisterConfig) =>
-        registerDataSource(
-          config.DATABASE_URL,
-          config.DATABASE_POOL_SIZE,
-          config.DATABASE_STATEMENT_TIMEOUT_MS,
-        ).initialize(),
+        initializeWhenReachable(
+          () =>
+            registerDataSource(
+              config.DATABASE_URL,
+              config.DATABASE_POOL_SIZE,
+              config.DATABASE_STATEMENT_TIMEOUT_MS,
+            ),
+          (message) => new Logger('Database').warn(message),
+        ),
     },
     { provide: ActivityLog, useValue: new ActivityLog(REGISTER_SCHEMA) },
   ],

@@ -1,5 +1,5 @@
-import { ActivityLog } from '@custodian/persistence';
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ActivityLog, initializeWhenReachable } from '@custodian/persistence';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
 import { DELIVERY_SCHEMA, workerDataSource } from './data-source';
@@ -10,12 +10,17 @@ import { DELIVERY_SCHEMA, workerDataSource } from './data-source';
     {
       provide: DataSource,
       inject: [WorkerConfig],
+      // Postgres down at start: the app waits for it instead of exiting (issue 31, item 9).
       useFactory: (config: WorkerConfig) =>
-        workerDataSource(
-          config.DATABASE_URL,
-          config.DATABASE_POOL_SIZE,
-          config.DATABASE_STATEMENT_TIMEOUT_MS,
-        ).initialize(),
+        initializeWhenReachable(
+          () =>
+            workerDataSource(
+              config.DATABASE_URL,
+              config.DATABASE_POOL_SIZE,
+              config.DATABASE_STATEMENT_TIMEOUT_MS,
+            ),
+          (message) => new Logger('Database').warn(message),
+        ),
     },
     { provide: ActivityLog, useValue: new ActivityLog(DELIVERY_SCHEMA) },
   ],
