@@ -57,6 +57,14 @@ export class RegisterAppModule {
               prefetch: 8,
               transport: REGISTER_ADMIN_TRANSPORT,
             },
+            // The admin queue's heavy lane: password checks and hashes (argon2id, 19 MiB each),
+            // PASSWORD_CONCURRENCY at a time, so a burst of sign-ins never holds the prefetch
+            // that answers every console request's role check.
+            {
+              queue: heavyLaneOf(config.REGISTER_ADMIN_QUEUE),
+              prefetch: config.PASSWORD_CONCURRENCY,
+              transport: REGISTER_ADMIN_TRANSPORT,
+            },
           ],
         }),
         OutboxModule.forRoot({

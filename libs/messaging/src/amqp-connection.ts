@@ -241,6 +241,7 @@ export async function deleteStackTopology(
       env.REGISTER_QUEUE,
       env.REGISTER_QUEUE && heavyLaneOf(env.REGISTER_QUEUE),
       env.REGISTER_ADMIN_QUEUE,
+      env.REGISTER_ADMIN_QUEUE && heavyLaneOf(env.REGISTER_ADMIN_QUEUE),
       env.ADMIN_QUEUE,
       env.EVENTS_QUEUE,
       env.WORKER_ADMIN_QUEUE,

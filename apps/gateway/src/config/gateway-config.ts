@@ -139,6 +139,9 @@ export class GatewayConfig {
   /** Sign-in links mailed per account per 15 minutes before 429. */
   @IsInt() @Min(1) @Max(1_000) SIGN_IN_LINKS_PER_ACCOUNT: number = 5;
 
+  /** Sign-in links asked from one client address per 15 minutes, whatever e-mails, before 429. */
+  @IsInt() @Min(1) @Max(100_000) SIGN_IN_LINKS_PER_ADDRESS: number = 20;
+
   /**
    * Console writes (POST, PUT, PATCH, DELETE) a minute per session, and per workspace (all its
    * members together), before 429: a person clicking never comes near them; a script driving

@@ -1,5 +1,5 @@
-import type { ReplyOf, RequestOf, RpcContract } from '@custodian/contracts';
-import { RpcClient, RpcPeer } from '@custodian/messaging';
+import { heavyLaneOf, type ReplyOf, type RequestOf, type RpcContract } from '@custodian/contracts';
+import { RpcClient, RpcPeer, type RpcTarget } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config';
 
@@ -9,16 +9,26 @@ import { GatewayConfig } from '../config/gateway-config';
  */
 @Injectable()
 export class RegisterAdminClient extends RpcPeer {
+  /** The queue's heavy lane: password checks and hashes (RpcContract.heavy). */
+  private readonly heavyLane: RpcTarget;
+
   constructor(client: RpcClient, @Inject(GatewayConfig) config: GatewayConfig) {
     super(client, {
       queue: config.REGISTER_ADMIN_QUEUE,
       timeoutMs: config.REGISTER_TIMEOUT_MS,
       serviceName: 'register',
     });
+    this.heavyLane = { ...this.target, queue: heavyLaneOf(config.REGISTER_ADMIN_QUEUE) };
+    client.addTarget(this.heavyLane.queue);
   }
 
-  /** A message of the register's admin queue (RegisterAdminRpc). */
+  /**
+   * A message of the register's admin queue (RegisterAdminRpc); a heavy one (a password)
+   * goes on its lane, which the register serves a few at a time.
+   */
   call<C extends RpcContract>(contract: C, message: RequestOf<C>): Promise<ReplyOf<C>> {
-    return this.send(contract, message);
+    if (!contract.heavy) return this.send(contract, message);
+    const lane = this.heavyLane;
+    return this.client.request(lane, contract.pattern, message, lane.timeoutMs);
   }
 }

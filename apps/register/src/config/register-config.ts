@@ -38,6 +38,12 @@ export class RegisterConfig {
 
   @IsInt() @Min(1) @Max(1000) RPC_PREFETCH: number = 20;
 
+  /**
+   * Password checks and hashes (argon2id, 19 MiB and a few milliseconds of a core each) run at
+   * most this many at a time per replica, on the admin queue's heavy lane.
+   */
+  @IsInt() @Min(1) @Max(64) PASSWORD_CONCURRENCY: number = 2;
+
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
   /**
    * The most any statement or lock wait on the pool may take (ms): less than the gateway waits

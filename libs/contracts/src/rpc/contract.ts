@@ -12,8 +12,9 @@ export interface RpcContract<Req extends object = object, Res = unknown> {
    */
   readonly readOnly?: boolean;
   /**
-   * Its cost grows with the data (a list, a search): sent on the queue's heavy lane
-   * (heavyLaneOf), so a crowd of them never stands in the queue ahead of cheap messages.
+   * Its cost grows with the data (a list, a search) or is high by design (a password hash):
+   * sent on the queue's heavy lane (heavyLaneOf), so a crowd of them never stands in the queue
+   * ahead of cheap messages.
    */
   readonly heavy?: boolean;
   /** Never set: it carries the reply type. */

@@ -10,8 +10,9 @@ const WINDOW_SECONDS = 15 * 60;
 
 /**
  * Per-account limits on sign-in, beside the per-address limit of failed credentials that the
- * API keys share (AdmissionService): failed passwords of one e-mail, and sign-in links mailed
- * to one e-mail (so nobody can flood an inbox). Counted in fixed 15-minute windows.
+ * API keys share (AdmissionService): password attempts of one e-mail (reserved before the
+ * check), and sign-in links mailed to one e-mail (so nobody can flood an inbox) or asked from
+ * one client address (so nobody can mail every member). Counted in fixed 15-minute windows.
  */
 @Injectable()
 export class SignInLimiter {
@@ -20,20 +21,21 @@ export class SignInLimiter {
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
-  /** Refuses with 429 when the account's failed passwords reached the limit. */
-  async checkPasswordAttempts(email: string, reply: FastifyReply): Promise<void> {
-    const key = RedisKeys.consoleSignInFailures(account(email), windowOf());
-    const count = Number((await this.command(() => this.redis.client.get(key))) ?? 0);
-    if (count >= this.config.SIGN_IN_FAILURES_PER_ACCOUNT) {
+  /**
+   * Takes one of the account's password attempts of this window before the password is
+   * checked (reserve, then verify): each attempt counts as a failure until it succeeds
+   * (clearFailedPasswords), so a burst of any size makes at most the limit's number of
+   * verifications, and the rest are 429 without one. Before, the count was read first and a
+   * failure added after the check: 2,000 attempts at once all read 0 and were all verified.
+   */
+  async reservePasswordAttempt(email: string, reply: FastifyReply): Promise<void> {
+    const count = await this.increment(RedisKeys.consoleSignInFailures(account(email), windowOf()));
+    if (count > this.config.SIGN_IN_FAILURES_PER_ACCOUNT) {
       refuse(
         reply,
         'Too many failed sign-ins for this account; try again in a few minutes or use a sign-in link',
       );
     }
-  }
-
-  async countFailedPassword(email: string): Promise<void> {
-    await this.increment(RedisKeys.consoleSignInFailures(account(email), windowOf()));
   }
 
   async clearFailedPasswords(email: string): Promise<void> {
@@ -42,13 +44,26 @@ export class SignInLimiter {
     );
   }
 
-  /** Counts a link request; 429 once the account had its share in this window. */
-  async countLinkRequest(email: string, reply: FastifyReply): Promise<void> {
-    const count = await this.increment(RedisKeys.consoleSignInLinks(account(email), windowOf()));
-    if (count > this.config.SIGN_IN_LINKS_PER_ACCOUNT) {
+  /**
+   * Counts a link request; 429 once the account, or the client address (whatever e-mails it
+   * names), had its share in this window.
+   */
+  async countLinkRequest(email: string, address: string, reply: FastifyReply): Promise<void> {
+    const window = windowOf();
+    const [byAccount, byAddress] = await Promise.all([
+      this.increment(RedisKeys.consoleSignInLinks(account(email), window)),
+      this.increment(RedisKeys.consoleSignInLinks(`ip:${digest(address)}`, window)),
+    ]);
+    if (byAccount > this.config.SIGN_IN_LINKS_PER_ACCOUNT) {
       refuse(
         reply,
         'Too many sign-in links were asked for this address; try again in a few minutes',
+      );
+    }
+    if (byAddress > this.config.SIGN_IN_LINKS_PER_ADDRESS) {
+      refuse(
+        reply,
+        'Too many sign-in links were asked from your network; try again in a few minutes',
       );
     }
   }
@@ -77,7 +92,11 @@ export class SignInLimiter {
 }
 
 function account(email: string): string {
-  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+  return digest(email.trim().toLowerCase());
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
 }
 
 function windowOf(now = Date.now()): string {

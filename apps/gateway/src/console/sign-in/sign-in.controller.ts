@@ -75,7 +75,7 @@ export class SignInController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleMessage> {
     await this.refuseBlockedAddress(request, reply);
-    await this.limiter.countLinkRequest(body.email, reply);
+    await this.limiter.countLinkRequest(body.email, request.ip, reply);
     await this.register.call(RegisterAdminRpc.signInLink, { email: body.email });
     return {
       message: `If ${body.email} is a member, a sign-in link is on its way; it works for ${SIGN_IN_LINK_TTL_MINUTES} minutes.`,
@@ -112,21 +112,14 @@ export class SignInController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSession> {
     await this.refuseBlockedAddress(request, reply);
-    await this.limiter.checkPasswordAttempts(body.email, reply);
-    let identity;
-    try {
-      identity = await this.checked(request, () =>
-        this.register.call(RegisterAdminRpc.signInPassword, {
-          email: body.email,
-          password: body.password,
-        }),
-      );
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'unauthenticated') {
-        await this.limiter.countFailedPassword(body.email);
-      }
-      throw error;
-    }
+    // Reserved before the check: a wrong password stays counted, a right one clears it.
+    await this.limiter.reservePasswordAttempt(body.email, reply);
+    const identity = await this.checked(request, () =>
+      this.register.call(RegisterAdminRpc.signInPassword, {
+        email: body.email,
+        password: body.password,
+      }),
+    );
     await this.limiter.clearFailedPasswords(body.email);
     return this.sessions.open(request, reply, identity);
   }
@@ -203,14 +196,24 @@ export class SignInController {
     description: 'One password per e-mail, for every workspace it is a member of (argon2id).',
   })
   @ApiNoContentResponse({ description: 'Password set.' })
-  @ApiErrors(400, 401, 403, 503, 504)
-  async setPassword(@Body() body: SetPasswordBody, @Req() request: FastifyRequest): Promise<void> {
+  @ApiErrors(400, 401, 403, 429, 503, 504)
+  async setPassword(
+    @Body() body: SetPasswordBody,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
     const email = await this.sessions.email(request);
+    // A current password is a password attempt like a sign-in's: reserved in the same limit,
+    // so a stolen session cannot try passwords at the rate it can send them.
+    if (body.current_password !== undefined) {
+      await this.limiter.reservePasswordAttempt(email, reply);
+    }
     await this.register.call(RegisterAdminRpc.passwordSet, {
       email,
       password: body.password,
       ...(body.current_password === undefined ? {} : { current_password: body.current_password }),
     });
+    if (body.current_password !== undefined) await this.limiter.clearFailedPasswords(email);
   }
 
   /** A client address over its failed-credential limit gets 429 before anything is checked. */
