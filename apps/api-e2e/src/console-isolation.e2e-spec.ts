@@ -84,6 +84,8 @@ interface Ids {
   /** An invited member. */
   member: string;
   person: string;
+  /** The owner's console session, by its id in the list (not its cookie). */
+  session: string;
 }
 
 /**
@@ -93,6 +95,7 @@ interface Ids {
  */
 const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = {
   'DELETE /console/api/keys/{id}': (ids) => ({ id: ids.key }),
+  'DELETE /console/api/sessions/{id}': (ids) => ({ id: ids.session }),
   'GET /console/api/webhooks/{id}': (ids) => ({ id: ids.endpoint }),
   'PATCH /console/api/webhooks/{id}': (ids) => ({
     id: ids.endpoint,
@@ -162,6 +165,11 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     valid: (ids) => ({ workspace_id: ids.workspace }),
   },
   'POST /console/api/sign-out': { path: () => '/console/api/sign-out', as: 'signed-out' },
+  // Signed out, like sign-out: signed in, it would end the sweep's other sessions.
+  'POST /console/api/sessions/sign-out-others': {
+    path: () => '/console/api/sessions/sign-out-others',
+    as: 'signed-out',
+  },
   'PUT /console/api/account/password': {
     path: () => '/console/api/account/password',
     as: 'owner',
@@ -511,6 +519,10 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       body: { email: `invited@${name.toLowerCase()}.example` },
     });
     expect(invited.status).toBe(201);
+    const sessions =
+      await client.get<Array<{ id: string; current: boolean }>>('/console/api/sessions');
+    const session = sessions.body.find((each) => each.current)?.id ?? '';
+    expect(session).not.toBe('');
     return {
       client,
       ids: {
@@ -522,6 +534,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         deletedAsset: binned.body.id,
         member: invited.body.id,
         person: person.body.id,
+        session,
       },
       key: key.body.key,
       endpoint: endpoint.body,

@@ -118,6 +118,8 @@ export function loggerParams(
         // The console's session id and CSRF secret (cookies), and its CSRF token.
         'req.headers.cookie',
         'req.headers["x-csrf-token"]',
+        // The password again, for what hands out a secret (the console's recent sign-in).
+        'req.headers["x-confirm-password"]',
         'res.headers["set-cookie"]',
       ],
       customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),

@@ -2,6 +2,7 @@ import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
 import { WebhookReceiver, eventually, freePort, httpRequest } from '@custodian/testing';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ConsoleClient } from '../support/console-client';
 import { MailSink } from '../support/mail-sink';
 import { TestStack } from '../support/stack';
 import { launchChromium, newBrowserContext, screenshot } from './chromium';
@@ -324,6 +325,36 @@ describe('the console in a browser (e2e)', () => {
       .getByRole('link', { name: 'Workspaces', exact: true })
       .waitFor();
     await screenshot(page, 'workspace-switched');
+  });
+
+  it('lists where the member is signed in on the Account page, and signs another browser out', async () => {
+    // A second browser of the same member (by API, as a person on a phone would have it).
+    const other = new ConsoleClient(base, { 'user-agent': 'Mozilla/5.0 (iPhone) Safari/604.1' });
+    await other.session();
+    const before = mail.countTo(owner);
+    expect((await other.post('/console/api/sign-in/link', { email: owner })).status).toBe(202);
+    await eventually(() =>
+      mail.countTo(owner) > before ? Promise.resolve() : Promise.reject(new Error('no mail')),
+    );
+    const [, link] = await mail.latest(owner, LINK);
+    const token = new URL(link!).hash.replace('#token=', '');
+    expect((await other.post('/console/api/sign-in/token', { token })).status).toBe(200);
+    await other.session();
+
+    await nav('Account');
+    const table = page.getByRole('table', { name: 'Your sessions' });
+    await table.getByText('This session').waitFor();
+    await table.getByText('Safari on iOS').waitFor();
+    await screenshot(page, 'account-sessions');
+    await table
+      .getByRole('row', { name: /Safari on iOS/ })
+      .getByRole('button', { name: 'Sign out' })
+      .click();
+    await eventually(async () => {
+      if ((await table.getByText('Safari on iOS').count()) > 0) throw new Error('still listed');
+    });
+    expect((await other.get('/console/api/keys')).status).toBe(401);
+    await nav('Overview');
   });
 
   it('signs out to the sign-in page, and the screens then ask to sign in', async () => {

@@ -8,7 +8,11 @@ export class ConsoleClient {
   private readonly cookies = new Map<string, string>();
   csrfToken = '';
 
-  constructor(private readonly baseUrl: string) {}
+  /** `headers` go with every request (a browser's User-Agent). */
+  constructor(
+    private readonly baseUrl: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async session<T = Record<string, unknown>>(): Promise<ApiResponse<T>> {
     const response = await this.request<T>('GET', '/console/api/session');
@@ -52,6 +56,7 @@ export class ConsoleClient {
       method,
       body,
       headers: {
+        ...this.headers,
         ...(cookie ? { cookie } : {}),
         ...(method === 'GET' || !this.csrfToken ? {} : { 'x-csrf-token': this.csrfToken }),
         ...headers,

@@ -4,6 +4,7 @@ import { setPassword } from '../api/session.api';
 import { ErrorNotice, Notice } from '../shared/notices';
 import { useSession, useSignOut } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import { SessionsCard } from './sessions-card';
 
 const MIN_LENGTH = 12;
 const MAX_LENGTH = 256;
@@ -56,7 +57,8 @@ export function AccountPage() {
       <section className="card" aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>
         <p className="hint">
-          A password lets you sign in without waiting for an e-mail. Links keep working.
+          A password lets you sign in without waiting for an e-mail. Links keep working. Saving one
+          signs out your other sessions and e-mails you.
         </p>
         <form onSubmit={save}>
           <div className="field">
@@ -111,6 +113,8 @@ export function AccountPage() {
           </button>
         </form>
       </section>
+
+      <SessionsCard />
 
       <section className="card" aria-labelledby="sign-out-heading">
         <h2 id="sign-out-heading">Sign out</h2>

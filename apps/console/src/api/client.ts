@@ -10,6 +10,13 @@ import { ApiFailure, NETWORK_MESSAGE, failureFromAnswer } from './failure';
 export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
 
 let csrfToken = '';
+/** The password again, for the next write only (the API's recent sign-in: PasswordCheck). */
+let confirmation = '';
+
+/** Sends `password` as `x-confirm-password` with the next request that changes state. */
+export function confirmWithPassword(password: string): void {
+  confirmation = password;
+}
 
 /** Every session the API returns carries the token that state-changing requests must echo. */
 export function rememberCsrfToken(token: string): void {
@@ -20,6 +27,8 @@ client.use({
   onRequest({ request }) {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       request.headers.set('x-csrf-token', csrfToken);
+      if (confirmation) request.headers.set('x-confirm-password', confirmation);
+      confirmation = '';
     }
     return request;
   },

@@ -1,4 +1,4 @@
-import type { Session } from '@custodian/console-client';
+import type { Session, SessionListItem, SessionsEnded } from '@custodian/console-client';
 import { client, rememberCsrfToken, send } from './client';
 
 async function remember(pending: Promise<Session>): Promise<Session> {
@@ -55,4 +55,19 @@ export function signOut(): Promise<void> {
 export function setPassword(password: string, currentPassword: string): Promise<void> {
   const body = currentPassword ? { password, current_password: currentPassword } : { password };
   return send('set a password', client.PUT('/console/api/account/password', { body }));
+}
+
+export function listSessions(): Promise<SessionListItem[]> {
+  return send('see your sessions', client.GET('/console/api/sessions'));
+}
+
+export function endSession(id: string): Promise<void> {
+  return send(
+    'sign a session out',
+    client.DELETE('/console/api/sessions/{id}', { params: { path: { id } } }),
+  );
+}
+
+export function endOtherSessions(): Promise<SessionsEnded> {
+  return send('sign out everywhere else', client.POST('/console/api/sessions/sign-out-others'));
 }

@@ -1,6 +1,7 @@
 import type { CreatedConsoleKey, KeyScope } from '@custodian/console-client';
 import { type FormEvent, useState } from 'react';
 import { ErrorNotice } from '../shared/notices';
+import { PasswordCheck } from '../shared/password-check';
 import { useCreateKey } from './keys.queries';
 
 export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedConsoleKey) => void }) {
@@ -8,8 +9,8 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedConsoleKe
   const [scope, setScope] = useState<KeyScope>('read');
   const creating = useCreateKey();
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(event?: FormEvent) {
+    event?.preventDefault();
     creating.mutate(
       { name: name.trim(), scope },
       {
@@ -63,6 +64,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedConsoleKe
         </label>
       </fieldset>
       <ErrorNotice error={creating.error} />
+      <PasswordCheck error={creating.error} retry={() => submit()} />
       <button type="submit" className="button-primary" disabled={creating.isPending}>
         {creating.isPending ? 'Creating…' : 'Create key'}
       </button>

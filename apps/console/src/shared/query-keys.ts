@@ -14,6 +14,7 @@ export const QUERY_ROOT = {
   keys: 'keys',
   members: 'members',
   people: 'people',
+  sessions: 'sessions',
   usage: 'usage',
   webhooks: 'webhooks',
 } as const;

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice, Notice } from '../shared/notices';
+import { PasswordCheck } from '../shared/password-check';
 import { SecretField } from '../shared/secret-field';
 import { useRevealSecret, useRotateSecret } from './webhooks.queries';
 
@@ -74,6 +75,7 @@ export function SecretPanel({ endpointId }: { endpointId: string }) {
         </>
       )}
       <ErrorNotice error={revealing.error} />
+      <PasswordCheck error={revealing.error} retry={reveal} />
       <div className="actions">
         {!secret && (
           <button type="button" onClick={reveal} disabled={revealing.isPending}>
@@ -99,6 +101,7 @@ export function SecretPanel({ endpointId }: { endpointId: string }) {
         onConfirm={rotate}
         onClose={() => setConfirming(false)}
       >
+        <PasswordCheck error={rotating.error} retry={rotate} />
         <p>
           A new secret signs every delivery from now on. During the overlap, deliveries carry both
           signatures, so your receiver keeps working while you update it.

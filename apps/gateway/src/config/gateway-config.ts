@@ -150,6 +150,12 @@ export class GatewayConfig {
   @IsInt() @Min(1) @Max(100_000) CONSOLE_WRITES_PER_MINUTE: number = 120;
   @IsInt() @Min(1) @Max(100_000) CONSOLE_WORKSPACE_WRITES_PER_MINUTE: number = 600;
 
+  /**
+   * How recent a console sign-in must be to create an API key or show or rotate a signing
+   * secret (older: the password again). Seconds, so that a test need not wait 15 minutes.
+   */
+  @IsInt() @Min(1) @Max(86_400) RECENT_SIGN_IN_SECONDS: number = 900;
+
   /** Test pings a minute per endpoint, and resends a minute per delivery. */
   @IsInt() @Min(1) @Max(10_000) CONSOLE_PINGS_PER_MINUTE: number = 10;
 

@@ -24,6 +24,8 @@ export const RedisKeys = {
   failedAuthentications: (clientKey: string, window: string) => `unauth:${clientKey}:${window}`,
   /** A console session, by the SHA-256 of its cookie value (console/session/session-store.ts). */
   consoleSession: (idDigest: string) => `console:session:${idDigest}`,
+  /** The session digests of one e-mail (its digest): the member's list of sessions. */
+  consoleSessionsOf: (emailDigest: string) => `console:sessions-of:${emailDigest}`,
   /** Failed console sign-ins of one account (lower-cased e-mail digest) in one window. */
   consoleSignInFailures: (accountDigest: string, window: string) =>
     `console:signin-fail:${accountDigest}:${window}`,

@@ -109,7 +109,26 @@ export class SignInService {
     const updated = await this.storePassword(input, next).catch((error: unknown) => {
       throw withoutRowValues(error);
     });
+    // After the commit: the member hears of every change, so a change they did not make (a
+    // stolen session with the old password) does not go unseen.
+    this.mailer.send(this.passwordMail(input.email.trim(), updated.updated_at));
     return { updated_at: updated.updated_at.toISOString() };
+  }
+
+  private passwordMail(to: string, at: Date): MailMessage {
+    return {
+      to,
+      subject: 'Your Custodian password was set',
+      text: [
+        'Hello,',
+        '',
+        `The password of ${to} for the Custodian console was set at ${at.toISOString()}.`,
+        'Every other console session of this e-mail was signed out.',
+        '',
+        'If this was not you, sign in with a link sent to this address, set a new password,',
+        'and tell an owner of your workspace.',
+      ].join('\n'),
+    };
   }
 
   private storePassword(

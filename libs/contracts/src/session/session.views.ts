@@ -7,6 +7,7 @@ import {
   ListField,
   NestedField,
   TextField,
+  TimestampField,
 } from '../fields/field.decorators';
 import { MEMBER_ROLES, type MemberRole } from '../members/member.constants';
 import { PLAN_NAMES, type PlanName } from '../workspaces/plan.constants';
@@ -68,4 +69,26 @@ export class ConsoleSession {
 @ContractSchema({ name: 'ConsoleMessage', description: 'A sentence for the person.' })
 export class ConsoleMessage {
   @TextField() message!: string;
+}
+
+@ContractSchema({
+  name: 'ConsoleSessionListItem',
+  description: 'One of the signed-in e-mail’s console sessions, in any browser.',
+})
+export class ConsoleSessionListItem {
+  @TextField({ description: 'The session’s id in this list (not its cookie).' }) id!: string;
+  @Field({ type: 'boolean' }, [], { description: 'Whether it is the session of this request.' })
+  current!: boolean;
+  @TextField({ nullable: true, description: 'The browser’s User-Agent at sign-in, or null.' })
+  device!: string | null;
+  @TextField({ nullable: true, description: 'The client address at sign-in, or null.' })
+  address!: string | null;
+  @TimestampField({ description: 'When it was opened.' }) signed_in_at!: string;
+  @TimestampField({ description: 'Its last request (to the minute).' }) last_seen_at!: string;
+}
+
+@ContractSchema({ name: 'SessionsEnded', description: 'How many sessions were signed out.' })
+export class SessionsEnded {
+  @Field({ type: 'integer', minimum: 0 }, [], { description: 'Sessions signed out.' })
+  signed_out!: number;
 }

@@ -4,6 +4,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { KeysService } from '../../keys/keys.service';
 import { ApiErrors } from '../../http/api-docs.decorators';
 import { Caller, ConsoleAccess } from '../session/console-access';
+import { RecentSignIn } from '../sign-in/recent-sign-in';
 import type { ConsoleCaller } from '../session/console-request';
 
 /**
@@ -24,6 +25,7 @@ export class ConsoleKeysController {
   }
 
   @Post()
+  @RecentSignIn()
   @ConsoleAccess('keys.manage')
   @HttpCode(201)
   @ApiOperation({

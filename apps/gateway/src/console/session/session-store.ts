@@ -19,7 +19,34 @@ export interface SessionRecord {
    * e-mail's other memberships nor sets its password; a sign-in by link or password does.
    */
   scope?: string;
+  /** A public id of the session (never the cookie): what the member's list names it by. */
+  handle?: string;
+  /** The browser's User-Agent (cut to 200 characters) and the client address at sign-in. */
+  userAgent?: string;
+  address?: string;
+  /** Epoch ms of the last sign-in by credential (link, password, invitation, password again). */
+  authAt?: number;
+  /** Epoch ms of the last request, written at most once a minute. */
+  lastSeenAt?: number;
 }
+
+/** One of a member's sessions, as the list shows it. */
+export interface ListedSession {
+  handle: string;
+  current: boolean;
+  record: SessionRecord;
+  /** The digest its Redis key is made of (never shown). */
+  key: string;
+}
+
+/** Where a sign-in came from. */
+export interface SessionOrigin {
+  userAgent?: string;
+  address?: string;
+}
+
+/** How stale lastSeenAt may be before a read writes it again. */
+const SEEN_EVERY_MS = 60_000;
 
 /**
  * Console sessions in Redis. The cookie carries a random 256-bit id; Redis keys hold only its
@@ -40,10 +67,89 @@ export class SessionStore {
     this.maxMs = config.SESSION_MAX_HOURS * 3_600_000;
   }
 
-  async create(record: Omit<SessionRecord, 'createdAt'>): Promise<string> {
+  async create(
+    record: Omit<SessionRecord, 'createdAt'>,
+    origin: SessionOrigin = {},
+  ): Promise<string> {
     const id = randomBytes(32).toString('base64url');
-    await this.write(id, { ...record, createdAt: Date.now() });
+    const now = Date.now();
+    await this.write(id, {
+      ...record,
+      createdAt: now,
+      authAt: now,
+      lastSeenAt: now,
+      handle: randomBytes(12).toString('base64url'),
+      ...(origin.userAgent ? { userAgent: origin.userAgent.slice(0, 200) } : {}),
+      ...(origin.address ? { address: origin.address } : {}),
+    });
+    // The member's index of sessions (by e-mail): their list, and "sign out everywhere".
+    const index = RedisKeys.consoleSessionsOf(emailDigest(record.email));
+    await this.command(() =>
+      this.redis.client
+        .multi()
+        .sadd(index, digest(id))
+        .expire(index, Math.ceil(this.maxMs / 1000))
+        .exec(),
+    );
     return id;
+  }
+
+  /**
+   * The e-mail's open sessions, the one of `currentId` marked; the index forgets those that
+   * ended on their own (idle or over).
+   */
+  async list(email: string, currentId: string): Promise<ListedSession[]> {
+    const index = RedisKeys.consoleSessionsOf(emailDigest(email));
+    const digests = await this.command(() => this.redis.client.smembers(index));
+    if (digests.length === 0) return [];
+    const raw = await this.command(() =>
+      this.redis.client.mget(...digests.map((each) => RedisKeys.consoleSession(each))),
+    );
+    const listed: ListedSession[] = [];
+    const gone: string[] = [];
+    digests.forEach((each, i) => {
+      const value = raw[i];
+      if (!value) return void gone.push(each);
+      const record = JSON.parse(value) as SessionRecord;
+      if (Date.now() - record.createdAt > this.maxMs) return void gone.push(each);
+      listed.push({
+        handle: record.handle ?? each.slice(0, 16),
+        current: each === digest(currentId),
+        record,
+        key: each,
+      });
+    });
+    if (gone.length > 0) await this.command(() => this.redis.client.srem(index, ...gone));
+    return listed.sort((a, b) => (b.record.lastSeenAt ?? 0) - (a.record.lastSeenAt ?? 0));
+  }
+
+  /**
+   * Ends the e-mail's sessions that `which` picks (by handle, or all but the current);
+   * returns how many ended.
+   */
+  async end(
+    email: string,
+    currentId: string,
+    which: { handle: string } | { allBut: 'current' },
+  ): Promise<number> {
+    const ending = (await this.list(email, currentId)).filter((each) =>
+      'handle' in which ? each.handle === which.handle : !each.current,
+    );
+    if (ending.length === 0) return 0;
+    const digests = ending.map((each) => each.key);
+    await this.command(() =>
+      this.redis.client
+        .multi()
+        .del(...digests.map((each) => RedisKeys.consoleSession(each)))
+        .srem(RedisKeys.consoleSessionsOf(emailDigest(email)), ...digests)
+        .exec(),
+    );
+    return ending.length;
+  }
+
+  /** Marks the session as just proven again (its password confirmed). */
+  async reauthenticated(id: string, record: SessionRecord): Promise<void> {
+    await this.write(id, { ...record, authAt: Date.now() });
   }
 
   /** The session of a cookie value, its idle expiry renewed; null when unknown or over. */
@@ -54,9 +160,14 @@ export class SessionStore {
     );
     if (!raw) return null;
     const record = JSON.parse(raw) as SessionRecord;
-    if (Date.now() - record.createdAt > this.maxMs) {
+    const now = Date.now();
+    if (now - record.createdAt > this.maxMs) {
       await this.destroy(id);
       return null;
+    }
+    if (now - (record.lastSeenAt ?? 0) > SEEN_EVERY_MS) {
+      record.lastSeenAt = now;
+      await this.write(id, record);
     }
     return record;
   }
@@ -97,4 +208,8 @@ export class SessionStore {
 
 function digest(id: string): string {
   return createHash('sha256').update(id).digest('base64url');
+}
+
+function emailDigest(email: string): string {
+  return digest(`email:${email.trim().toLowerCase()}`);
 }

@@ -4,6 +4,7 @@ import {
   permissionsOf,
   type ConsoleMembership,
   type ConsoleSession,
+  type ConsoleSessionListItem,
   type PlanName,
   type SignInIdentity,
 } from '@custodian/contracts';
@@ -66,7 +67,10 @@ export class ConsoleSessions {
       memberId: chosen?.member_id ?? null,
       ...(scope === undefined ? {} : { scope }),
     };
-    const id = await this.store.create(record);
+    const id = await this.store.create(record, {
+      userAgent: request.headers['user-agent'],
+      address: request.ip,
+    });
     void reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(this.config));
     return this.describe(reply, { ...record, createdAt: Date.now() }, identity);
   }
@@ -111,6 +115,37 @@ export class ConsoleSessions {
     return this.describe(reply, record, identity);
   }
 
+  /** The signed-in e-mail's sessions, in every browser, most recently used first. */
+  async list(request: FastifyRequest): Promise<ConsoleSessionListItem[]> {
+    const found = await this.signedIn(request);
+    const listed = await this.store.list(found.record.email, found.id);
+    return listed.map(({ handle, current, record }) => ({
+      id: handle,
+      current,
+      device: record.userAgent ?? null,
+      address: record.address ?? null,
+      signed_in_at: new Date(record.createdAt).toISOString(),
+      last_seen_at: new Date(record.lastSeenAt ?? record.createdAt).toISOString(),
+    }));
+  }
+
+  /** Signs one of the e-mail's sessions out (this one too: then the cookie goes). */
+  async endOne(request: FastifyRequest, reply: FastifyReply, handle: string): Promise<void> {
+    const found = await this.signedIn(request);
+    const current = (await this.store.list(found.record.email, found.id)).find(
+      (each) => each.handle === handle,
+    );
+    if (!current) throw new DomainError('not_found', `session ${handle} not found`);
+    await this.store.end(found.record.email, found.id, { handle });
+    if (current.current) void reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config));
+  }
+
+  /** Signs out every session of the e-mail but this one; returns how many. */
+  async endOthers(request: FastifyRequest): Promise<number> {
+    const found = await this.signedIn(request);
+    return this.store.end(found.record.email, found.id, { allBut: 'current' });
+  }
+
   async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const id = sessionIdOf(request);
     if (id) await this.store.destroy(id);
@@ -126,6 +161,12 @@ export class ConsoleSessions {
     if (!found) throw new DomainError('unauthenticated', 'You are not signed in; sign in again');
     if (found.record.scope !== undefined) throw new DomainError('forbidden', INVITATION_SCOPE);
     return found.record.email;
+  }
+
+  private async signedIn(request: FastifyRequest): Promise<{ id: string; record: SessionRecord }> {
+    const found = await this.read(request);
+    if (!found) throw new DomainError('unauthenticated', 'You are not signed in; sign in again');
+    return found;
   }
 
   private async read(

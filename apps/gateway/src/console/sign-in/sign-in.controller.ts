@@ -1,6 +1,7 @@
 import {
   ConsoleMessage,
   ConsoleSession,
+  ConsoleSessionListItem,
   DomainError,
   PasswordSignInBody,
   PickWorkspaceBody,
@@ -8,10 +9,22 @@ import {
   SIGN_IN_LINK_TTL_MINUTES,
   SetPasswordBody,
   SignInLinkBody,
+  SessionsEnded,
   SignInTokenBody,
   type DomainErrorCode,
 } from '@custodian/contracts';
-import { Body, Controller, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiNoContentResponse,
@@ -214,6 +227,53 @@ export class SignInController {
       ...(body.current_password === undefined ? {} : { current_password: body.current_password }),
     });
     if (body.current_password !== undefined) await this.limiter.clearFailedPasswords(email);
+    // A new password ends every other session (a thief's too); the register mails the member.
+    await this.sessions.endOthers(request);
+  }
+
+  @Get('sessions')
+  @ConsoleOpen()
+  @ApiOperation({
+    operationId: 'listSessions',
+    summary: 'Your sessions, in every browser',
+    description: 'The signed-in e-mail’s open console sessions, most recently used first.',
+  })
+  @ApiOkResponse({ type: [ConsoleSessionListItem], description: 'OK.' })
+  @ApiErrors(401, 503, 504)
+  listSessions(@Req() request: FastifyRequest): Promise<ConsoleSessionListItem[]> {
+    return this.sessions.list(request);
+  }
+
+  @Delete('sessions/:id')
+  @ConsoleOpen()
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'endSession',
+    summary: 'Sign one of your sessions out',
+    description: 'Its next request is refused (401). This session too, if it is its id.',
+  })
+  @ApiNoContentResponse({ description: 'Signed out.' })
+  @ApiErrors(400, 401, 403, 404, 503, 504)
+  async endSession(
+    @Param('id') id: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    await this.sessions.endOne(request, reply, id);
+  }
+
+  @Post('sessions/sign-out-others')
+  @ConsoleOpen()
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'endOtherSessions',
+    summary: 'Sign out everywhere else',
+    description: 'Every session of the e-mail but this one.',
+  })
+  @ApiOkResponse({ type: SessionsEnded, description: 'OK.' })
+  @ApiErrors(401, 403, 503, 504)
+  async endOthers(@Req() request: FastifyRequest): Promise<SessionsEnded> {
+    return { signed_out: await this.sessions.endOthers(request) };
   }
 
   /** A client address over its failed-credential limit gets 429 before anything is checked. */

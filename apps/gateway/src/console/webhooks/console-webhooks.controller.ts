@@ -19,6 +19,7 @@ import {
 import { ApiErrors } from '../../http/api-docs.decorators';
 import { WorkerAdminClient } from '../../worker-client/worker-admin-client';
 import { Caller, ConsoleAccess } from '../session/console-access';
+import { RecentSignIn } from '../sign-in/recent-sign-in';
 import { PerRecordLimit } from '../session/console-write-limits';
 import type { ConsoleCaller } from '../session/console-request';
 
@@ -114,6 +115,7 @@ export class ConsoleWebhooksController {
   }
 
   @Post(':id/secret/reveal')
+  @RecentSignIn()
   @ConsoleAccess('webhooks.secrets')
   @HttpCode(200)
   @ApiOperation({
@@ -128,6 +130,7 @@ export class ConsoleWebhooksController {
   }
 
   @Post(':id/secret/rotate')
+  @RecentSignIn()
   @ConsoleAccess('webhooks.secrets')
   @HttpCode(200)
   @ApiOperation({
