@@ -62,6 +62,37 @@ describe('writes applied once: Idempotency-Key and redelivered requests (e2e)', 
     expect(other.body.id).not.toBe(first.body.id);
   });
 
+  it('a retried PATCH with its key answers the first answer, also sent with an encoded path', async () => {
+    const created = await post<AssetDetail>('/assets', { name: 'Patched twice' });
+    const key = randomUUID();
+    const patch = (path: string, body: unknown) =>
+      tenant.request<AssetDetail>(path, {
+        method: 'PATCH',
+        body,
+        headers: { 'idempotency-key': key },
+      });
+    const first = await patch(`/assets/${created.body.id}`, { name: 'Renamed once' });
+    expect(first.status).toBe(200);
+    // Renamed since by someone else: a retry of the first PATCH must not undo that.
+    expect(
+      (
+        await tenant.request(`/assets/${created.body.id}`, {
+          method: 'PATCH',
+          body: { name: 'Renamed by another' },
+        })
+      ).status,
+    ).toBe(200);
+    // The same request, its path percent-encoded as a client library may send it.
+    const encoded = `/assets/${encodeURIComponent(created.body.id).replace('a', '%61')}`;
+    const again = await patch(encoded, { name: 'Renamed once' });
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    const now = await tenant.request<AssetDetail>(`/assets/${created.body.id}`);
+    expect(now.body.name).toBe('Renamed by another');
+    // Another body under the key is another request: 422.
+    expect((await patch(`/assets/${created.body.id}`, { name: 'Other' })).status).toBe(422);
+  });
+
   it('answers concurrent twins with one write', async () => {
     const key = randomUUID();
     const body = { name: 'Twin', serial_number: 'IDEM-TWIN' };

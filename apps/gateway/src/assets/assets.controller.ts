@@ -111,6 +111,7 @@ export class AssetsController {
   }
 
   @Patch(':id')
+  @AcceptsIdempotencyKey()
   @RequiresScope('write')
   @ApiIdParam('id', 'asset')
   @ApiOperation({
@@ -122,12 +123,13 @@ export class AssetsController {
       'it in. Fires `asset.updated` (and `assignment.checked_out` / `checked_in`).',
   })
   @ApiOkResponse({ type: Asset, description: 'The asset after the change.' })
-  @ApiErrors(404, 409)
+  @ApiErrors(404, 409, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateAssetInput,
   ): Promise<AssetDetail> {
-    return this.register.call(RegisterRpc.assetsUpdate, access, { id, body });
+    return this.register.call(RegisterRpc.assetsUpdate, access, { id, body }, identity);
   }
 }

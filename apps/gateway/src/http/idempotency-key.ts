@@ -56,8 +56,13 @@ export const IdempotentRequest = createParamDecorator(
     if (!request.access) throw new Error('@IdempotentRequest() used on a route without a key');
     const header = request.headers[IDEMPOTENCY_HEADER];
     const key = Array.isArray(header) ? header.join(',') : header;
-    const path = request.url.split('?')[0] ?? request.url;
-    return idempotentRequest(request.access.workspaceId, key, request.method, path, request.body);
+    return idempotentRequest(
+      request.access.workspaceId,
+      key,
+      request.method,
+      decodedPath(request.url),
+      request.body,
+    );
   },
 );
 
@@ -74,12 +79,28 @@ export function AcceptsIdempotencyKey(): MethodDecorator {
         'Makes the request safe to retry (beyond the spec; the Stripe convention). Send a ' +
         'unique value (a UUID) per new request, and the same value when retrying it after a ' +
         'network error, 503 or 504: within 24 hours, a request with a key already applied in ' +
-        'this workspace is not applied again, and the first answer is returned. The same key ' +
+        'this workspace is not applied again, and the first answer is returned (a PATCH too: ' +
+        'the same change twice fires no second event either way, but its answer is the ' +
+        'first one). The same key ' +
         'with a different method, path or body is refused with 422. A request that was ' +
         'refused (4xx) was not applied: retrying it with its key evaluates it again.',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     }),
   );
+}
+
+/**
+ * The path as the router reads it (percent-decoded, no query): `/%61pi/v1/assets/x` and
+ * `/api/v1/assets/x` are one request, and their fingerprints must agree. Before, the raw URL
+ * was fingerprinted, and the encoded retry of a request was refused (422) as another one.
+ */
+export function decodedPath(url: string): string {
+  const path = url.split('?')[0] ?? url;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 function sha256(text: string): string {

@@ -55,6 +55,7 @@ export class MembersController {
   }
 
   @Patch(':userId')
+  @AcceptsIdempotencyKey()
   @RequiresScope('write')
   @ApiIdParam('userId', 'member')
   @ApiOperation({
@@ -63,12 +64,13 @@ export class MembersController {
     description: 'Bounded by the role hierarchy: the key acts as an `admin`.',
   })
   @ApiOkResponse({ type: Member, description: 'OK.' })
-  @ApiErrors(404)
+  @ApiErrors(404, 422)
   update(
     @Access() access: AccessRecord,
     @Param('userId') userId: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateMemberInput,
   ): Promise<MemberView> {
-    return this.register.call(RegisterRpc.membersUpdate, access, { id: userId, body });
+    return this.register.call(RegisterRpc.membersUpdate, access, { id: userId, body }, identity);
   }
 }

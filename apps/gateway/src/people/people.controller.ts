@@ -89,6 +89,7 @@ export class PeopleController {
   }
 
   @Patch(':id')
+  @AcceptsIdempotencyKey()
   @RequiresScope('write')
   @ApiIdParam('id', 'person')
   @ApiOperation({
@@ -99,12 +100,13 @@ export class PeopleController {
       'fires `employee.offboarded` (once).',
   })
   @ApiOkResponse({ type: Person, description: 'OK.' })
-  @ApiErrors(404)
+  @ApiErrors(404, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdatePersonInput,
   ): Promise<PersonDetail> {
-    return this.register.call(RegisterRpc.peopleUpdate, access, { id, body });
+    return this.register.call(RegisterRpc.peopleUpdate, access, { id, body }, identity);
   }
 }
