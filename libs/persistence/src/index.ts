@@ -6,3 +6,4 @@ export * from './ids';
 export * from './periodic-job';
 export * from './retention-job';
 export * from './activity-log';
+export * from './activity-retention';

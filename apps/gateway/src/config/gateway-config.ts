@@ -67,6 +67,9 @@ export class GatewayConfig {
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
 
+  /** Days the activity feed keeps an entry (its table is pruned every hour). */
+  @IsInt() @Min(1) @Max(36_500) ACTIVITY_RETENTION_DAYS: number = 365;
+
   /**
    * The most any statement of the serving pool, and any wait for a lock, may take (ms; the
    * migrations take as long as they need): a statement stuck behind a lock, or one nobody

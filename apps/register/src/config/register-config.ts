@@ -45,6 +45,12 @@ export class RegisterConfig {
   @IsInt() @Min(1) @Max(64) PASSWORD_CONCURRENCY: number = 2;
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
+
+  /** Days the activity feed keeps an entry (its table is pruned every hour). */
+  @IsInt() @Min(1) @Max(36_500) ACTIVITY_RETENTION_DAYS: number = 365;
+
+  /** Days an accepted or expired invitation is kept (an open one always is). */
+  @IsInt() @Min(1) @Max(36_500) INVITATION_RETENTION_DAYS: number = 30;
   /**
    * The most any statement or lock wait on the pool may take (ms): less than the gateway waits
    * for an answer (REGISTER_TIMEOUT_MS, 4 s), so no statement outlives its caller. The API's

@@ -1,4 +1,4 @@
-import { ActivityLog, initializeWhenReachable } from '@custodian/persistence';
+import { ActivityLog, ActivityRetentionJob, initializeWhenReachable } from '@custodian/persistence';
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RegisterConfig } from '../config/register-config';
@@ -23,6 +23,15 @@ import { REGISTER_SCHEMA, registerDataSource } from './data-source';
         ),
     },
     { provide: ActivityLog, useValue: new ActivityLog(REGISTER_SCHEMA) },
+    // The feed's retention (ACTIVITY_RETENTION_DAYS): the table grew without end before.
+    {
+      provide: ActivityRetentionJob,
+      inject: [DataSource, RegisterConfig],
+      useFactory: (db: DataSource, config: RegisterConfig) =>
+        new ActivityRetentionJob(db, REGISTER_SCHEMA, config.ACTIVITY_RETENTION_DAYS, (message) =>
+          new Logger('ActivityRetention').warn(message),
+        ),
+    },
   ],
   exports: [DataSource, ActivityLog],
 })

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MembersAdminRpcController, MembersRpcController } from './members.rpc-controller';
+import { InvitationPruner } from './invitation-pruner';
 import { MembersService } from './members.service';
 
 @Module({
   controllers: [MembersRpcController, MembersAdminRpcController],
-  providers: [MembersService],
+  providers: [MembersService, InvitationPruner],
 })
 export class MembersModule {}
