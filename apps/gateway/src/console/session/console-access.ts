@@ -123,6 +123,8 @@ export class ConsoleAccessGuard implements CanActivate {
       },
       context.switchToHttp().getResponse<FastifyReply>(),
     );
+    // The record as read for this request: a later guard (RecentSignIn) needs no second read.
+    request.consoleSession = { id, record };
     request.consoleCaller = {
       sessionId: id,
       email: record.email,

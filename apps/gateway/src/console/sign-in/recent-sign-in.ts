@@ -52,10 +52,9 @@ export class RecentSignInGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ConsoleRequest>();
-    const caller = request.consoleCaller;
-    if (!caller) throw new Error('@RecentSignIn() on a route without @ConsoleAccess()');
-    const record = await this.sessions.read(caller.sessionId);
-    if (!record) throw new DomainError('unauthenticated', 'Your session ended; sign in again');
+    const session = request.consoleSession;
+    if (!session) throw new Error('@RecentSignIn() on a route without @ConsoleAccess()');
+    const { id, record } = session;
     const age = Date.now() - (record.authAt ?? record.createdAt);
     if (age <= this.config.RECENT_SIGN_IN_SECONDS * 1_000) return true;
     const password = request.headers[CONFIRM_PASSWORD_HEADER];
@@ -79,7 +78,7 @@ export class RecentSignInGuard implements CanActivate {
       throw error;
     }
     await this.limiter.clearFailedPasswords(record.email);
-    await this.sessions.reauthenticated(caller.sessionId, record);
+    await this.sessions.reauthenticated(id, record);
     return true;
   }
 }
