@@ -29,6 +29,7 @@ import {
   type MessageContext,
 } from '@custodian/observability';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { isDatabaseUnavailable } from '@custodian/persistence';
 import { validateSync } from 'class-validator';
 import { WorkerConfig } from '../config/worker-config';
 import { FanOut, subscriptionKey } from '../delivery/fan-out';
@@ -301,34 +302,35 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   }
 }
 
-/** SQLSTATE classes and codes of a Postgres that cannot be reached or is going away. */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
-const UNAVAILABLE_NODE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
+/**
+ * Beyond what isDatabaseUnavailable (libs/persistence) knows: a batch is also tried again as
+ * it is for a deadlock or serialization failure, too many connections, a server crash
+ * shutdown, any connection exception (class 08), a name not resolving yet, and the pg pool's
+ * own losses (no code, only a message).
+ */
+const TRANSIENT_CODES = new Set([
+  '57P02',
+  '53300',
+  '40001',
+  '40P01',
   'EPIPE',
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
+const TRANSIENT_MESSAGE =
+  /connect ECONNREFUSED|Client has encountered a connection error|Cannot use a pool after calling end/;
 
 /**
- * Postgres is unreachable, going away or asked for the statement again (a deadlock, a
- * serialization failure): no fault of the batch, which is tried again as it is. The pg
- * driver's own losses carry no code, only their message.
+ * Postgres is unreachable, going away or asked for the statement again: no fault of the
+ * batch, which is tried again as it is.
  */
 export function isUnavailable(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string') {
-    if (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || UNAVAILABLE_NODE_CODES.has(code))
-      return true;
+  if (typeof code === 'string' && (code.startsWith('08') || TRANSIENT_CODES.has(code))) {
+    return true;
   }
-  return (
-    typeof message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|Cannot use a pool after calling end/.test(
-      message,
-    )
-  );
+  return typeof message === 'string' && TRANSIENT_MESSAGE.test(message);
 }
 
 /** The items in groups by key, each group in the order its items came. */
