@@ -2,13 +2,17 @@ import {
   RegisterRpc,
   type AssetDetail,
   type CallerContext,
+  type CreatedConsoleEndpoint,
+  type CreatedConsoleKey,
   type ErrorBody,
   type MemberView,
   type PersonDetail,
 } from '@custodian/contracts';
 import { RmqRpcClient } from '@custodian/messaging';
 import { randomUUID } from 'node:crypto';
-import { TestStack, type Tenant } from './support/stack';
+import type { ConsoleClient } from './support/console-client';
+import { consoleMember, consoleOwner } from './support/console-sign-in';
+import { Tenant, TestStack } from './support/stack';
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
@@ -133,6 +137,28 @@ describe('writes applied once: Idempotency-Key and redelivered requests (e2e)', 
     expect(theirs.body.full_name).toBe('Theirs');
   });
 
+  it('keys belong to the API key that sent them: a second key of the workspace may use the same one', async () => {
+    const key = randomUUID();
+    const second = await stack.createKey(tenant.workspace.id, 'write');
+    const secondTenant = new Tenant(stack, tenant.workspace, second);
+    const mine = await post<PersonDetail>('/people', { full_name: 'First integration' }, key);
+    const theirs = await secondTenant.request<PersonDetail>('/people', {
+      method: 'POST',
+      body: { full_name: 'Second integration' },
+      headers: { 'idempotency-key': key },
+    });
+    // Before, the second key's request was the first one's twin: a 422 for its other body.
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.body.full_name).toBe('Second integration');
+    // Each key's retry is still answered with its own first answer.
+    const retried = await secondTenant.request<PersonDetail>('/people', {
+      method: 'POST',
+      body: { full_name: 'Second integration' },
+      headers: { 'idempotency-key': key },
+    });
+    expect(retried.text).toBe(theirs.text);
+  });
+
   it('evaluates a refused request again on retry: only applied requests are replayed', async () => {
     const key = randomUUID();
     // Refused by the register (no such person to check out to), after the gateway let it by.
@@ -208,5 +234,113 @@ describe('writes applied once: Idempotency-Key and redelivered requests (e2e)', 
     } finally {
       await client.close();
     }
+  });
+  describe('on the console: every write takes an Idempotency-Key, scoped to the member', () => {
+    let owner: ConsoleClient;
+    let admin: ConsoleClient;
+
+    beforeAll(async () => {
+      owner = await consoleOwner(stack, tenant.workspace.id, 'owner@idem.example');
+      admin = await consoleMember(tenant, 'admin', 'admin@idem.example');
+    }, 30_000);
+
+    const keyed = (key: string) => ({ 'idempotency-key': key });
+
+    it('creates an asset once when the console retries its POST with the key', async () => {
+      const key = randomUUID();
+      const body = { name: 'Console retry', serial_number: 'IDEM-CONSOLE-1' };
+      const first = await owner.post<AssetDetail>('/console/api/assets', body, keyed(key));
+      const again = await owner.post<AssetDetail>('/console/api/assets', body, keyed(key));
+      expect([first.status, again.status]).toEqual([201, 201]);
+      expect(again.text).toBe(first.text);
+      expect(await count('assets', 'serial_number = $1', ['IDEM-CONSOLE-1'])).toBe(1);
+      // Another member's key is theirs: the same value with another body is a new write.
+      const theirs = await admin.post<AssetDetail>(
+        '/console/api/assets',
+        { name: 'Admin asset', serial_number: 'IDEM-CONSOLE-2' },
+        keyed(key),
+      );
+      expect(theirs.status).toBe(201);
+      // The member's own key with another body is refused, naming the header.
+      const reused = await owner.post<ErrorBody>(
+        '/console/api/assets',
+        { name: 'Other body' },
+        keyed(key),
+      );
+      expect(reused.status).toBe(422);
+      expect(reused.body.message).toMatch(/Idempotency-Key/);
+    });
+
+    it("applies the worker's endpoint writes once: create, rotate and delete retried", async () => {
+      const url = `http://127.0.0.1:9/idem-${randomUUID()}`;
+      const createKey = randomUUID();
+      const created = await owner.post<CreatedConsoleEndpoint>(
+        '/console/api/webhooks',
+        { url, events: ['*'] },
+        keyed(createKey),
+      );
+      const createdAgain = await owner.post<CreatedConsoleEndpoint>(
+        '/console/api/webhooks',
+        { url, events: ['*'] },
+        keyed(createKey),
+      );
+      // Before: the retry was a second create, refused 409 for the URL the first one took.
+      expect([created.status, createdAgain.status]).toEqual([201, 201]);
+      expect(createdAgain.body.id).toBe(created.body.id);
+      expect(createdAgain.body.secret).toBe(created.body.secret);
+
+      const rotateKey = randomUUID();
+      const rotate = () =>
+        owner.post<{ secret: string; previous: { secret: string } | null }>(
+          `/console/api/webhooks/${created.body.id}/secret/rotate`,
+          { overlap_hours: 24 },
+          keyed(rotateKey),
+        );
+      const rotated = await rotate();
+      const rotatedAgain = await rotate();
+      expect([rotated.status, rotatedAgain.status]).toEqual([200, 200]);
+      expect(rotatedAgain.body.secret).toBe(rotated.body.secret);
+      // The secret create gave out still signs (the previous one): rotated once, not twice.
+      expect(rotatedAgain.body.previous?.secret).toBe(created.body.secret);
+
+      const deleteKey = randomUUID();
+      const deleted = await owner.request(
+        'DELETE',
+        `/console/api/webhooks/${created.body.id}`,
+        undefined,
+        keyed(deleteKey),
+      );
+      const deletedAgain = await owner.request(
+        'DELETE',
+        `/console/api/webhooks/${created.body.id}`,
+        undefined,
+        keyed(deleteKey),
+      );
+      expect([deleted.status, deletedAgain.status]).toEqual([200, 200]);
+      expect(deletedAgain.text).toBe(deleted.text);
+    });
+
+    it('creates an API key once: a retry is told which key the first request made', async () => {
+      const key = randomUUID();
+      const name = `Idempotent key ${key.slice(0, 8)}`;
+      const first = await owner.post<CreatedConsoleKey>(
+        '/console/api/keys',
+        { name, scope: 'read' },
+        keyed(key),
+      );
+      const again = await owner.post<ErrorBody>(
+        '/console/api/keys',
+        { name, scope: 'read' },
+        keyed(key),
+      );
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(409);
+      expect(again.body.message).toContain(first.body.id);
+      const [row] = await stack.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM gateway.api_keys WHERE name = $1`,
+        [name],
+      );
+      expect(row?.n).toBe(1);
+    });
   });
 });

@@ -16,3 +16,6 @@ export * from './plan-facts/plan-facts.table';
 export * from './plan-facts/plan-facts.topology';
 export * from './plan-facts/plan-facts.module';
 export * from './plan-facts/plan-facts.testing';
+export * from './applied-requests/applied-requests.table';
+export * from './applied-requests/applied-writes';
+export * from './applied-requests/applied-request-pruner';

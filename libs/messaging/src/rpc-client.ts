@@ -47,6 +47,8 @@ export interface RequestIdentity {
   /** Defaults to a new UUID: redeliveries of this one message are still recognised. */
   id?: string;
   fingerprint?: string;
+  /** The id the version before derived from the same Idempotency-Key (RpcRequestContext). */
+  formerId?: string;
 }
 
 interface Pending {
@@ -130,6 +132,7 @@ export class RpcClient {
     const message: RpcRequestMessage = {
       id: identity.id ?? randomUUID(),
       ...(identity.fingerprint === undefined ? {} : { fingerprint: identity.fingerprint }),
+      ...(identity.formerId === undefined ? {} : { formerId: identity.formerId }),
       pattern,
       data,
       deadline: Date.now() + timeoutMs,

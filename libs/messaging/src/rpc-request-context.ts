@@ -15,6 +15,13 @@ export interface RpcRequestContext {
    * (method, path, body) as a hash, so the key reused for another request is refused.
    */
   fingerprint?: string;
+  /**
+   * With an Idempotency-Key: the id the version before derived from it (one per workspace and
+   * key, before keys were scoped to the API key or member that sent them), so a client's retry
+   * of a request applied under that id just before an upgrade still finds it. Looked up only,
+   * never stored; see the gateway's http/idempotency-key.ts for when it goes.
+   */
+  formerId?: string;
 }
 
 const storage = new AsyncLocalStorage<RpcRequestContext>();

@@ -215,6 +215,7 @@ export class RmqRpcServer extends Server implements CustomTransportStrategy {
         id: typeof request.id === 'string' && request.id !== '' ? request.id : randomUUID(),
         ...(typeof request.deadline === 'number' ? { deadline: request.deadline } : {}),
         ...(typeof request.fingerprint === 'string' ? { fingerprint: request.fingerprint } : {}),
+        ...(typeof request.formerId === 'string' ? { formerId: request.formerId } : {}),
       };
       const response = await runInRpcRequest(identity, async () => {
         const result$ = this.transformToObservable<unknown>(await handler(request.data, context));

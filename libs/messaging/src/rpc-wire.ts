@@ -9,6 +9,8 @@ export interface RpcRequestMessage {
   id?: string;
   /** With an id taken from a client's Idempotency-Key: a hash of what the request asked. */
   fingerprint?: string;
+  /** With an Idempotency-Key: the id the version before derived from it (RpcRequestContext). */
+  formerId?: string;
   pattern: string;
   data: unknown;
   /** Epoch ms after which the caller no longer waits; the server then skips the request. */

@@ -1,13 +1,18 @@
 import type { Permission, paths } from '@custodian/console-client';
 import createClient from 'openapi-fetch';
 import { ApiFailure, NETWORK_MESSAGE, failureFromAnswer } from './failure';
+import { retryingFetch } from './retrying-fetch';
 
 /**
  * The one client of the console API (same origin, under /console/api). Its paths and bodies
  * come from libs/console-client's schema.d.ts, so a regenerated schema shows every call that
  * no longer matches as a compile error.
  */
-export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+export const client = createClient<paths>({
+  baseUrl: '',
+  credentials: 'same-origin',
+  fetch: retryingFetch(),
+});
 
 let csrfToken = '';
 /** The password again, for the next write only (the API's recent sign-in: PasswordCheck). */
@@ -23,12 +28,25 @@ export function rememberCsrfToken(token: string): void {
   csrfToken = token;
 }
 
+/**
+ * 128 random bits as hex. Not crypto.randomUUID: browsers offer it on secure origins only,
+ * and a console served over plain HTTP on a private network must still write.
+ */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 client.use({
   onRequest({ request }) {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       request.headers.set('x-csrf-token', csrfToken);
       if (confirmation) request.headers.set('x-confirm-password', confirmation);
       confirmation = '';
+      // One key per write, kept by its retries (retrying-fetch.ts): applied once.
+      if (!request.headers.has('idempotency-key')) {
+        request.headers.set('idempotency-key', newIdempotencyKey());
+      }
     }
     return request;
   },

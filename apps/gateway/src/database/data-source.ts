@@ -1,4 +1,4 @@
-import { outboxEntity } from '@custodian/messaging';
+import { appliedRequestsEntity, outboxEntity } from '@custodian/messaging';
 import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
@@ -15,6 +15,7 @@ import { KeyCreatedBy1763920000000 } from './migrations/1763920000000-KeyCreated
 import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
 import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
 import { StatePlanFacts1764000000000 } from './migrations/1764000000000-StatePlanFacts';
+import { AppliedRequests1764200000000 } from './migrations/1764200000000-AppliedRequests';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
@@ -38,6 +39,7 @@ export function gatewayDataSource(
       OutboxContext1763980000000,
       NotifyOutbox1763990000000,
       StatePlanFacts1764000000000,
+      AppliedRequests1764200000000,
     ],
     entities: [
       PlanEntity,
@@ -47,6 +49,7 @@ export function gatewayDataSource(
       outboxEntity(GATEWAY_SCHEMA),
       CacheRepairEntity,
       activityEntity(GATEWAY_SCHEMA),
+      appliedRequestsEntity(GATEWAY_SCHEMA),
     ],
     applicationName: 'custodian-gateway',
     poolSize,

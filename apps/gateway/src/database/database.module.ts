@@ -1,3 +1,4 @@
+import { AppliedRequestPruner, AppliedWrites } from '@custodian/messaging';
 import { ActivityLog, ActivityRetentionJob, initializeWhenReachable } from '@custodian/persistence';
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,18 @@ import { GATEWAY_SCHEMA, gatewayDataSource } from './data-source';
         ),
     },
     { provide: ActivityLog, useValue: new ActivityLog(GATEWAY_SCHEMA) },
+    // API keys created from the console with an Idempotency-Key (gateway.applied_requests).
+    {
+      provide: AppliedWrites,
+      inject: [DataSource],
+      useFactory: (db: DataSource) =>
+        new AppliedWrites(db, GATEWAY_SCHEMA, undefined, 'The gateway'),
+    },
+    {
+      provide: AppliedRequestPruner,
+      inject: [DataSource],
+      useFactory: (db: DataSource) => new AppliedRequestPruner(db, GATEWAY_SCHEMA),
+    },
     // The feed's retention (ACTIVITY_RETENTION_DAYS): the table grew without end before.
     {
       provide: ActivityRetentionJob,
@@ -33,7 +46,7 @@ import { GATEWAY_SCHEMA, gatewayDataSource } from './data-source';
         ),
     },
   ],
-  exports: [DataSource, ActivityLog],
+  exports: [DataSource, ActivityLog, AppliedWrites],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}

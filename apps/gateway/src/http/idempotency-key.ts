@@ -11,16 +11,31 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 /**
+ * Who an Idempotency-Key belongs to: the API key that sent it (`key:<id>`) or the console
+ * member (`member:<id>`), within the workspace. Two integrations of one workspace, each with
+ * its own API key, may pick the same key (a sequence number, a record id of theirs) without
+ * one being answered with the other's reply.
+ */
+export interface IdempotencyOwner {
+  workspaceId: string;
+  sender: `key:${string}` | `member:${string}`;
+}
+
+/**
  * What a client's Idempotency-Key makes of a request, or nothing without one:
  *
- * - the RPC request id, the same for every request of the workspace with that key, so the
- *   register applies the first and answers every repeat with its stored reply;
+ * - the RPC request id, the same for every request of the sender with that key, so the
+ *   register (or the worker) applies the first and answers every repeat with its stored reply;
  * - a fingerprint of the method, path and body (keys sorted, so their order does not matter),
  *   so the key reused for another request is refused (422) instead of answered with a reply
- *   to something else.
+ *   to something else;
+ * - for an API key, `formerId`: the id the version before derived from the workspace and key
+ *   alone. The register looks it up when the new id has no record, so a client's retry of a
+ *   request applied just before the upgrade is not applied again. Records live 24 hours
+ *   (IDEMPOTENCY_WINDOW_MS): `formerId` can go in the release after the one that brought it.
  */
 export function idempotentRequest(
-  workspaceId: string,
+  owner: IdempotencyOwner,
   key: string | undefined,
   method: string,
   path: string,
@@ -34,9 +49,29 @@ export function idempotentRequest(
     );
   }
   return {
-    id: `idem_${sha256(`${workspaceId}\n${key}`)}`,
+    id: `idem_${sha256(`${owner.workspaceId}\n${owner.sender}\n${key}`)}`,
     fingerprint: sha256(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`),
+    ...(owner.sender.startsWith('key:')
+      ? { formerId: `idem_${sha256(`${owner.workspaceId}\n${key}`)}` }
+      : {}),
   };
+}
+
+interface RequestWithHeaders {
+  headers: Record<string, string | string[] | undefined>;
+  method: string;
+  url: string;
+  body?: unknown;
+}
+
+/** The request's identity from its Idempotency-Key header, for `owner`. */
+export function identityOf(
+  request: RequestWithHeaders,
+  owner: IdempotencyOwner,
+): RequestIdentity | undefined {
+  const header = request.headers[IDEMPOTENCY_HEADER];
+  const key = Array.isArray(header) ? header.join(',') : header;
+  return idempotentRequest(owner, key, request.method, decodedPath(request.url), request.body);
 }
 
 /**
@@ -45,24 +80,12 @@ export function idempotentRequest(
  */
 export const IdempotentRequest = createParamDecorator(
   (_: unknown, context: ExecutionContext): RequestIdentity | undefined => {
-    const request = context.switchToHttp().getRequest<
-      RequestWithAccess & {
-        headers: Record<string, string | string[] | undefined>;
-        method: string;
-        url: string;
-        body?: unknown;
-      }
-    >();
+    const request = context.switchToHttp().getRequest<RequestWithAccess & RequestWithHeaders>();
     if (!request.access) throw new Error('@IdempotentRequest() used on a route without a key');
-    const header = request.headers[IDEMPOTENCY_HEADER];
-    const key = Array.isArray(header) ? header.join(',') : header;
-    return idempotentRequest(
-      request.access.workspaceId,
-      key,
-      request.method,
-      decodedPath(request.url),
-      request.body,
-    );
+    return identityOf(request, {
+      workspaceId: request.access.workspaceId,
+      sender: `key:${request.access.keyId}`,
+    });
   },
 );
 
@@ -78,8 +101,8 @@ export function AcceptsIdempotencyKey(): MethodDecorator {
       description:
         'Makes the request safe to retry (beyond the spec; the Stripe convention). Send a ' +
         'unique value (a UUID) per new request, and the same value when retrying it after a ' +
-        'network error, 503 or 504: within 24 hours, a request with a key already applied in ' +
-        'this workspace is not applied again, and the first answer is returned (a PATCH too: ' +
+        'network error, 503 or 504: within 24 hours, a request with a key this API key already ' +
+        'used is not applied again, and the first answer is returned (a PATCH too: ' +
         'the same change twice fires no second event either way, but its answer is the ' +
         'first one). The same key ' +
         'with a different method, path or body is refused with 422. A request that was ' +

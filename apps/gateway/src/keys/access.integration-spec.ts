@@ -1,5 +1,5 @@
 import { ActivityLog } from '@custodian/persistence';
-import { AmqpConnection, OutboxWriter, RpcClient } from '@custodian/messaging';
+import { AmqpConnection, AppliedWrites, OutboxWriter, RpcClient } from '@custodian/messaging';
 import { DomainError, type EffectiveLimits } from '@custodian/contracts';
 import { PLAN_CATALOG } from '@custodian/plans';
 import {
@@ -103,7 +103,13 @@ beforeAll(async () => {
       config,
     ),
   );
-  keys = new KeysService(dataSource, workspaces, publisher, new ActivityLog('gateway'));
+  keys = new KeysService(
+    dataSource,
+    workspaces,
+    publisher,
+    new ActivityLog('gateway'),
+    new AppliedWrites(dataSource, 'gateway'),
+  );
 });
 
 beforeEach(() => {
@@ -373,6 +379,7 @@ describe('AccessService against Postgres and Redis', () => {
         workspaces,
         downPublisher,
         new ActivityLog('gateway'),
+        new AppliedWrites(dataSource, 'gateway'),
       );
       await expect(downKeys.revoke({ id: key.id })).resolves.toMatchObject({ id: key.id });
 

@@ -10,10 +10,11 @@ import {
   type KeyView,
   type RevokedKeyView,
 } from '@custodian/contracts';
+import { AppliedWrites, type RequestIdentity } from '@custodian/messaging';
 import { ActivityLog, newId } from '@custodian/persistence';
 import { findUnstorableText } from '@custodian/validation';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AccessPublisher } from './access-publisher';
 import {
@@ -34,16 +35,21 @@ export class KeysService {
     private readonly workspaces: WorkspacesService,
     private readonly publisher: AccessPublisher,
     private readonly activity: ActivityLog,
+    private readonly writes: AppliedWrites,
   ) {}
 
   /**
    * One way to make a key, for the admin CLI and the console alike; `member` is the console
    * member who made it (null from the CLI), kept as created_by and named in the activity feed.
    */
-  async create(input: CreateKeyInput, member: KeyActor | null = null): Promise<CreatedKeyView> {
+  async create(
+    input: CreateKeyInput,
+    member: KeyActor | null = null,
+    identity?: RequestIdentity,
+  ): Promise<CreatedKeyView> {
     await this.workspaces.get(input.workspace);
     const key = generateApiKey();
-    const row = await this.db.transaction(async (tx) => {
+    const write = async (tx: EntityManager) => {
       const created = await insertKey(tx, {
         id: newId('key'),
         workspace_id: input.workspace,
@@ -62,7 +68,30 @@ export class KeysService {
         changes: [{ field: 'scope', from: null, to: created.scope }],
       });
       return created;
-    });
+    };
+    let row: Awaited<ReturnType<typeof write>>;
+    if (identity?.id === undefined) {
+      row = await this.db.transaction(write);
+    } else {
+      // A console create with an Idempotency-Key, applied once per member and key. Only the
+      // key's hash is stored, so a repeat cannot show the key again: it is told which key the
+      // first request made, to use it if that answer arrived after all, or revoke it.
+      const { reply, result } = await this.writes.apply(
+        input.workspace,
+        write,
+        (created) => ({ id: created.id, name: created.name, prefix: created.prefix }),
+        { id: identity.id, ...(identity.fingerprint ? { fingerprint: identity.fingerprint } : {}) },
+      );
+      if (!result) {
+        throw new DomainError(
+          'conflict',
+          `This Idempotency-Key already created API key ${reply.id} (${reply.name ?? reply.prefix}); ` +
+            'its key was shown in that answer only. Revoke it if the answer was lost, and ' +
+            'create another with a new Idempotency-Key',
+        );
+      }
+      row = result;
+    }
     return {
       id: row.id,
       key,

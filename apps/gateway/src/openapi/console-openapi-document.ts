@@ -2,7 +2,11 @@ import { ErrorBody, reasonPhrase } from '@custodian/contracts';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, getSchemaPath } from '@nestjs/swagger';
 import { ConsoleModule } from '../console/console.module';
-import { CONSOLE_COOKIE_SCHEME, PERMISSION_EXTENSION } from '../console/session/console-access';
+import {
+  CONSOLE_COOKIE_SCHEME,
+  PERMISSION_EXTENSION,
+  WITHOUT_IDEMPOTENCY_KEY,
+} from '../console/session/console-access';
 import { ROUTE_ERRORS } from '../http/api-docs.decorators';
 import { completeSchemas, type OpenApiDocument } from './openapi-document';
 import type { Schema } from './webhooks-section';
@@ -16,12 +20,27 @@ const ERRORS: Record<number, string> = {
   404: "No such record in the session's workspace.",
   409: 'The change conflicts with the current state.',
   413: 'The body is larger than 1 MiB.',
+  422: 'The Idempotency-Key was already used with a different request.',
   415: 'The body is not `application/json`.',
   429:
     'Too many attempts, or too many changes a minute (per session, per workspace, and per ' +
     'endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds.',
   503: 'A service behind the console is unavailable; try again shortly.',
   504: 'A service behind the console did not answer in time; try again.',
+};
+
+/** The header every console write takes but those marked WithoutIdempotencyKey. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the write safe to retry: send a new UUID per change, and the same one when retrying ' +
+    'it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in ' +
+    'member already used is not applied again, and the first answer is returned (an API key ' +
+    'created before is named in a 409 instead: its key was in the first answer only). The ' +
+    'same key with a different method, path or body is refused with 422.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
 /**
@@ -62,6 +81,12 @@ export function buildConsoleOpenApiDocument(app: INestApplication): OpenApiDocum
         [401, 403, 503, 504].forEach((status) => statuses.add(status));
         // Every write of a signed-in member counts against the console's write limits.
         if (method !== 'get') statuses.add(429);
+        const without = operation[WITHOUT_IDEMPOTENCY_KEY] as string | undefined;
+        delete operation[WITHOUT_IDEMPOTENCY_KEY];
+        if (method !== 'get' && without === undefined) {
+          operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+          statuses.add(422);
+        }
         operation.description = [operation.description, `Needs the \`${permission}\` permission.`]
           .filter(Boolean)
           .join('\n\n');

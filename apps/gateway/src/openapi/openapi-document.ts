@@ -21,6 +21,7 @@ export type OpenApiDocument = Record<string, unknown> & {
 
 interface Operation {
   description?: string;
+  parameters?: unknown[];
   requestBody?: unknown;
   responses: Record<string, Response>;
   [extension: `x-${string}`]: unknown;

@@ -1,5 +1,5 @@
 import { heavyLaneOf, type ReplyOf, type RequestOf, type RpcContract } from '@custodian/contracts';
-import { RpcClient, RpcPeer, type RpcTarget } from '@custodian/messaging';
+import { RpcClient, RpcPeer, type RequestIdentity, type RpcTarget } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config';
 
@@ -26,9 +26,17 @@ export class RegisterAdminClient extends RpcPeer {
    * A message of the register's admin queue (RegisterAdminRpc); a heavy one (a password)
    * goes on its lane, which the register serves a few at a time.
    */
-  call<C extends RpcContract>(contract: C, message: RequestOf<C>): Promise<ReplyOf<C>> {
-    if (!contract.heavy) return this.send(contract, message);
+  /**
+   * `identity` for a console write sent with an Idempotency-Key: the register's member writes
+   * are applied once per request id (WriteTransactions).
+   */
+  call<C extends RpcContract>(
+    contract: C,
+    message: RequestOf<C>,
+    identity?: RequestIdentity,
+  ): Promise<ReplyOf<C>> {
+    if (!contract.heavy) return this.send(contract, message, undefined, identity);
     const lane = this.heavyLane;
-    return this.client.request(lane, contract.pattern, message, lane.timeoutMs);
+    return this.client.request(lane, contract.pattern, message, lane.timeoutMs, identity);
   }
 }

@@ -1,5 +1,5 @@
 import type { ReplyOf, RequestOf, RpcContract } from '@custodian/contracts';
-import { RpcClient, RpcPeer } from '@custodian/messaging';
+import { RpcClient, RpcPeer, type RequestIdentity } from '@custodian/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config';
 
@@ -14,7 +14,15 @@ export class WorkerAdminClient extends RpcPeer {
     });
   }
 
-  call<C extends RpcContract>(contract: C, message: RequestOf<C>): Promise<ReplyOf<C>> {
-    return this.send(contract, message);
+  /**
+   * `identity` for a console write sent with an Idempotency-Key: the worker applies its
+   * endpoint writes once per request id (AppliedWrites), so a retry gets the first answer.
+   */
+  call<C extends RpcContract>(
+    contract: C,
+    message: RequestOf<C>,
+    identity?: RequestIdentity,
+  ): Promise<ReplyOf<C>> {
+    return this.send(contract, message, undefined, identity);
   }
 }

@@ -1,8 +1,8 @@
+import { AppliedRequestPruner } from '@custodian/messaging';
 import { ListCache } from '@custodian/register-sql';
 import { Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RegisterConfig, heavyReadLimit } from '../config/register-config';
-import { AppliedRequestPruner } from './applied-request-pruner';
 import { ReadTransactions } from './read-transactions';
 import { WriteTransactions } from './write-transactions';
 
@@ -35,7 +35,11 @@ import { WriteTransactions } from './write-transactions';
         });
       },
     },
-    AppliedRequestPruner,
+    {
+      provide: AppliedRequestPruner,
+      inject: [DataSource],
+      useFactory: (db: DataSource) => new AppliedRequestPruner(db, 'register'),
+    },
     // One per process, shared by the lists of assets and people (docs/adr/0014).
     { provide: ListCache, useFactory: () => new ListCache() },
   ],

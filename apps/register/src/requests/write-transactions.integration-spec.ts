@@ -161,3 +161,31 @@ it('does not answer a request of one workspace with the stored reply of another'
   ).catch((error: unknown) => error);
   expect(JSON.stringify(outcome)).not.toContain('of the first workspace');
 });
+
+it('answers a retry sent after the upgrade with the reply stored under the former id', async () => {
+  // Applied before the upgrade: the id was the workspace's, with no sender in it.
+  const formerId = `idem_former_${randomUUID()}`;
+  const mark = `former-${formerId}`;
+  const fingerprint = 'the same request';
+  const first = await runInRpcRequest({ id: formerId, fingerprint }, () =>
+    writes.run(workspaceId, async (tx) => {
+      await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [mark]);
+      return { applied: 'first' };
+    }),
+  );
+  // The retry, through an upgraded gateway: a new id scoped to its API key, and the former one.
+  const retry = await runInRpcRequest(
+    { id: `idem_new_${randomUUID()}`, fingerprint, formerId },
+    () =>
+      writes.run(workspaceId, async (tx) => {
+        await tx.query(`INSERT INTO register.t_marks (id) VALUES ($1)`, [mark]);
+        return { applied: 'again' };
+      }),
+  );
+  expect(retry).toEqual(first);
+  // The former id is looked up, not claimed: a new request under a new id still runs.
+  const fresh = await runInRpcRequest({ id: `idem_new_${randomUUID()}`, fingerprint }, () =>
+    writes.run(workspaceId, () => Promise.resolve({ applied: 'fresh' })),
+  );
+  expect(fresh).toEqual({ applied: 'fresh' });
+});

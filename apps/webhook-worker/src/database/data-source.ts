@@ -1,4 +1,4 @@
-import { workspacePlansEntity } from '@custodian/messaging';
+import { appliedRequestsEntity, workspacePlansEntity } from '@custodian/messaging';
 import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
@@ -16,6 +16,7 @@ import { DeliveryContext1763980000000 } from './migrations/1763980000000-Deliver
 import { WorkspacePlans1764000000000 } from './migrations/1764000000000-WorkspacePlans';
 import { BoundedFanOut1764100000000 } from './migrations/1764100000000-BoundedFanOut';
 import { EventPayloadEntity } from '../delivery/event-payload.entity';
+import { AppliedRequests1764200000000 } from './migrations/1764200000000-AppliedRequests';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -41,6 +42,7 @@ export function workerDataSource(
       DeliveryContext1763980000000,
       WorkspacePlans1764000000000,
       BoundedFanOut1764100000000,
+      AppliedRequests1764200000000,
     ],
     entities: [
       EndpointEntity,
@@ -49,6 +51,7 @@ export function workerDataSource(
       DeliveryAttemptEntity,
       activityEntity(DELIVERY_SCHEMA),
       workspacePlansEntity(DELIVERY_SCHEMA),
+      appliedRequestsEntity(DELIVERY_SCHEMA),
     ],
     applicationName: 'custodian-webhook-worker',
     poolSize,

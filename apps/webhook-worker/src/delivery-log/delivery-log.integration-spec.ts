@@ -15,7 +15,7 @@ import { DeliveryScheduler } from '../delivery/delivery-scheduler';
 import { FanOut } from '../delivery/fan-out';
 import { insertPayloads } from '../delivery/testing/payloads';
 import { migrateWorker } from '../migrate';
-import type { WorkspacePlans } from '@custodian/messaging';
+import { AppliedWrites, type WorkspacePlans } from '@custodian/messaging';
 import { EndpointDeliveries } from '../delivery/endpoint-deliveries';
 import { EndpointEvents } from '../webhooks/endpoint-events';
 import { EndpointsService } from '../webhooks/endpoints.service';
@@ -59,6 +59,7 @@ describe('DeliveryLogService (integration)', () => {
       config,
       new ActivityLog('delivery'),
       events,
+      new AppliedWrites(db, 'delivery'),
     );
     deliveries = new EndpointDeliveries(
       db,
@@ -67,7 +68,13 @@ describe('DeliveryLogService (integration)', () => {
       scheduler,
       events,
     );
-    log = new DeliveryLogService(db, endpoints, scheduler, config);
+    log = new DeliveryLogService(
+      db,
+      endpoints,
+      scheduler,
+      config,
+      new AppliedWrites(db, 'delivery'),
+    );
   }, 30_000);
 
   afterAll(async () => {

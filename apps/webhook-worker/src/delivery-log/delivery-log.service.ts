@@ -8,6 +8,7 @@ import {
   type DeliverySearchView,
   type DeliverySummaryView,
 } from '@custodian/contracts';
+import { AppliedWrites } from '@custodian/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { WorkerConfig } from '../config/worker-config';
@@ -40,6 +41,7 @@ export class DeliveryLogService {
     private readonly endpoints: EndpointsService,
     private readonly scheduler: DeliveryScheduler,
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
+    private readonly writes: AppliedWrites,
   ) {}
 
   async search(input: DeliverySearchMessage): Promise<DeliverySearchView> {
@@ -82,7 +84,9 @@ export class DeliveryLogService {
 
   /** A finished delivery (delivered or failed) sent again: a new chain of attempts. */
   async resend(workspace: string, id: string): Promise<DeliverySummaryView> {
-    const count = await resendDelivery(this.db, workspace, id);
+    // Applied once per request: a console retry with its Idempotency-Key (or a redelivery)
+    // is answered with the delivery as it is, not refused as still pending by its own resend.
+    const count = await this.writes.run(workspace, (tx) => resendDelivery(tx, workspace, id));
     if (count === 0) {
       const current = await this.summary(workspace, id);
       throw new DomainError(
@@ -110,7 +114,8 @@ export class DeliveryLogService {
     });
     if (input.endpoint !== undefined)
       await this.endpoints.endpoint(input.endpoint, input.workspace);
-    const count = await resendFailedDeliveries(this.db, where);
+    // Applied once per request: a repeat answers the first count and resends nothing more.
+    const count = await this.writes.run(input.workspace, (tx) => resendFailedDeliveries(tx, where));
     if (count > 0) {
       this.logger.log(`${count} failed deliveries of workspace ${input.workspace} resent`);
       void this.scheduler.tick();

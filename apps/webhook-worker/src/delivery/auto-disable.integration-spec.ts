@@ -1,3 +1,4 @@
+import { AppliedWrites } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { newId } from '@custodian/persistence';
 import {
@@ -63,6 +64,7 @@ describe('auto-disable of failing endpoints (integration)', () => {
       config,
       new ActivityLog('delivery'),
       events,
+      new AppliedWrites(db, 'delivery'),
     );
     deliveries = new EndpointDeliveries(
       db,

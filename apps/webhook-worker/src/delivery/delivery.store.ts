@@ -5,7 +5,7 @@ import {
   type DeliverySummaryView,
 } from '@custodian/contracts';
 import { queryOne, type Queryable, type RetentionRule } from '@custodian/persistence';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { DeliveryEntity } from './delivery.entity';
 import type { EventPayloadEntity } from './event-payload.entity';
 
@@ -229,7 +229,7 @@ export function deliveryAttempts(db: DataSource, id: string): Promise<AttemptLog
 
 /** Resends the workspace's delivery if it is finished; returns 1, or 0 if it is not. */
 export async function resendDelivery(
-  db: DataSource,
+  db: DataSource | EntityManager,
   workspace: string,
   id: string,
 ): Promise<number> {
@@ -246,7 +246,7 @@ export async function resendDelivery(
  * another transaction holds are skipped); returns how many.
  */
 export async function resendFailedDeliveries(
-  db: DataSource,
+  db: DataSource | EntityManager,
   where: DeliveryWhere,
 ): Promise<number> {
   const [, count] = await db.query<[unknown[], number]>(

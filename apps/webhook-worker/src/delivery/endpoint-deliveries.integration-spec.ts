@@ -1,3 +1,4 @@
+import { AppliedWrites } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { newId } from '@custodian/persistence';
 import { createMigratedDatabase, type MigratedDatabase } from '@custodian/testing';
@@ -34,6 +35,7 @@ describe('EndpointDeliveries.deliveries limit (integration)', () => {
       loadWorkerConfig({ DATABASE_URL: store.database.url }),
       new ActivityLog('delivery'),
       events,
+      new AppliedWrites(db, 'delivery'),
     );
     service = new EndpointDeliveries(db, endpoints, {} as FanOut, {} as DeliveryScheduler, events);
     await db.query(

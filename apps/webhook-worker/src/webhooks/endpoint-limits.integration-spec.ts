@@ -1,5 +1,5 @@
 import { WEBHOOK_ENDPOINT_LIMITS, type PlanName } from '@custodian/contracts';
-import { planCopyWith, type WorkspacePlans } from '@custodian/messaging';
+import { AppliedWrites, planCopyWith, type WorkspacePlans } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { PLAN_CATALOG } from '@custodian/plans';
 import { createMigratedDatabase, domainRejection, type MigratedDatabase } from '@custodian/testing';
@@ -51,6 +51,7 @@ describe('webhook endpoint limits (integration)', () => {
       config,
       new ActivityLog('delivery'),
       new EndpointEvents(),
+      new AppliedWrites(db, 'delivery'),
     );
   }, 30_000);
 

@@ -1,4 +1,4 @@
-import { planCopyWith } from '@custodian/messaging';
+import { AppliedWrites, planCopyWith } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { PLAN_CATALOG } from '@custodian/plans';
 import { createMigratedDatabase, domainRejection, type MigratedDatabase } from '@custodian/testing';
@@ -34,6 +34,7 @@ describe('console endpoint views (integration)', () => {
       config,
       new ActivityLog('delivery'),
       new EndpointEvents(),
+      new AppliedWrites(db, 'delivery'),
     );
   }, 30_000);
 

@@ -54,10 +54,8 @@ export class EndpointsConsoleController {
 
   /** The endpoint as the console showed it, before it went. */
   @Handles(WorkerConsoleRpc.endpointDelete)
-  async delete(@Payload() input: ConsoleEndpointDeleteMessage) {
-    const view = await this.endpoints.get(input.workspace, input.id);
-    await this.endpoints.delete(input.id, input.workspace, input.actor);
-    return view;
+  delete(@Payload() input: ConsoleEndpointDeleteMessage) {
+    return this.endpoints.deleteFromConsole(input.id, input.workspace, input.actor);
   }
 
   @Handles(WorkerConsoleRpc.secretReveal)

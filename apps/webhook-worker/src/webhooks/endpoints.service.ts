@@ -12,7 +12,7 @@ import {
   type WebhookEndpointView,
   type WebhookListInput,
 } from '@custodian/contracts';
-import { WorkspacePlans } from '@custodian/messaging';
+import { AppliedWrites, WorkspacePlans } from '@custodian/messaging';
 import { ActivityLog, changedFields, newId } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -28,6 +28,7 @@ import {
   insertEndpoint,
   lockEndpoint,
   lockWorkspaceEndpoints,
+  storedSecrets,
   updateEndpoint,
   workspaceEndpoints,
   type EndpointRow,
@@ -111,6 +112,7 @@ export class EndpointsService {
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     private readonly activity: ActivityLog,
     private readonly events: EndpointEvents,
+    private readonly writes: AppliedWrites,
   ) {
     this.secrets = signingSecretCipher(config);
   }
@@ -129,37 +131,49 @@ export class EndpointsService {
     }
     const id = newId('whe');
     const secret = newSigningSecret();
-    // Stored encrypted; the caller gets it in plain text, this once.
-    await this.db.transaction(async (tx) => {
-      // The count and the URLs stay as read until this commits (two creates at once).
-      await lockWorkspaceEndpoints(tx, workspace.workspace_id);
-      const limit = WEBHOOK_ENDPOINT_LIMITS[workspace.plan];
-      if ((await countEndpoints(tx, workspace.workspace_id)) >= limit) {
-        throw new DomainError(
-          'limit_reached',
-          `Webhook endpoint limit of ${limit} reached on the ${workspace.plan} plan; ` +
-            'delete an endpoint to add another',
-        );
-      }
-      await this.refuseTakenUrl(tx, workspace.workspace_id, url, null);
-      const created = await insertEndpoint(tx, {
-        id,
-        workspace_id: workspace.workspace_id,
-        url,
-        events,
-        description: descriptionOf(input.description),
-        secret: this.secrets.encrypt(secret),
-      });
-      await this.activity.record(tx, workspace.workspace_id, {
-        ...endpointActivity(input.actor),
-        recordType: 'endpoint',
-        recordId: id,
-        recordName: url,
-        action: 'created',
-        changes: changedFields(null, created, ENDPOINT_FIELDS),
-      });
-    });
-    return { ...(await this.get(workspace.workspace_id, id)), secret };
+    // Stored encrypted; the caller gets it in plain text. Applied once per request: a request
+    // handed over again (a redelivery, a console retry with its Idempotency-Key) is answered
+    // with the endpoint the first one created, not a second endpoint; the stored reply keeps
+    // its id only, never the secret.
+    const { reply, result } = await this.writes.apply(
+      workspace.workspace_id,
+      async (tx) => {
+        // The count and the URLs stay as read until this commits (two creates at once).
+        await lockWorkspaceEndpoints(tx, workspace.workspace_id);
+        const limit = WEBHOOK_ENDPOINT_LIMITS[workspace.plan];
+        if ((await countEndpoints(tx, workspace.workspace_id)) >= limit) {
+          throw new DomainError(
+            'limit_reached',
+            `Webhook endpoint limit of ${limit} reached on the ${workspace.plan} plan; ` +
+              'delete an endpoint to add another',
+          );
+        }
+        await this.refuseTakenUrl(tx, workspace.workspace_id, url, null);
+        const created = await insertEndpoint(tx, {
+          id,
+          workspace_id: workspace.workspace_id,
+          url,
+          events,
+          description: descriptionOf(input.description),
+          secret: this.secrets.encrypt(secret),
+        });
+        await this.activity.record(tx, workspace.workspace_id, {
+          ...endpointActivity(input.actor),
+          recordType: 'endpoint',
+          recordId: id,
+          recordName: url,
+          action: 'created',
+          changes: changedFields(null, created, ENDPOINT_FIELDS),
+        });
+        return id;
+      },
+      (createdId) => ({ id: createdId }),
+    );
+    const view = await this.get(workspace.workspace_id, reply.id);
+    if (result) return { ...view, secret };
+    const stored = await storedSecrets(this.db, workspace.workspace_id, reply.id);
+    if (!stored) throw notFound(reply.id);
+    return { ...view, secret: this.secrets.decrypt(stored.secret) };
   }
 
   /** The workspace's endpoints with their state and last 24 h, oldest first. */
@@ -184,7 +198,8 @@ export class EndpointsService {
     const url = input.url === undefined ? null : await this.vetUrl(input.url);
     const events = input.events === undefined ? null : parseEvents(input.events);
     const enabled = input.enabled ?? null;
-    await this.db.transaction(async (tx) => {
+    // Applied once per request; a repeat answers with the endpoint as it is now.
+    await this.writes.run(input.workspace, async (tx) => {
       if (url !== null) {
         await lockWorkspaceEndpoints(tx, input.workspace);
         await this.refuseTakenUrl(tx, input.workspace, url, endpoint.id);
@@ -223,19 +238,42 @@ export class EndpointsService {
    */
   async delete(id: string, workspace?: string, actor?: ConsoleActorRef): Promise<EndpointRow> {
     const endpoint = await this.endpoint(id, workspace);
-    return this.db.transaction(async (tx) => {
-      const before = await lockEndpoint(tx, endpoint.id);
-      await deleteEndpoint(tx, endpoint.id);
-      await this.activity.record(tx, endpoint.workspace_id, {
-        ...endpointActivity(actor),
-        recordType: 'endpoint',
-        recordId: endpoint.id,
-        recordName: before.url,
-        action: 'deleted',
-        changes: [],
-      });
-      return before;
+    return this.db.transaction((tx) => this.deleteIn(tx, endpoint, actor));
+  }
+
+  /**
+   * The console's delete: answers with the endpoint as the console showed it, before it went.
+   * Applied once per request with that view as the stored reply, so a retry of a delete that
+   * was applied is answered as the first one was, not with a 404.
+   */
+  async deleteFromConsole(
+    id: string,
+    workspace: string,
+    actor?: ConsoleActorRef,
+  ): Promise<ConsoleEndpointView> {
+    return this.writes.run(workspace, async (tx) => {
+      const view = await this.get(workspace, id);
+      await this.deleteIn(tx, await this.endpoint(id, workspace), actor);
+      return view;
     });
+  }
+
+  private async deleteIn(
+    tx: EntityManager,
+    endpoint: EndpointRow,
+    actor: ConsoleActorRef | undefined,
+  ): Promise<EndpointRow> {
+    const before = await lockEndpoint(tx, endpoint.id);
+    await deleteEndpoint(tx, endpoint.id);
+    await this.activity.record(tx, endpoint.workspace_id, {
+      ...endpointActivity(actor),
+      recordType: 'endpoint',
+      recordId: endpoint.id,
+      recordName: before.url,
+      action: 'deleted',
+      changes: [],
+    });
+    return before;
   }
 
   /** One endpoint per URL in a workspace: another with it is a 409 that names it. */

@@ -4,6 +4,7 @@ import {
   type ConsoleActorRef,
   type SigningSecretView,
 } from '@custodian/contracts';
+import { AppliedWrites } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import type { SecretCipher } from '@custodian/secret-cipher';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -29,15 +30,15 @@ export class SigningSecretService {
     private readonly db: DataSource,
     @Inject(WorkerConfig) config: WorkerConfig,
     private readonly activity: ActivityLog,
+    private readonly writes: AppliedWrites,
   ) {
     this.cipher = signingSecretCipher(config);
   }
 
   async reveal(workspace: string, id: string): Promise<SigningSecretView> {
-    const stored = await storedSecrets(this.db, workspace, id);
-    if (!stored) throw notFound(id);
+    const view = await this.current(workspace, id);
     this.logger.log(`signing secret of webhook endpoint ${id} revealed (workspace ${workspace})`);
-    return this.view(stored);
+    return view;
   }
 
   /** A new secret; the current one keeps signing too for `overlapHours` (0: not at all). */
@@ -48,26 +49,47 @@ export class SigningSecretService {
     actor?: ConsoleActorRef,
   ): Promise<SigningSecretView> {
     const secret = newSigningSecret();
-    const stored = await this.db.transaction(async (tx) => {
-      const row = await rotateSecret(tx, workspace, id, this.cipher.encrypt(secret), overlapHours);
-      if (!row) throw notFound(id);
-      // The secrets themselves never reach the feed: only that one was rotated, and the overlap.
-      await this.activity.record(tx, workspace, {
-        ...endpointActivity(actor),
-        recordType: 'endpoint',
-        recordId: id,
-        recordName: row.url,
-        action: 'secret_rotated',
-        changes: [{ field: 'overlap_hours', from: null, to: String(overlapHours) }],
-      });
-      return row;
-    });
+    // Applied once per request: a rotation handed over again (a redelivery, a console retry
+    // with its Idempotency-Key) must not rotate a second time, which would retire the secret
+    // the first answer gave out. The stored reply names no secret; a repeat is answered with
+    // the secrets as they are now (those the first rotation made).
+    const { result: stored } = await this.writes.apply(
+      workspace,
+      async (tx) => {
+        const row = await rotateSecret(
+          tx,
+          workspace,
+          id,
+          this.cipher.encrypt(secret),
+          overlapHours,
+        );
+        if (!row) throw notFound(id);
+        // The secrets themselves never reach the feed: only that one was rotated, and the overlap.
+        await this.activity.record(tx, workspace, {
+          ...endpointActivity(actor),
+          recordType: 'endpoint',
+          recordId: id,
+          recordName: row.url,
+          action: 'secret_rotated',
+          changes: [{ field: 'overlap_hours', from: null, to: String(overlapHours) }],
+        });
+        return row;
+      },
+      () => ({ rotated: id }),
+    );
+    if (!stored) return this.current(workspace, id);
     this.logger.log(
       `signing secret of webhook endpoint ${id} rotated (workspace ${workspace}); ` +
         (overlapHours > 0
           ? `the previous one signs too for ${overlapHours} h`
           : 'the previous one no longer signs'),
     );
+    return this.view(stored);
+  }
+
+  private async current(workspace: string, id: string): Promise<SigningSecretView> {
+    const stored = await storedSecrets(this.db, workspace, id);
+    if (!stored) throw notFound(id);
     return this.view(stored);
   }
 

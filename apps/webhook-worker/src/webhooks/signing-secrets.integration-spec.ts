@@ -1,4 +1,4 @@
-import { planCopyWith } from '@custodian/messaging';
+import { AppliedWrites, planCopyWith } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { PLAN_CATALOG } from '@custodian/plans';
 import { SecretCipher } from '@custodian/secret-cipher';
@@ -71,6 +71,7 @@ describe('webhook signing secrets at rest (integration)', () => {
       config,
       new ActivityLog('delivery'),
       events,
+      new AppliedWrites(db, 'delivery'),
     );
     deliveries = new EndpointDeliveries(db, service, new FanOut(db, scheduler), scheduler, events);
   }, 30_000);

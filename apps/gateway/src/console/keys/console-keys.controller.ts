@@ -3,7 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { KeysService } from '../../keys/keys.service';
 import { ApiErrors } from '../../http/api-docs.decorators';
-import { Caller, ConsoleAccess } from '../session/console-access';
+import { Caller, ConsoleAccess, WithoutIdempotencyKey } from '../session/console-access';
 import { RecentSignIn } from '../sign-in/recent-sign-in';
 import type { ConsoleCaller } from '../session/console-request';
 
@@ -34,6 +34,7 @@ export class ConsoleKeysController {
     description: 'The key itself is in this answer only: it is stored as a hash.',
   })
   @ApiCreatedResponse({ type: CreatedConsoleKey, description: 'Created.' })
+  @ApiErrors(409)
   async create(
     @Body() body: CreateConsoleKeyBody,
     @Caller() caller: ConsoleCaller,
@@ -41,10 +42,12 @@ export class ConsoleKeysController {
     const created = await this.keys.create(
       { workspace: caller.workspaceId, scope: body.scope, name: body.name.trim() },
       { id: caller.memberId, email: caller.email },
+      caller.identity,
     );
     return { ...(await this.keys.getWithUse(caller.workspaceId, created.id)), key: created.key };
   }
 
+  @WithoutIdempotencyKey('revoking twice is harmless')
   @Delete(':id')
   @ConsoleAccess('keys.manage')
   @ApiOperation({

@@ -66,11 +66,15 @@ export class ConsoleMembersController {
   @ApiOkResponse({ type: Member, description: 'The member as it was.' })
   @ApiErrors(404, 409)
   remove(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<MemberView> {
-    return this.admin.call(RegisterAdminRpc.memberRemove, {
-      workspace: caller.workspaceId,
-      id,
-      actor: caller.memberId,
-    });
+    return this.admin.call(
+      RegisterAdminRpc.memberRemove,
+      {
+        workspace: caller.workspaceId,
+        id,
+        actor: caller.memberId,
+      },
+      caller.identity,
+    );
   }
 
   @Patch(':id')
@@ -91,12 +95,16 @@ export class ConsoleMembersController {
     @Param('id') id: string,
     @Body() body: UpdateMemberInput,
   ): Promise<MemberView> {
-    return this.admin.call(RegisterAdminRpc.memberRole, {
-      workspace: caller.workspaceId,
-      id,
-      role: body.role,
-      actor: caller.memberId,
-    });
+    return this.admin.call(
+      RegisterAdminRpc.memberRole,
+      {
+        workspace: caller.workspaceId,
+        id,
+        role: body.role,
+        actor: caller.memberId,
+      },
+      caller.identity,
+    );
   }
 
   @Post(':id/invitation')
@@ -113,10 +121,14 @@ export class ConsoleMembersController {
   @ApiOkResponse({ type: Member, description: 'The invited member.' })
   @ApiErrors(404, 409)
   resend(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<MemberView> {
-    return this.admin.call(RegisterAdminRpc.invitationResend, {
-      workspace: caller.workspaceId,
-      id,
-      actor: caller.memberId,
-    });
+    return this.admin.call(
+      RegisterAdminRpc.invitationResend,
+      {
+        workspace: caller.workspaceId,
+        id,
+        actor: caller.memberId,
+      },
+      caller.identity,
+    );
   }
 }

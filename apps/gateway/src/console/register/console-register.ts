@@ -49,7 +49,7 @@ export class ConsoleRegister {
       limits: workspace.limits,
       actorName: caller.email,
     };
-    return this.register.callAs(contract, context, message);
+    return this.register.callAs(contract, context, message, caller.identity);
   }
 
   /**

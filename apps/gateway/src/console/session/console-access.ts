@@ -17,6 +17,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { ApiCookieAuth, ApiExtension } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { identityOf } from '../../http/idempotency-key';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
 import { sessionIdOf, type ConsoleCaller, type ConsoleRequest } from './console-request';
 import { CONSOLE_PER_RECORD_LIMIT, ConsoleWriteLimits } from './console-write-limits';
@@ -57,12 +58,30 @@ export function ConsoleAccess(permission: ConsolePermission): MethodDecorator & 
   );
 }
 
+/** Read by the console document: a write that does not take an Idempotency-Key, and why. */
+export const WITHOUT_IDEMPOTENCY_KEY = 'x-without-idempotency-key';
+
+/**
+ * A console write whose Idempotency-Key is not kept: doing it twice does no harm (`why`).
+ * Every other console write is applied once per member and key (ConsoleCaller.identity).
+ */
+export function WithoutIdempotencyKey(why: string): MethodDecorator {
+  return ApiExtension(WITHOUT_IDEMPOTENCY_KEY, why);
+}
+
 /** The member the request acts as (set by ConsoleAccessGuard). */
 export const Caller = createParamDecorator(
   (_data: unknown, context: ExecutionContext): ConsoleCaller => {
-    const caller = context.switchToHttp().getRequest<ConsoleRequest>().consoleCaller;
+    const request = context.switchToHttp().getRequest<ConsoleRequest>();
+    const caller = request.consoleCaller;
     if (!caller) throw new Error('@Caller() on a route without @ConsoleAccess()');
-    return caller;
+    if (request.method === 'GET' || request.method === 'HEAD') return caller;
+    // Every console write may carry an Idempotency-Key; the member's, not the workspace's.
+    const identity = identityOf(request, {
+      workspaceId: caller.workspaceId,
+      sender: `member:${caller.memberId}`,
+    });
+    return identity ? { ...caller, identity } : caller;
   },
 );
 

@@ -1,4 +1,5 @@
 import type { MemberRole } from '@custodian/contracts';
+import type { RequestIdentity } from '@custodian/messaging';
 import type { FastifyRequest } from 'fastify';
 import type { SessionRecord } from './session-store';
 
@@ -9,6 +10,12 @@ export interface ConsoleCaller {
   workspaceId: string;
   memberId: string;
   role: MemberRole;
+  /**
+   * A write's identity from its Idempotency-Key (http/idempotency-key.ts), scoped to this
+   * member: the register and the worker apply the write once and answer a retry with the
+   * first answer. Absent on reads and on writes sent without the header.
+   */
+  identity?: RequestIdentity;
 }
 
 export type ConsoleRequest = FastifyRequest & {

@@ -72,10 +72,14 @@ export class ConsoleDeliveriesController {
     @Body() body: ResendDeliveriesBody,
     @Caller() caller: ConsoleCaller,
   ): Promise<DeliveriesResent> {
-    return this.worker.call(WorkerConsoleRpc.deliveriesResend, {
-      ...body,
-      workspace: caller.workspaceId,
-    });
+    return this.worker.call(
+      WorkerConsoleRpc.deliveriesResend,
+      {
+        ...body,
+        workspace: caller.workspaceId,
+      },
+      caller.identity,
+    );
   }
 
   @Get(':id')
@@ -99,7 +103,11 @@ export class ConsoleDeliveriesController {
   @ApiAcceptedResponse({ type: DeliverySummary, description: 'Queued.' })
   @ApiErrors(404, 409)
   resend(@Param('id') id: string, @Caller() caller: ConsoleCaller): Promise<DeliverySummary> {
-    return this.worker.call(WorkerConsoleRpc.deliveryResend, { workspace: caller.workspaceId, id });
+    return this.worker.call(
+      WorkerConsoleRpc.deliveryResend,
+      { workspace: caller.workspaceId, id },
+      caller.identity,
+    );
   }
 }
 

@@ -18,7 +18,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/api-docs.decorators';
 import { WorkerAdminClient } from '../../worker-client/worker-admin-client';
-import { Caller, ConsoleAccess } from '../session/console-access';
+import { Caller, ConsoleAccess, WithoutIdempotencyKey } from '../session/console-access';
 import { RecentSignIn } from '../sign-in/recent-sign-in';
 import { PerRecordLimit } from '../session/console-write-limits';
 import type { ConsoleCaller } from '../session/console-request';
@@ -57,11 +57,15 @@ export class ConsoleWebhooksController {
     @Body() body: CreateEndpointBody,
     @Caller() caller: ConsoleCaller,
   ): Promise<CreatedConsoleEndpoint> {
-    return this.worker.call(WorkerConsoleRpc.endpointCreate, {
-      ...body,
-      workspace: caller.workspaceId,
-      actor: { id: caller.memberId, email: caller.email },
-    });
+    return this.worker.call(
+      WorkerConsoleRpc.endpointCreate,
+      {
+        ...body,
+        workspace: caller.workspaceId,
+        actor: { id: caller.memberId, email: caller.email },
+      },
+      caller.identity,
+    );
   }
 
   @Get(':id')
@@ -87,12 +91,16 @@ export class ConsoleWebhooksController {
     @Body() body: UpdateEndpointBody,
     @Caller() caller: ConsoleCaller,
   ): Promise<ConsoleEndpoint> {
-    return this.worker.call(WorkerConsoleRpc.endpointUpdate, {
-      ...body,
-      workspace: caller.workspaceId,
-      actor: { id: caller.memberId, email: caller.email },
-      id,
-    });
+    return this.worker.call(
+      WorkerConsoleRpc.endpointUpdate,
+      {
+        ...body,
+        workspace: caller.workspaceId,
+        actor: { id: caller.memberId, email: caller.email },
+        id,
+      },
+      caller.identity,
+    );
   }
 
   @Delete(':id')
@@ -107,13 +115,18 @@ export class ConsoleWebhooksController {
   @ApiOkResponse({ type: ConsoleEndpoint, description: 'The endpoint as it was.' })
   @ApiErrors(404)
   delete(@Param('id') id: string, @Caller() caller: ConsoleCaller): Promise<ConsoleEndpoint> {
-    return this.worker.call(WorkerConsoleRpc.endpointDelete, {
-      workspace: caller.workspaceId,
-      actor: { id: caller.memberId, email: caller.email },
-      id,
-    });
+    return this.worker.call(
+      WorkerConsoleRpc.endpointDelete,
+      {
+        workspace: caller.workspaceId,
+        actor: { id: caller.memberId, email: caller.email },
+        id,
+      },
+      caller.identity,
+    );
   }
 
+  @WithoutIdempotencyKey('it changes nothing')
   @Post(':id/secret/reveal')
   @RecentSignIn()
   @ConsoleAccess('webhooks.secrets')
@@ -147,14 +160,19 @@ export class ConsoleWebhooksController {
     @Body() body: RotateSecretBody,
     @Caller() caller: ConsoleCaller,
   ): Promise<SigningSecret> {
-    return this.worker.call(WorkerConsoleRpc.secretRotate, {
-      ...body,
-      workspace: caller.workspaceId,
-      actor: { id: caller.memberId, email: caller.email },
-      id,
-    });
+    return this.worker.call(
+      WorkerConsoleRpc.secretRotate,
+      {
+        ...body,
+        workspace: caller.workspaceId,
+        actor: { id: caller.memberId, email: caller.email },
+        id,
+      },
+      caller.identity,
+    );
   }
 
+  @WithoutIdempotencyKey('each call sends one more ping, limited per endpoint')
   @PerRecordLimit('test ping')
   @Post(':id/test')
   @ConsoleAccess('webhooks.manage')
