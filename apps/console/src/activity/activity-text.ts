@@ -13,6 +13,7 @@ const VERBS: Record<string, string> = {
   updated: 'changed',
   deleted: 'deleted',
   restored: 'restored',
+  purged: 'purged from the bin',
   scanned: 'scanned',
   checked_out: 'checked out',
   checked_in: 'checked in',

@@ -49,9 +49,11 @@ function AssetDetails({ asset }: { asset: Asset }) {
 
   function remove() {
     deleting.mutate(asset.id, {
-      onSuccess: () => {
+      onSuccess: (deleted) => {
         const state: AssetPageNotice = {
-          notice: `“${asset.name}” is in the bin. Restore it from here at any time.`,
+          notice: deleted.purge_at
+            ? `“${asset.name}” is in the bin. Restore it from here until ${formatDateTime(deleted.purge_at)}, when it is purged for good.`
+            : `“${asset.name}” is in the bin. Restore it from here at any time.`,
         };
         void navigate('/assets/bin', { state });
       },
@@ -149,7 +151,8 @@ function AssetDetails({ asset }: { asset: Asset }) {
       >
         <p>
           “{asset.name}” (<span className="mono">{asset.asset_tag}</span>) leaves the asset list and
-          the API answers 404 for it until someone restores it from the bin.
+          the API answers 404 for it until someone restores it from the bin, where it stays for a
+          limited time before it is purged for good.
           {asset.assigned_to &&
             ` It is checked out to ${asset.assigned_to.name}: check it in first.`}
         </p>

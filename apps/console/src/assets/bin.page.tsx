@@ -39,7 +39,8 @@ export function BinPage() {
       <h1>Bin</h1>
       <p className="lead">
         Deleted assets are out of every list and the API answers 404 for them. Restoring brings one
-        back with the same id, as long as its asset tag is still free.
+        back with the same id, as long as its asset tag is still free. Each is purged for good on
+        the date shown, and can no longer be restored.
       </p>
       {arrived && <Notice tone="success">{arrived}</Notice>}
       <ErrorNotice error={restore.error} />
@@ -53,6 +54,7 @@ export function BinPage() {
                   <th scope="col">Name</th>
                   <th scope="col">Asset tag</th>
                   <th scope="col">Deleted</th>
+                  <th scope="col">Purged on</th>
                   {manage && (
                     <th scope="col">
                       <span className="visually-hidden">Actions</span>
@@ -63,7 +65,7 @@ export function BinPage() {
               <tbody>
                 {deleted.length === 0 && (
                   <tr>
-                    <td colSpan={manage ? 4 : 3} className="empty">
+                    <td colSpan={manage ? 5 : 4} className="empty">
                       The bin is empty.
                     </td>
                   </tr>
@@ -73,6 +75,9 @@ export function BinPage() {
                     <td>{asset.name}</td>
                     <td className="mono">{asset.asset_tag}</td>
                     <td className="nowrap">{formatDateTime(asset.deleted_at)}</td>
+                    <td className="nowrap">
+                      {asset.purge_at ? formatDateTime(asset.purge_at) : 'Never'}
+                    </td>
                     {manage && (
                       <td className="cell-actions">
                         <button

@@ -48,7 +48,7 @@ beforeAll(async () => {
   const writes = new WriteTransactions(db);
   assets = new AssetsService(reads, writes, writer, activity);
   people = new PeopleService(reads, writes, writer, activity);
-  bin = new AssetBin(reads, writes, writer, activity);
+  bin = new AssetBin(reads, writes, writer, activity, { BIN_RETENTION_DAYS: 30 });
   scanner = new AssetScanner(writes, writer, activity);
   sweep = new OverdueSweep(db, writer, activity, { OVERDUE_SWEEP_MS: 60_000 });
 }, 30_000);

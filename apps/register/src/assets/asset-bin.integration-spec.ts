@@ -26,6 +26,7 @@ import { PeopleService } from '../people/people.service';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { AssetBin } from './asset-bin';
+import { AssetBinPurge } from './asset-bin-purge';
 import { RESTORED_COLUMNS } from './asset.store';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetScanner } from './asset-scanner';
@@ -50,7 +51,7 @@ beforeAll(async () => {
   const writes = new WriteTransactions(db);
   assets = new AssetsService(reads, writes, writer, activity);
   people = new PeopleService(reads, writes, writer, activity);
-  bin = new AssetBin(reads, writes, writer, activity);
+  bin = new AssetBin(reads, writes, writer, activity, { BIN_RETENTION_DAYS: 30 });
   scanner = new AssetScanner(writes, writer, activity);
 }, 30_000);
 
@@ -124,6 +125,7 @@ describe('soft delete and restore', () => {
       name: 'Binned laptop',
       asset_tag: gone.asset_tag,
       deleted_at: matching(/Z$/),
+      purge_at: matching(/Z$/),
     });
     expect((await domainRejection(ws.get(gone.id))).code).toBe('not_found');
     expect((await ws.list()).data.map((asset) => asset.id)).toEqual([kept.id]);
@@ -234,6 +236,55 @@ describe('soft delete and restore', () => {
           AND column_name <> 'updated_at'`,
     );
     expect(rows.map((row) => row.column_name).sort()).toEqual([...RESTORED_COLUMNS].sort());
+  });
+});
+
+describe('the bin keeps BIN_RETENTION_DAYS, then purges', () => {
+  const DAY = 86_400_000;
+
+  it('says when each asset is purged, purges it then with a feed entry, and a restore finds nothing', async () => {
+    const ws = workspace();
+    const old = await ws.create({ name: 'Old laptop' });
+    const recent = await ws.create({ name: 'Recent laptop' });
+    const deleted = await ws.delete(old.id);
+    await ws.delete(recent.id);
+    expect(Date.parse(deleted.purge_at ?? '') - Date.parse(deleted.deleted_at)).toBe(30 * DAY);
+    // The old one was deleted 31 days ago.
+    await db.query(
+      `UPDATE register.deleted_assets SET deleted_at = now() - interval '31 days' WHERE id = $1`,
+      [old.id],
+    );
+    const purge = new AssetBinPurge(db, activity, { BIN_RETENTION_DAYS: 30 });
+    expect(await purge.purge()).toBe(1);
+    expect((await ws.deleted()).map((asset) => asset.id)).toEqual([recent.id]);
+    expect((await domainRejection(ws.restore(old.id))).code).toBe('not_found');
+    const [entry] = await db.query<Array<{ action: string; source: string; record_name: string }>>(
+      `SELECT action, source, record_name FROM register.activity
+        WHERE record_id = $1 AND action = 'purged'`,
+      [old.id],
+    );
+    expect(entry).toEqual({ action: 'purged', source: 'system', record_name: 'Old laptop' });
+    // Nothing more is due: a second run purges nothing; the recent one goes 30 days on.
+    expect(await purge.purge()).toBe(0);
+    expect(await purge.purge(new Date(Date.now() + 31 * DAY))).toBeGreaterThanOrEqual(1);
+    expect(await ws.deleted()).toEqual([]);
+  });
+
+  it('keeps the bin for ever with BIN_RETENTION_DAYS=0, and says so (no purge date)', async () => {
+    const ws = workspace();
+    const asset = await ws.create({ name: 'Kept for ever' });
+    const forever = new AssetBin(
+      new ReadTransactions(db),
+      new WriteTransactions(db),
+      writer,
+      activity,
+      { BIN_RETENTION_DAYS: 0 },
+    );
+    const deleted = await forever.delete(ws.caller, asset.id);
+    expect(deleted.purge_at).toBeNull();
+    const purge = new AssetBinPurge(db, activity, { BIN_RETENTION_DAYS: 0 });
+    expect(await purge.purge(new Date(Date.now() + 10_000 * DAY))).toBe(0);
+    expect((await ws.deleted()).map((a) => a.id)).toEqual([asset.id]);
   });
 });
 

@@ -8,7 +8,8 @@ import {
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { RegisterConfig } from '../config/register-config';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
@@ -37,12 +38,13 @@ export class AssetBin {
     private readonly writes: WriteTransactions,
     private readonly outbox: OutboxWriter,
     private readonly activity: ActivityLog,
+    @Inject(RegisterConfig) private readonly config: Pick<RegisterConfig, 'BIN_RETENTION_DAYS'>,
   ) {}
 
   listDeleted(caller: CallerContext): Promise<DeletedAsset[]> {
     return this.reads.run(async (db) => {
       const rows = await binnedAssets(db, caller.workspaceId, DELETED_ASSETS_SHOWN);
-      return rows.map(toDeleted);
+      return rows.map((row) => toDeleted(row, this.config.BIN_RETENTION_DAYS));
     });
   }
 
@@ -75,7 +77,7 @@ export class AssetBin {
         recordName: asset.name,
         action: 'deleted',
       });
-      return toDeleted(binned);
+      return toDeleted(binned, this.config.BIN_RETENTION_DAYS);
     });
   }
 

@@ -398,12 +398,17 @@ export async function lockBinned(
   throw assetNotFound(id);
 }
 
-export function toDeleted(row: BinRow): DeletedAsset {
+/** `retentionDays`: BIN_RETENTION_DAYS (0: kept for ever, no purge date). */
+export function toDeleted(row: BinRow, retentionDays: number): DeletedAsset {
   return {
     id: row.id,
     name: row.name,
     asset_tag: row.asset_tag,
     deleted_at: row.deleted_at.toISOString(),
+    purge_at:
+      retentionDays === 0
+        ? null
+        : new Date(row.deleted_at.getTime() + retentionDays * 86_400_000).toISOString(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AssetBin } from './asset-bin';
+import { AssetBinPurge } from './asset-bin-purge';
 import { AssetScanner } from './asset-scanner';
 import { AssetsRpcController } from './assets.rpc-controller';
 import { AssetsService } from './assets.service';
@@ -8,6 +9,6 @@ import { OverdueSweep } from './overdue-sweep';
 
 @Module({
   controllers: [AssetsRpcController, OverdueClockRpcController],
-  providers: [AssetsService, AssetBin, AssetScanner, OverdueSweep],
+  providers: [AssetsService, AssetBin, AssetBinPurge, AssetScanner, OverdueSweep],
 })
 export class AssetsModule {}

@@ -51,6 +51,8 @@ export class RegisterConfig {
 
   /** Days an accepted or expired invitation is kept (an open one always is). */
   @IsInt() @Min(1) @Max(36_500) INVITATION_RETENTION_DAYS: number = 30;
+  /** Days a deleted asset stays in the bin, restorable, before it is purged; 0: for ever. */
+  @IsInt() @Min(0) @Max(36_500) BIN_RETENTION_DAYS: number = 30;
   /**
    * The most any statement or lock wait on the pool may take (ms): less than the gateway waits
    * for an answer (REGISTER_TIMEOUT_MS, 4 s), so no statement outlives its caller. The API's

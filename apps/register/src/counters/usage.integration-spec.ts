@@ -52,7 +52,7 @@ beforeAll(async () => {
   const activity = new ActivityLog('register');
   assets = new AssetsService(reads, writes, writer, activity);
   people = new PeopleService(reads, writes, writer, activity);
-  bin = new AssetBin(reads, writes, writer, activity);
+  bin = new AssetBin(reads, writes, writer, activity, { BIN_RETENTION_DAYS: 30 });
   const config = loadRegisterConfig({ DATABASE_URL: store.database.url });
   mailer = new Mailer(config);
   // Making an owner reads no plan facts (only accepting an invitation does).

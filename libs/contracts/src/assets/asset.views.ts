@@ -194,6 +194,13 @@ export class DeletedAsset {
   @TextField({ description: 'Name of the asset when it was deleted.' }) name!: string;
   @TextField({ description: 'Its asset tag; restoring needs it to be free.' }) asset_tag!: string;
   @TimestampField({ description: 'When it was deleted.' }) deleted_at!: string;
+  @TimestampField({
+    nullable: true,
+    description:
+      'When it is purged for good, and can no longer be restored (the bin keeps assets ' +
+      'BIN_RETENTION_DAYS, 30 by default); null when this deployment keeps the bin for ever.',
+  })
+  purge_at!: string | null;
 }
 
 /** What a scan found (console API only); the scan is recorded and fires `asset.scanned`. */
