@@ -19,6 +19,7 @@ import { RateLimitsModule } from './limits/rate-limits.module';
 import { MembersModule } from './members/members.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
+import { BookingsModule } from './bookings/bookings.module';
 import { PingModule } from './ping/ping.module';
 
 /** The gateway: one feature module per job, wired here and nowhere else. */
@@ -50,6 +51,7 @@ export class GatewayAppModule {
         PingModule,
         AssetsModule,
         PeopleModule,
+        BookingsModule,
         MembersModule,
         InvitationsModule,
         AdminModule,

@@ -16,6 +16,7 @@ import { AssetsModule } from './assets/assets.module';
 import { CountersModule } from './counters/counters.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
+import { BookingsModule } from './bookings/bookings.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
 import { REGISTER_SCHEMA } from './database/data-source';
@@ -83,6 +84,7 @@ export class RegisterAppModule {
         MailModule,
         AssetsModule,
         PeopleModule,
+        BookingsModule,
         CustomFieldsModule,
         MembersModule,
         SignInModule,

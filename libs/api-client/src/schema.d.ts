@@ -138,6 +138,76 @@ export interface paths {
         patch: operations["updatePerson"];
         trace?: never;
     };
+    "/api/v1/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bookings
+         * @description Paged, ordered by `starts_at`, then `id`. `from` and `to` keep the bookings whose range overlaps [from, to); the other filters are exact. Always the paged envelope.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listBookings"];
+        put?: never;
+        /**
+         * Book assets for a person
+         * @description Holds every asset for [starts_at, ends_at). A booking overlapping a held booking of any of its assets (requested, confirmed, checked out, overdue), or an asset checked out with a due date after `starts_at`, is a 409 naming each conflict; the database refuses the overlap, so of concurrent requests for one slot exactly one succeeds. Assets not found, in the bin, retired, lost or stolen, and an inactive person, are a 400 naming them. Confirmed at once: fires `booking.created`, then `booking.confirmed`.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one booking
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking
+         * @description Before its assets are handed out (requested or confirmed; else 409): its range is free again at once. Fires `booking.cancelled`, with `cancellation.reason` `cancelled`.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["cancelBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -1508,6 +1578,98 @@ export interface components {
             /** @enum {string} */
             status?: "active" | "inactive";
         };
+        /** @description The asset concerned. */
+        AssetRef: {
+            /** @description Id of the asset. */
+            id: string;
+            name: string;
+            asset_tag: string;
+        };
+        BookingCancellation: {
+            /**
+             * @description `cancelled` by someone, or `rejected` by a manager (approval).
+             * @enum {string}
+             */
+            reason: "cancelled" | "rejected";
+            /** @description What they said, if anything. */
+            note: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        /**
+         * @example {
+         *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
+         *       "status": "confirmed",
+         *       "person": {
+         *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *         "name": "Margaret Hamilton"
+         *       },
+         *       "assets": [
+         *         {
+         *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+         *           "name": "Sony A7 IV",
+         *           "asset_tag": "CAM-0042"
+         *         }
+         *       ],
+         *       "starts_at": "2026-12-04T09:00:00.000Z",
+         *       "ends_at": "2026-12-04T18:00:00.000Z",
+         *       "notes": "Product shoot",
+         *       "cancellation": null,
+         *       "created_at": "2026-11-28T10:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z"
+         *     }
+         */
+        Booking: {
+            /** @description Id of the booking. */
+            id: string;
+            /** @enum {string} */
+            status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
+            /** @description Who the assets are booked for. */
+            person: components["schemas"]["PersonRef"];
+            /** @description The assets booked, as they are now. */
+            assets: components["schemas"]["AssetRef"][];
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            notes: string | null;
+            /** @description Why and when it was cancelled or rejected; null otherwise. */
+            cancellation: components["schemas"]["BookingCancellation"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        BookingPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Booking"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateBookingInput: {
+            /** @description The person the assets are booked for. */
+            person_id: string;
+            asset_ids: string[];
+            /**
+             * Format: date-time
+             * @description When the booking starts.
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description When it ends: after starts_at.
+             */
+            ends_at: string;
+            notes?: string | null;
+        };
+        CancelBookingInput: {
+            /** @description Why, for the record. */
+            note?: string | null;
+        };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
@@ -1625,13 +1787,6 @@ export interface components {
              */
             due_at: string;
         };
-        /** @description The asset concerned. */
-        AssetRef: {
-            /** @description Id of the asset. */
-            id: string;
-            name: string;
-            asset_tag: string;
-        };
         AssetRequest: {
             /** @description Id of the request. */
             id: string;
@@ -1708,22 +1863,6 @@ export interface components {
             person: components["schemas"]["PersonRef"];
             /** Format: date-time */
             at: string;
-        };
-        Booking: {
-            /** @description Id of the booking. */
-            id: string;
-            asset: components["schemas"]["AssetRef"];
-            person: components["schemas"]["PersonRef"];
-            /** @enum {string} */
-            status: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
-            /** Format: date-time */
-            starts_at: string;
-            /** Format: date-time */
-            ends_at: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         Reminder: {
             /** @description Id of the reminder. */
@@ -2371,6 +2510,176 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listBookings: {
+        parameters: {
+            query?: {
+                /** @description Bookings that end after this instant. */
+                from?: string;
+                /** @description Bookings that start before this instant. */
+                to?: string;
+                /** @description Bookings holding this asset. */
+                asset_id?: string;
+                /** @description Bookings for this person. */
+                person_id?: string;
+                status?: "requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show";
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBookingInput"];
+            };
+        };
+        responses: {
+            /** @description Created: the booking, confirmed. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelBookingInput"];
+            };
+        };
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -5396,23 +5705,27 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.created data
-                     * @description A booking was created. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A booking was made (then `booking.confirmed` or `booking.requested` follows).
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
-                     *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       },
+                     *       "status": "confirmed",
                      *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
-                     *       "status": "confirmed",
-                     *       "starts_at": "2026-12-01T09:00:00.000Z",
-                     *       "ends_at": "2026-12-05T17:00:00.000Z",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "assets": [
+                     *         {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         }
+                     *       ],
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "notes": "Product shoot",
+                     *       "cancellation": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Booking"];
@@ -5483,23 +5796,27 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.requested data
-                     * @description A booking was requested. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A booking awaits approval. In the catalog (and can be subscribed to) but not emitted yet.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
-                     *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       },
+                     *       "status": "requested",
                      *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
-                     *       "status": "requested",
-                     *       "starts_at": "2026-12-01T09:00:00.000Z",
-                     *       "ends_at": "2026-12-05T17:00:00.000Z",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "assets": [
+                     *         {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         }
+                     *       ],
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "notes": "Product shoot",
+                     *       "cancellation": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Booking"];
@@ -5570,23 +5887,27 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.confirmed data
-                     * @description A booking was confirmed. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A booking was confirmed: its assets are held for its range. Once per booking.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
-                     *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       },
+                     *       "status": "confirmed",
                      *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
-                     *       "status": "confirmed",
-                     *       "starts_at": "2026-12-01T09:00:00.000Z",
-                     *       "ends_at": "2026-12-05T17:00:00.000Z",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "assets": [
+                     *         {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         }
+                     *       ],
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "notes": "Product shoot",
+                     *       "cancellation": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Booking"];
@@ -5657,23 +5978,27 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.cancelled data
-                     * @description A booking was cancelled. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A booking was cancelled (or rejected) before its assets were handed out; its range is free again. `cancellation` says why.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
-                     *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       },
+                     *       "status": "cancelled",
                      *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
-                     *       "status": "cancelled",
-                     *       "starts_at": "2026-12-01T09:00:00.000Z",
-                     *       "ends_at": "2026-12-05T17:00:00.000Z",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "assets": [
+                     *         {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         }
+                     *       ],
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "notes": "Product shoot",
+                     *       "cancellation": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Booking"];
@@ -5747,20 +6072,24 @@ export interface operations {
                      * @description A booked asset was handed out. In the catalog (and can be subscribed to) but not emitted yet.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
-                     *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       },
+                     *       "status": "checked_out",
                      *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
-                     *       "status": "checked_out",
-                     *       "starts_at": "2026-12-01T09:00:00.000Z",
-                     *       "ends_at": "2026-12-05T17:00:00.000Z",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "assets": [
+                     *         {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         }
+                     *       ],
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "notes": "Product shoot",
+                     *       "cancellation": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Booking"];
@@ -5834,20 +6163,24 @@ export interface operations {
                      * @description A booked asset was returned. In the catalog (and can be subscribed to) but not emitted yet.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
-                     *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       },
+                     *       "status": "completed",
                      *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
-                     *       "status": "completed",
-                     *       "starts_at": "2026-12-01T09:00:00.000Z",
-                     *       "ends_at": "2026-12-05T17:00:00.000Z",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "assets": [
+                     *         {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         }
+                     *       ],
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "notes": "Product shoot",
+                     *       "cancellation": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Booking"];
@@ -5921,20 +6254,24 @@ export interface operations {
                      * @description A booked asset was not returned by the end of the booking. In the catalog (and can be subscribed to) but not emitted yet.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
-                     *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       },
+                     *       "status": "overdue",
                      *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
-                     *       "status": "overdue",
-                     *       "starts_at": "2026-12-01T09:00:00.000Z",
-                     *       "ends_at": "2026-12-05T17:00:00.000Z",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "assets": [
+                     *         {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         }
+                     *       ],
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "notes": "Product shoot",
+                     *       "cancellation": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Booking"];
@@ -6008,20 +6345,24 @@ export interface operations {
                      * @description A booking was not picked up. In the catalog (and can be subscribed to) but not emitted yet.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
-                     *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       },
+                     *       "status": "no_show",
                      *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
-                     *       "status": "no_show",
-                     *       "starts_at": "2026-12-01T09:00:00.000Z",
-                     *       "ends_at": "2026-12-05T17:00:00.000Z",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "assets": [
+                     *         {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         }
+                     *       ],
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "notes": "Product shoot",
+                     *       "cancellation": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Booking"];

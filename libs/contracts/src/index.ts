@@ -9,6 +9,7 @@ export * from './fields';
 export * from './health';
 export * from './members';
 export * from './people';
+export * from './bookings';
 export * from './rpc';
 export * from './session';
 export * from './shared';

@@ -14,7 +14,8 @@ export type IdPrefix =
   | 'dep'
   | 'inv'
   | 'cfd'
-  | 'act';
+  | 'act'
+  | 'bkg';
 
 const nextUlid = monotonicFactory();
 

@@ -14,6 +14,8 @@ const VERBS: Record<string, string> = {
   deleted: 'deleted',
   restored: 'restored',
   purged: 'purged from the bin',
+  cancelled: 'cancelled',
+  confirmed: 'confirmed',
   scanned: 'scanned',
   checked_out: 'checked out',
   checked_in: 'checked in',
@@ -37,6 +39,7 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   member: 'member',
   key: 'API key',
   endpoint: 'webhook endpoint',
+  booking: 'booking',
 };
 
 /** "checked out", "changed the role of": the action as a verb phrase. */
@@ -52,7 +55,9 @@ export function nounOf(entry: ActivityEntry): string {
 export function recordLink(entry: ActivityEntry): string | null {
   switch (entry.record_type) {
     case 'asset':
-      return entry.action === 'deleted' ? null : `/assets/${entry.record_id}`;
+      return entry.action === 'deleted' || entry.action === 'purged'
+        ? null
+        : `/assets/${entry.record_id}`;
     case 'person':
       return `/people/${entry.record_id}`;
     case 'endpoint':
@@ -63,6 +68,9 @@ export function recordLink(entry: ActivityEntry): string | null {
       return entry.action === 'removed' || entry.action === 'invitation_cancelled'
         ? null
         : '/members';
+    case 'booking':
+      // No booking page in the console yet (issue 32 adds it).
+      return null;
   }
 }
 

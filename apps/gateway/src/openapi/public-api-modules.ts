@@ -1,4 +1,5 @@
 import { AssetsModule } from '../assets/assets.module';
+import { BookingsModule } from '../bookings/bookings.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { MembersModule } from '../members/members.module';
 import { PeopleModule } from '../people/people.module';
@@ -9,6 +10,7 @@ export const PUBLIC_API_MODULES = [
   PingModule,
   AssetsModule,
   PeopleModule,
+  BookingsModule,
   MembersModule,
   InvitationsModule,
 ];

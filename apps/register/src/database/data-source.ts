@@ -26,6 +26,8 @@ import { AssetConditionScansAndBin1763950000000 } from './migrations/17639500000
 import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
 import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
 import { WorkspacePlans1764000000000 } from './migrations/1764000000000-WorkspacePlans';
+import { CreateBookings1764400000000 } from './migrations/1764400000000-CreateBookings';
+import { BookingAssetEntity, BookingEntity } from '../bookings/booking.entity';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
@@ -63,6 +65,7 @@ export function registerDataSource(
       OutboxContext1763980000000,
       NotifyOutbox1763990000000,
       WorkspacePlans1764000000000,
+      CreateBookings1764400000000,
     ],
     entities: [
       CategoryEntity,
@@ -81,6 +84,8 @@ export function registerDataSource(
       LoginEntity,
       activityEntity(REGISTER_SCHEMA),
       workspacePlansEntity(REGISTER_SCHEMA),
+      BookingEntity,
+      BookingAssetEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

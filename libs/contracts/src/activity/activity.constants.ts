@@ -7,12 +7,19 @@ export const ACTOR_TYPES = ['member', 'key', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
 /** The kinds of record the feed follows, and which app writes their rows. */
-export const ACTIVITY_RECORD_TYPES = ['asset', 'person', 'member', 'key', 'endpoint'] as const;
+export const ACTIVITY_RECORD_TYPES = [
+  'asset',
+  'person',
+  'member',
+  'key',
+  'endpoint',
+  'booking',
+] as const;
 export type ActivityRecordType = (typeof ACTIVITY_RECORD_TYPES)[number];
 
 /** The record types each app owns, so a filtered feed asks only the apps that hold them. */
 export const ACTIVITY_OWNERS = {
-  register: ['asset', 'person', 'member'],
+  register: ['asset', 'person', 'member', 'booking'],
   gateway: ['key'],
   worker: ['endpoint'],
 } as const satisfies Record<string, readonly ActivityRecordType[]>;

@@ -1,4 +1,5 @@
 import { ASSET_EXAMPLE, Asset } from '../assets/asset.views';
+import { BOOKING_EXAMPLE, Booking } from '../bookings/booking.views';
 import { AssetScan, ConditionChange } from '../assets/asset.events';
 import { AssignmentOverdue, CustodyChange } from '../custody/custody.events';
 import { examplesOf } from '../fields/contract-schema.decorator';
@@ -13,7 +14,6 @@ import {
   AssetRequest,
   Audit,
   AuditItemMissing,
-  Booking,
   License,
   LicenseSeatChange,
   Maintenance,
@@ -45,6 +45,9 @@ export const EMITTED_EVENTS = [
   'assignment.checked_out',
   'assignment.checked_in',
   'assignment.overdue',
+  'booking.created',
+  'booking.confirmed',
+  'booking.cancelled',
   'employee.created',
   'employee.offboarded',
   'member.invited',
@@ -128,21 +131,11 @@ const licenceSeat = (what: string) => ({
   examples: [{ license: { id: licence.id, name: licence.name }, person: PERSON, at: AT }],
 });
 
-const booking = (what: string, status: string) => ({
+/** booking.*: the booking after the change. */
+const booking = (description: string, status: string, emitted = true) => ({
   data: Booking,
-  description: notEmitted(what),
-  examples: [
-    {
-      id: 'bkg_01jd8z4a5b6c7d8e9f0g1h2j3k',
-      asset: ASSET_REF,
-      person: PERSON,
-      status,
-      starts_at: '2026-12-01T09:00:00.000Z',
-      ends_at: '2026-12-05T17:00:00.000Z',
-      created_at: AT,
-      updated_at: AT,
-    },
-  ],
+  description: emitted ? description : notEmitted(description),
+  examples: [{ ...BOOKING_EXAMPLE, status }],
 });
 
 export const EVENT_CATALOG = {
@@ -268,17 +261,27 @@ export const EVENT_CATALOG = {
   'license.expiring': licenceData('A software licence ends soon.'),
   'license.expired': licenceData('A software licence has ended.'),
 
-  'booking.created': booking('A booking was created.', 'confirmed'),
-  'booking.requested': booking('A booking was requested.', 'requested'),
-  'booking.confirmed': booking('A booking was confirmed.', 'confirmed'),
-  'booking.cancelled': booking('A booking was cancelled.', 'cancelled'),
-  'booking.checked_out': booking('A booked asset was handed out.', 'checked_out'),
-  'booking.completed': booking('A booked asset was returned.', 'completed'),
+  'booking.created': booking(
+    'A booking was made (then `booking.confirmed` or `booking.requested` follows).',
+    'confirmed',
+  ),
+  'booking.requested': booking('A booking awaits approval.', 'requested', false),
+  'booking.confirmed': booking(
+    'A booking was confirmed: its assets are held for its range. Once per booking.',
+    'confirmed',
+  ),
+  'booking.cancelled': booking(
+    'A booking was cancelled (or rejected) before its assets were handed out; its range is free again. `cancellation` says why.',
+    'cancelled',
+  ),
+  'booking.checked_out': booking('A booked asset was handed out.', 'checked_out', false),
+  'booking.completed': booking('A booked asset was returned.', 'completed', false),
   'booking.overdue': booking(
     'A booked asset was not returned by the end of the booking.',
     'overdue',
+    false,
   ),
-  'booking.no_show': booking('A booking was not picked up.', 'no_show'),
+  'booking.no_show': booking('A booking was not picked up.', 'no_show', false),
 
   'reminder.due': {
     data: Reminder,

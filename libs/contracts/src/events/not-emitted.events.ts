@@ -2,13 +2,14 @@ import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
   DateField,
   EnumField,
-  IdField,
   IntField,
   NestedField,
   TextField,
   TimestampField,
 } from '../fields/field.decorators';
-import { LocationRef, PersonRef, type NamedRef } from '../shared/refs';
+import { AssetRef, LocationRef, PersonRef, type NamedRef } from '../shared/refs';
+
+export { AssetRef };
 
 /**
  * The `data` of the webhook events that are not a resource of the API (the asset.*,
@@ -20,13 +21,6 @@ import { LocationRef, PersonRef, type NamedRef } from '../shared/refs';
  */
 
 // ---- in the catalog, not emitted yet -----------------------------------------------------
-
-@ContractSchema({ name: 'AssetRef', description: 'The asset concerned.' })
-export class AssetRef {
-  @IdField('ast', 'Id of the asset.') id!: string;
-  @TextField() name!: string;
-  @TextField() asset_tag!: string;
-}
 
 /** `{id, name}` of a record whose ids have no fixed prefix yet. */
 function plainRef(schemaName: string) {
@@ -106,28 +100,6 @@ export class LicenseSeatChange {
   @NestedField(LicenseRef) license!: NamedRef;
   @NestedField(PersonRef) person!: NamedRef;
   @TimestampField() at!: string;
-}
-
-export const BOOKING_STATUSES = [
-  'requested',
-  'confirmed',
-  'cancelled',
-  'checked_out',
-  'completed',
-  'overdue',
-  'no_show',
-] as const;
-
-@ContractSchema({ name: 'Booking' })
-export class Booking {
-  @TextField({ description: 'Id of the booking.' }) id!: string;
-  @NestedField(AssetRef) asset!: AssetRef;
-  @NestedField(PersonRef) person!: NamedRef;
-  @EnumField(BOOKING_STATUSES) status!: (typeof BOOKING_STATUSES)[number];
-  @TimestampField() starts_at!: string;
-  @TimestampField() ends_at!: string;
-  @TimestampField() created_at!: string;
-  @TimestampField() updated_at!: string;
 }
 
 @ContractSchema({ name: 'Reminder' })

@@ -21,3 +21,11 @@ export const CategoryRef = namedRef('cat', 'category', 'CategoryRef');
 export const LocationRef = namedRef('loc', 'location', 'LocationRef');
 export const DepartmentRef = namedRef('dep', 'department', 'DepartmentRef');
 export const PersonRef = namedRef('per', 'person', 'PersonRef');
+
+/** An asset referred to by id, with its name and tag as they are now. */
+@ContractSchema({ name: 'AssetRef', description: 'The asset concerned.' })
+export class AssetRef {
+  @IdField('ast', 'Id of the asset.') id!: string;
+  @TextField() name!: string;
+  @TextField() asset_tag!: string;
+}

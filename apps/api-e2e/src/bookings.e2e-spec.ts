@@ -1,0 +1,189 @@
+import {
+  WorkerAdminPatterns,
+  type AssetDetail,
+  type Booking,
+  type CreatedWebhookView,
+  type ErrorBody,
+  type EventEnvelope,
+  type Page,
+  type PersonDetail,
+} from '@custodian/contracts';
+import { WebhookReceiver, envelopeErrors, eventually } from '@custodian/testing';
+import { verify } from '@custodian/webhook-signature';
+import { randomUUID } from 'node:crypto';
+import { Tenant, TestStack } from './support/stack';
+
+const HOUR = 3_600_000;
+const at = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
+const RACE = 50;
+
+/**
+ * Issue 32, first part, over HTTP: bookings through the public API, the overlap refused by
+ * the database under a race, and the booking events at a real receiver, signed. Every answer
+ * is checked against docs/openapi.json (the stack's contract check).
+ */
+describe('bookings (e2e)', () => {
+  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
+  const receiver = new WebhookReceiver();
+  let tenant: Tenant;
+  let reader: Tenant;
+  let endpoint: CreatedWebhookView;
+  let person: PersonDetail;
+
+  beforeAll(async () => {
+    await receiver.start();
+    await stack.start();
+    tenant = await stack.tenant('pro', 'write');
+    reader = new Tenant(
+      stack,
+      tenant.workspace,
+      await stack.createKey(tenant.workspace.id, 'read'),
+    );
+    endpoint = await stack.workerAdminCall<CreatedWebhookView>(WorkerAdminPatterns.webhookCreate, {
+      workspace: tenant.workspace.id,
+      url: receiver.url('/bookings'),
+      events: 'booking.created,booking.confirmed,booking.cancelled',
+    });
+    person = (await tenant.post<PersonDetail>('/people', { full_name: 'Ada Lovelace' })).body;
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack.stop();
+    await receiver.stop();
+  });
+
+  async function asset(name: string): Promise<AssetDetail> {
+    const created = await tenant.post<AssetDetail>('/assets', { name });
+    expect(created.status).toBe(201);
+    return created.body;
+  }
+
+  it(`gives exactly one 201 of ${RACE} concurrent overlapping bookings, 409s naming it`, async () => {
+    const camera = await asset('Race camera');
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: RACE }, async (_, i) => {
+        const sent = Date.now();
+        const answer = await tenant.request<Booking | ErrorBody>('/bookings', {
+          method: 'POST',
+          body: {
+            person_id: person.id,
+            asset_ids: [camera.id],
+            starts_at: at(24 + i * 0.01),
+            ends_at: at(48),
+          },
+        });
+        return { answer, ms: Date.now() - sent };
+      }),
+    );
+    const statuses = answers.map(({ answer }) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(RACE - 1);
+    const made = answers.find(({ answer }) => answer.status === 201)!.answer.body as Booking;
+    for (const { answer } of answers.filter(({ answer }) => answer.status === 409)) {
+      expect((answer.body as ErrorBody).message).toContain(`Race camera (${camera.id})`);
+      expect((answer.body as ErrorBody).message).toContain(made.id);
+    }
+    const times = answers.map(({ ms }) => ms).sort((a, b) => a - b);
+    const p99 = times[Math.ceil(times.length * 0.99) - 1];
+    console.log(`bookings race: ${RACE} requests in ${Date.now() - started} ms, p99 ${p99} ms`);
+  });
+
+  it('books, lists, fetches and cancels, and the receiver gets created, confirmed and cancelled, signed', async () => {
+    const camera = await asset('Camera');
+    const tripod = await asset('Tripod');
+    const key = randomUUID();
+    const body = {
+      person_id: person.id,
+      asset_ids: [camera.id, tripod.id],
+      starts_at: at(100),
+      ends_at: at(110),
+      notes: 'Product shoot',
+    };
+    const created = await tenant.request<Booking>('/bookings', {
+      method: 'POST',
+      body,
+      headers: { 'idempotency-key': key },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'confirmed', notes: 'Product shoot' });
+    const retried = await tenant.request<Booking>('/bookings', {
+      method: 'POST',
+      body,
+      headers: { 'idempotency-key': key },
+    });
+    expect(retried.text).toBe(created.text);
+
+    const fetched = await reader.get<Booking>(`/bookings/${created.body.id}`);
+    expect(fetched.body).toEqual(created.body);
+    const listed = await reader.get<Page<Booking>>(
+      `/bookings?asset_id=${tripod.id}&from=${encodeURIComponent(at(105))}`,
+    );
+    expect(listed.body.data.map((booking) => booking.id)).toEqual([created.body.id]);
+
+    const cancelled = await tenant.post<Booking>(`/bookings/${created.body.id}/cancel`, {
+      note: 'Moved to next week',
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.cancellation).toMatchObject({ reason: 'cancelled' });
+
+    const received = await eventually(() => {
+      const got = receiver
+        .on('/bookings')
+        .filter((request) => request.rawBody.includes(created.body.id));
+      if (got.length < 3) throw new Error(`${got.length} of 3 events`);
+      return Promise.resolve(got);
+    });
+    for (const request of received) {
+      const check = verify(
+        endpoint.secret,
+        request.rawBody,
+        request.headers['x-custodian-timestamp'] as string,
+        request.headers['x-custodian-signature'] as string,
+      );
+      expect(check).toEqual({ ok: true });
+    }
+    const envelopes = received.map(
+      (request) => JSON.parse(request.rawBody) as EventEnvelope<Booking>,
+    );
+    for (const envelope of envelopes) expect(envelopeErrors(envelope)).toEqual([]);
+    expect(envelopes.map((envelope) => envelope.event).sort()).toEqual([
+      'booking.cancelled',
+      'booking.confirmed',
+      'booking.created',
+    ]);
+    const cancelledEvent = envelopes.find((envelope) => envelope.event === 'booking.cancelled');
+    expect(cancelledEvent?.data).toEqual(cancelled.body);
+  });
+
+  it('answers bad input with the error body naming the field, and a read key cannot book', async () => {
+    const camera = await asset('Validated camera');
+    const bad = await tenant.post<ErrorBody>('/bookings', {
+      person_id: person.id,
+      asset_ids: [camera.id],
+      starts_at: 'tomorrow',
+      ends_at: at(2),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/starts_at must be a date and time/);
+    const backwards = await tenant.post<ErrorBody>('/bookings', {
+      person_id: person.id,
+      asset_ids: [camera.id],
+      starts_at: at(3),
+      ends_at: at(2),
+    });
+    expect([backwards.status, backwards.body.message]).toEqual([
+      400,
+      'ends_at must be after starts_at',
+    ]);
+    const refused = await reader.post<ErrorBody>('/bookings', {
+      person_id: person.id,
+      asset_ids: [camera.id],
+      starts_at: at(1),
+      ends_at: at(2),
+    });
+    expect(refused.status).toBe(403);
+    const missing = await reader.get<ErrorBody>('/bookings/bkg_nope');
+    expect(missing.status).toBe(404);
+  });
+});

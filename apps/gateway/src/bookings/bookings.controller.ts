@@ -1,0 +1,97 @@
+import {
+  Booking,
+  BookingListQuery,
+  BookingPage,
+  CancelBookingInput,
+  CreateBookingInput,
+  RegisterRpc,
+  type Page,
+} from '@custodian/contracts';
+import type { RequestIdentity } from '@custodian/messaging';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AccessRecord } from '../access/access-record';
+import { Access, RequiresScope } from '../access/requires-scope.decorator';
+import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
+import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
+import { RegisterClient } from '../register-client/register-client';
+
+/** HTTP face of the register's bookings; the rules, and the overlap constraint, live there. */
+@ApiTags('Bookings')
+@Controller('bookings')
+export class BookingsController {
+  constructor(private readonly register: RegisterClient) {}
+
+  @Get()
+  @RequiresScope('read')
+  @ApiOperation({
+    operationId: 'listBookings',
+    summary: 'List bookings',
+    description:
+      'Paged, ordered by `starts_at`, then `id`. `from` and `to` keep the bookings whose range ' +
+      'overlaps [from, to); the other filters are exact. Always the paged envelope.',
+  })
+  @ApiOkResponse({ type: BookingPage, description: 'OK.' })
+  @ApiErrors(400)
+  list(@Access() access: AccessRecord, @Query() query: BookingListQuery): Promise<Page<Booking>> {
+    return this.register.call(RegisterRpc.bookingsList, access, { query });
+  }
+
+  @Post()
+  @AcceptsIdempotencyKey()
+  @HttpCode(201)
+  @RequiresScope('write')
+  @ApiOperation({
+    operationId: 'createBooking',
+    summary: 'Book assets for a person',
+    description:
+      'Holds every asset for [starts_at, ends_at). A booking overlapping a held booking of ' +
+      'any of its assets (requested, confirmed, checked out, overdue), or an asset checked out ' +
+      'with a due date after `starts_at`, is a 409 naming each conflict; the database refuses ' +
+      'the overlap, so of concurrent requests for one slot exactly one succeeds. Assets not ' +
+      'found, in the bin, retired, lost or stolen, and an inactive person, are a 400 naming ' +
+      'them. Confirmed at once: fires `booking.created`, then `booking.confirmed`.',
+  })
+  @ApiCreatedResponse({ type: Booking, description: 'Created: the booking, confirmed.' })
+  @ApiErrors(400, 409, 422)
+  create(
+    @Access() access: AccessRecord,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: CreateBookingInput,
+  ): Promise<Booking> {
+    return this.register.call(RegisterRpc.bookingsCreate, access, { body }, identity);
+  }
+
+  @Get(':id')
+  @RequiresScope('read')
+  @ApiIdParam('id', 'booking')
+  @ApiOperation({ operationId: 'getBooking', summary: 'Fetch one booking' })
+  @ApiOkResponse({ type: Booking, description: 'OK.' })
+  @ApiErrors(404)
+  get(@Access() access: AccessRecord, @Param('id') id: string): Promise<Booking> {
+    return this.register.call(RegisterRpc.bookingsGet, access, { id });
+  }
+
+  @Post(':id/cancel')
+  @AcceptsIdempotencyKey()
+  @HttpCode(200)
+  @RequiresScope('write')
+  @ApiIdParam('id', 'booking')
+  @ApiOperation({
+    operationId: 'cancelBooking',
+    summary: 'Cancel a booking',
+    description:
+      'Before its assets are handed out (requested or confirmed; else 409): its range is ' +
+      'free again at once. Fires `booking.cancelled`, with `cancellation.reason` `cancelled`.',
+  })
+  @ApiOkResponse({ type: Booking, description: 'Cancelled.' })
+  @ApiErrors(404, 409, 422)
+  cancel(
+    @Access() access: AccessRecord,
+    @Param('id') id: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: CancelBookingInput,
+  ): Promise<Booking> {
+    return this.register.call(RegisterRpc.bookingsCancel, access, { id, body }, identity);
+  }
+}

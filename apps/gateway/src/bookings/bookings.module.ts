@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { RegisterClientModule } from '../register-client/register-client.module';
+import { BookingsController } from './bookings.controller';
+
+/** The public API's bookings routes; the register owns the rules and the data. */
+@Module({ imports: [RegisterClientModule], controllers: [BookingsController] })
+export class BookingsModule {}

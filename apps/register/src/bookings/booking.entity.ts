@@ -1,0 +1,83 @@
+import {
+  BOOKING_CANCEL_REASONS,
+  BOOKING_STATUSES,
+  type BookingCancelReason,
+  type BookingStatus,
+} from '@custodian/contracts';
+import { checkOneOf } from '@custodian/persistence';
+import { Check, Column, Entity, Exclusion, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { PersonEntity } from '../people/person.entity';
+
+/** register.bookings: assets held for a person over a range (register.booking_assets). */
+@Entity({ schema: 'register', name: 'bookings' })
+@Check('bookings_status_check', checkOneOf('status', BOOKING_STATUSES))
+@Check('bookings_cancel_reason_check', checkOneOf('cancel_reason', BOOKING_CANCEL_REASONS))
+@Check('bookings_range_check', 'ends_at > starts_at')
+@Index('bookings_workspace_starts', ['workspace_id', 'starts_at', 'id'])
+@Index('bookings_workspace_person', ['workspace_id', 'person_id', 'starts_at'])
+export class BookingEntity {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'bookings_pkey' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  workspace_id!: string;
+
+  @Column({ type: 'text' })
+  @ForeignKey(() => PersonEntity, { name: 'bookings_person_id_fkey' })
+  person_id!: string;
+
+  @Column({ type: 'text' })
+  status!: BookingStatus;
+
+  @Column({ type: 'timestamptz' })
+  starts_at!: Date;
+
+  @Column({ type: 'timestamptz' })
+  ends_at!: Date;
+
+  @Column({ type: 'text', nullable: true })
+  notes!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  cancel_reason!: BookingCancelReason | null;
+
+  @Column({ type: 'text', nullable: true })
+  cancel_note!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  cancelled_at!: Date | null;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  created_at!: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updated_at!: Date;
+}
+
+/**
+ * register.booking_assets: one row per asset of a booking. While `holds`, the exclusion
+ * constraint refuses another holding row of the asset over an overlapping `during`.
+ */
+@Entity({ schema: 'register', name: 'booking_assets' })
+@Exclusion(
+  'booking_assets_no_overlap',
+  'USING gist (workspace_id WITH =, asset_id WITH =, during WITH &&) WHERE (holds)',
+)
+@Index('booking_assets_asset', ['workspace_id', 'asset_id'])
+export class BookingAssetEntity {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'booking_assets_pkey' })
+  @ForeignKey(() => BookingEntity, { name: 'booking_assets_booking_id_fkey', onDelete: 'CASCADE' })
+  booking_id!: string;
+
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'booking_assets_pkey' })
+  asset_id!: string;
+
+  @Column({ type: 'text' })
+  workspace_id!: string;
+
+  @Column({ type: 'tstzrange' })
+  during!: string;
+
+  @Column({ type: 'boolean' })
+  holds!: boolean;
+}

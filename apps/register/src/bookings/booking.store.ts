@@ -1,0 +1,221 @@
+import type { Booking, BookingCancelReason, BookingStatus } from '@custodian/contracts';
+import { DomainError } from '@custodian/contracts';
+import { queryRows, type Queryable } from '@custodian/persistence';
+import type { EntityManager } from 'typeorm';
+import type { BookingEntity } from './booking.entity';
+
+/*
+ * register.bookings and register.booking_assets: their SQL, their row types and the view a
+ * row makes.
+ */
+
+export type NewBookingRow = Pick<
+  BookingEntity,
+  'id' | 'workspace_id' | 'person_id' | 'status' | 'starts_at' | 'ends_at' | 'notes'
+>;
+
+/** A booking with its person's name and its assets as they are now (or were, if binned). */
+export type BookingRow = BookingEntity & {
+  person_name: string;
+  assets: Array<{ id: string; name: string; asset_tag: string }>;
+};
+
+/** One asset's booking that stands in the way of another over [starts_at, ends_at). */
+export interface ConflictRow {
+  booking_id: string;
+  asset_id: string;
+  asset_name: string;
+  starts_at: Date;
+  ends_at: Date;
+}
+
+/**
+ * The booking's row and one row per asset, holding its range: the exclusion constraint
+ * (booking_assets_no_overlap) refuses the statement if another holding row of an asset
+ * overlaps it; the caller names the conflicts (conflictsWith) after the rollback.
+ */
+export async function insertBooking(
+  tx: EntityManager,
+  booking: NewBookingRow,
+  assetIds: string[],
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO register.bookings (id, workspace_id, person_id, status, starts_at, ends_at, notes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      booking.id,
+      booking.workspace_id,
+      booking.person_id,
+      booking.status,
+      booking.starts_at,
+      booking.ends_at,
+      booking.notes,
+    ],
+  );
+  await tx.query(
+    `INSERT INTO register.booking_assets (booking_id, asset_id, workspace_id, during, holds)
+     SELECT $1, asset_id, $2, tstzrange($3, $4), true FROM unnest($5::text[]) AS asset_id`,
+    [booking.id, booking.workspace_id, booking.starts_at, booking.ends_at, assetIds],
+  );
+}
+
+/** True for the error Postgres raises when the exclusion constraint refuses a row. */
+export function isBookingOverlap(error: unknown): boolean {
+  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
+  return driver?.code === '23P01' && driver.constraint === 'booking_assets_no_overlap';
+}
+
+/** The holding bookings of `assetIds` that overlap [startsAt, endsAt), by asset and start. */
+export function conflictsWith(
+  db: EntityManager,
+  workspaceId: string,
+  assetIds: string[],
+  startsAt: Date,
+  endsAt: Date,
+): Promise<ConflictRow[]> {
+  return queryRows<ConflictRow>(
+    db,
+    `SELECT ba.booking_id, ba.asset_id, coalesce(a.name, ba.asset_id) AS asset_name,
+            b.starts_at, b.ends_at
+       FROM register.booking_assets ba
+       JOIN register.bookings b ON b.id = ba.booking_id
+       LEFT JOIN register.assets a ON a.id = ba.asset_id
+      WHERE ba.workspace_id = $1 AND ba.asset_id = ANY($2::text[]) AND ba.holds
+        AND ba.during && tstzrange($3, $4)
+      ORDER BY ba.asset_id, b.starts_at`,
+    [workspaceId, assetIds, startsAt, endsAt],
+  );
+}
+
+const BOOKING_COLUMNS = `b.*, p.full_name AS person_name,
+  (SELECT coalesce(json_agg(json_build_object(
+            'id', ba.asset_id,
+            'name', coalesce(a.name, d.name, ba.asset_id),
+            'asset_tag', coalesce(a.asset_tag, d.asset_tag, '')) ORDER BY ba.asset_id), '[]')
+     FROM register.booking_assets ba
+     LEFT JOIN register.assets a ON a.id = ba.asset_id
+     LEFT JOIN register.deleted_assets d ON d.id = ba.asset_id
+    WHERE ba.booking_id = b.id) AS assets`;
+
+export async function findBookingRow(
+  db: EntityManager,
+  workspaceId: string,
+  id: string,
+  forUpdate = false,
+): Promise<BookingRow> {
+  if (id.length > 64 || id.includes('\u0000')) throw bookingNotFound(id);
+  if (forUpdate) {
+    await db.query(
+      `SELECT 1 FROM register.bookings WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+      [id, workspaceId],
+    );
+  }
+  const [row] = await queryRows<BookingRow>(
+    db,
+    `SELECT ${BOOKING_COLUMNS}
+       FROM register.bookings b JOIN register.people p ON p.id = b.person_id
+      WHERE b.id = $1 AND b.workspace_id = $2`,
+    [id, workspaceId],
+  );
+  if (!row) throw bookingNotFound(id);
+  return row;
+}
+
+export function bookingNotFound(id: string): DomainError {
+  return new DomainError('not_found', `Booking ${id} not found`);
+}
+
+export interface BookingFilter {
+  workspaceId: string;
+  from?: Date;
+  to?: Date;
+  assetId?: string;
+  personId?: string;
+  status?: BookingStatus;
+}
+
+/** The filter as SQL over `register.bookings b`, with its parameters from $1. */
+function where(filter: BookingFilter): { sql: string; parameters: unknown[] } {
+  const parameters: unknown[] = [filter.workspaceId];
+  const clauses = ['b.workspace_id = $1'];
+  const add = (clause: (n: number) => string, value: unknown) => {
+    parameters.push(value);
+    clauses.push(clause(parameters.length));
+  };
+  if (filter.from) add((n) => `b.ends_at > $${n}`, filter.from);
+  if (filter.to) add((n) => `b.starts_at < $${n}`, filter.to);
+  if (filter.personId) add((n) => `b.person_id = $${n}`, filter.personId);
+  if (filter.status) add((n) => `b.status = $${n}`, filter.status);
+  if (filter.assetId) {
+    add(
+      (n) =>
+        `EXISTS (SELECT 1 FROM register.booking_assets ba
+                  WHERE ba.booking_id = b.id AND ba.workspace_id = $1 AND ba.asset_id = $${n})`,
+      filter.assetId,
+    );
+  }
+  return { sql: clauses.join(' AND '), parameters };
+}
+
+/** A page of the filtered bookings, by start then id, and how many match. */
+export async function bookingPage(
+  db: Queryable,
+  filter: BookingFilter,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: BookingRow[]; total: number }> {
+  const { sql, parameters } = where(filter);
+  const [counted] = await queryRows<{ total: number }>(
+    db,
+    `SELECT count(*)::int AS total FROM register.bookings b WHERE ${sql}`,
+    parameters,
+  );
+  const rows = await queryRows<BookingRow>(
+    db,
+    `SELECT ${BOOKING_COLUMNS}
+       FROM register.bookings b JOIN register.people p ON p.id = b.person_id
+      WHERE ${sql}
+      ORDER BY b.starts_at, b.id
+      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    parameters,
+  );
+  return { rows, total: counted?.total ?? 0 };
+}
+
+/**
+ * Ends the booking's hold on its assets and records why: its range is free again in the same
+ * commit. Returns nothing; the caller reads the booking again.
+ */
+export async function cancelBooking(
+  tx: EntityManager,
+  id: string,
+  reason: BookingCancelReason,
+  note: string | null,
+): Promise<void> {
+  await tx.query(
+    `UPDATE register.bookings
+        SET status = 'cancelled', cancel_reason = $2, cancel_note = $3,
+            cancelled_at = now(), updated_at = now()
+      WHERE id = $1`,
+    [id, reason, note],
+  );
+  await tx.query(`UPDATE register.booking_assets SET holds = false WHERE booking_id = $1`, [id]);
+}
+
+export function toBooking(row: BookingRow): Booking {
+  return {
+    id: row.id,
+    status: row.status,
+    person: { id: row.person_id, name: row.person_name },
+    assets: row.assets,
+    starts_at: row.starts_at.toISOString(),
+    ends_at: row.ends_at.toISOString(),
+    notes: row.notes,
+    cancellation:
+      row.cancel_reason && row.cancelled_at
+        ? { reason: row.cancel_reason, note: row.cancel_note, at: row.cancelled_at.toISOString() }
+        : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,37 @@
+import {
+  BookingListMessage,
+  CancelBookingMessage,
+  CreateBookingMessage,
+  RecordMessage,
+  RegisterRpc,
+} from '@custodian/contracts';
+import { Handles } from '@custodian/messaging';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { REGISTER_RPC_TRANSPORT } from '../rpc/transports';
+import { BookingsService } from './bookings.service';
+
+@Controller()
+export class BookingsRpcController {
+  constructor(private readonly bookings: BookingsService) {}
+
+  @Handles(RegisterRpc.bookingsList, REGISTER_RPC_TRANSPORT)
+  list(@Payload() message: BookingListMessage) {
+    return this.bookings.list(message.caller, message.query);
+  }
+
+  @Handles(RegisterRpc.bookingsGet, REGISTER_RPC_TRANSPORT)
+  get(@Payload() message: RecordMessage) {
+    return this.bookings.get(message.caller, message.id);
+  }
+
+  @Handles(RegisterRpc.bookingsCreate, REGISTER_RPC_TRANSPORT)
+  create(@Payload() message: CreateBookingMessage) {
+    return this.bookings.create(message.caller, message.body);
+  }
+
+  @Handles(RegisterRpc.bookingsCancel, REGISTER_RPC_TRANSPORT)
+  cancel(@Payload() message: CancelBookingMessage) {
+    return this.bookings.cancel(message.caller, message.id, message.body);
+  }
+}

@@ -1,0 +1,34 @@
+/** Every state a booking passes through (the spec's booking.* events). */
+export const BOOKING_STATUSES = [
+  'requested',
+  'confirmed',
+  'cancelled',
+  'checked_out',
+  'completed',
+  'overdue',
+  'no_show',
+] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/**
+ * The states that hold the booking's assets for its range: a booking overlapping one of them
+ * on any asset is refused (the database's exclusion constraint).
+ */
+export const ACTIVE_BOOKING_STATUSES = [
+  'requested',
+  'confirmed',
+  'checked_out',
+  'overdue',
+] as const satisfies readonly BookingStatus[];
+
+/** Why a booking ended before it was handed out. */
+export const BOOKING_CANCEL_REASONS = ['cancelled', 'rejected'] as const;
+export type BookingCancelReason = (typeof BOOKING_CANCEL_REASONS)[number];
+
+/** Assets one booking may hold. */
+export const BOOKING_ASSETS_MAX = 50;
+/** The longest range a booking may span (days): a year, a long loan at most. */
+export const BOOKING_DAYS_MAX = 366;
+
+export const BOOKING_PAGE_SIZE_DEFAULT = 50;
+export const BOOKING_PAGE_SIZE_MAX = 200;

@@ -1,0 +1,70 @@
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsString,
+  Matches,
+} from 'class-validator';
+import { EnumField, Field, InstantField, TextField } from '../fields/field.decorators';
+import { BOOKING_ASSETS_MAX, BOOKING_STATUSES, type BookingStatus } from './booking.constants';
+
+const ID = (prefix: string) => new RegExp(`^${prefix}_[0-9a-z]{26}$`);
+
+/** Body of POST /bookings: one or more assets for a person, from starts_at to ends_at. */
+export class CreateBookingInput {
+  @TextField({ min: 1, max: 64, description: 'The person the assets are booked for.' })
+  person_id!: string;
+
+  @Field(
+    {
+      type: 'array',
+      items: { type: 'string', pattern: '^ast_[0-9a-z]{26}$' },
+      minItems: 1,
+      maxItems: BOOKING_ASSETS_MAX,
+      uniqueItems: true,
+      description: `The assets booked, 1 to ${BOOKING_ASSETS_MAX}, each once.`,
+    },
+    [
+      IsArray({ message: 'asset_ids must be a list of asset ids' }),
+      ArrayMinSize(1, { message: 'asset_ids must name at least one asset' }),
+      ArrayMaxSize(BOOKING_ASSETS_MAX, {
+        message: `asset_ids must name at most ${BOOKING_ASSETS_MAX} assets`,
+      }),
+      ArrayUnique({ message: 'asset_ids must name each asset once' }),
+      IsString({ each: true, message: 'each of asset_ids must be an asset id (ast_...)' }),
+      Matches(ID('ast'), {
+        each: true,
+        message: 'each of asset_ids must be an asset id (ast_...)',
+      }),
+    ],
+  )
+  asset_ids!: string[];
+
+  @InstantField({ description: 'When the booking starts.' }) starts_at!: string;
+  @InstantField({ description: 'When it ends: after starts_at.' }) ends_at!: string;
+  @TextField({ max: 2000, optional: true, nullable: true }) notes?: string | null;
+}
+
+/** Body of POST /bookings/{id}/cancel. */
+export class CancelBookingInput {
+  @TextField({ max: 500, optional: true, nullable: true, description: 'Why, for the record.' })
+  note?: string | null;
+}
+
+/** Query of GET /bookings: every filter optional, combined with AND. */
+export class BookingListQuery {
+  @InstantField({ optional: true, description: 'Bookings that end after this instant.' })
+  from?: string;
+  @InstantField({ optional: true, description: 'Bookings that start before this instant.' })
+  to?: string;
+  @TextField({ min: 1, max: 64, optional: true, description: 'Bookings holding this asset.' })
+  asset_id?: string;
+  @TextField({ min: 1, max: 64, optional: true, description: 'Bookings for this person.' })
+  person_id?: string;
+  @EnumField(BOOKING_STATUSES, { optional: true }) status?: BookingStatus;
+  @TextField({ min: 1, max: 6, optional: true, description: 'Page number, from 1.' })
+  page?: string;
+  @TextField({ min: 1, max: 3, optional: true, description: 'Items per page, 1 to 200.' })
+  pageSize?: string;
+}

@@ -1,0 +1,62 @@
+import { ContractSchema } from '../fields/contract-schema.decorator';
+import {
+  EnumField,
+  IdField,
+  ListField,
+  NestedField,
+  TextField,
+  TimestampField,
+} from '../fields/field.decorators';
+import { pageOf } from '../shared/paging';
+import { AssetRef, PersonRef, type NamedRef } from '../shared/refs';
+import {
+  BOOKING_CANCEL_REASONS,
+  BOOKING_STATUSES,
+  type BookingCancelReason,
+  type BookingStatus,
+} from './booking.constants';
+
+@ContractSchema({ name: 'BookingCancellation' })
+export class BookingCancellation {
+  @EnumField(BOOKING_CANCEL_REASONS, {
+    description: '`cancelled` by someone, or `rejected` by a manager (approval).',
+  })
+  reason!: BookingCancelReason;
+  @TextField({ nullable: true, description: 'What they said, if anything.' }) note!: string | null;
+  @TimestampField() at!: string;
+}
+
+export const BOOKING_EXAMPLE = {
+  id: 'bkg_01jd8z4a5b6c7d8e9f0g1h2j3k',
+  status: 'confirmed' as BookingStatus,
+  person: { id: 'per_01jd8x2b6c8e0g2j4m6p8r0t2w', name: 'Margaret Hamilton' },
+  assets: [{ id: 'ast_01jd8x2b6c8e0g2j4m6p8r0t2x', name: 'Sony A7 IV', asset_tag: 'CAM-0042' }],
+  starts_at: '2026-12-04T09:00:00.000Z',
+  ends_at: '2026-12-04T18:00:00.000Z',
+  notes: 'Product shoot',
+  cancellation: null,
+  created_at: '2026-11-28T10:00:00.000Z',
+  updated_at: '2026-11-28T10:00:00.000Z',
+};
+
+/** A booking: assets held for a person over a range. Also the `data` of every booking.* event. */
+@ContractSchema({ name: 'Booking', examples: [BOOKING_EXAMPLE] })
+export class Booking {
+  @IdField('bkg', 'Id of the booking.') id!: string;
+  @EnumField(BOOKING_STATUSES) status!: BookingStatus;
+  @NestedField(PersonRef, { description: 'Who the assets are booked for.' }) person!: NamedRef;
+  @ListField(AssetRef, { description: 'The assets booked, as they are now.' })
+  assets!: AssetRef[];
+  @TimestampField() starts_at!: string;
+  @TimestampField() ends_at!: string;
+  @TextField({ nullable: true }) notes!: string | null;
+  @NestedField(BookingCancellation, {
+    nullable: true,
+    description: 'Why and when it was cancelled or rejected; null otherwise.',
+  })
+  cancellation!: BookingCancellation | null;
+  @TimestampField() created_at!: string;
+  @TimestampField() updated_at!: string;
+}
+
+export const BookingPage = pageOf(Booking, { name: 'BookingPage' });

@@ -1,0 +1,4 @@
+export * from './booking.constants';
+export * from './booking.inputs';
+export { BookingListMessage, CancelBookingMessage, CreateBookingMessage } from './booking.messages';
+export * from './booking.views';
