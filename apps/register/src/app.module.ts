@@ -18,6 +18,7 @@ import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
+import { DueDatesModule } from './due-dates/due-dates.module';
 import { REGISTER_SCHEMA } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
@@ -81,6 +82,7 @@ export class RegisterAppModule {
         }),
         RequestsModule,
         MailModule,
+        DueDatesModule,
         AssetsModule,
         PeopleModule,
         CustomFieldsModule,

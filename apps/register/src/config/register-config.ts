@@ -108,6 +108,12 @@ export class RegisterConfig {
   @IsInt() @Min(50) @Max(3_600_000) OVERDUE_SWEEP_MS: number = 5_000;
 
   /**
+   * How often the due-date engine (due-dates/due-date-engine.ts) claims the notices whose date
+   * has passed: a notice fires at most this late.
+   */
+  @IsInt() @Min(50) @Max(3_600_000) DUE_DATES_SWEEP_MS: number = 5_000;
+
+  /**
    * `on` lets the admin queue run the overdue sweep at a time it names (`admin.overdue.sweep`),
    * so end-to-end tests see a due date pass without waiting for it. Never on in production: a
    * time ahead of now would fire assignment.overdue early.

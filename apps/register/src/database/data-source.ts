@@ -26,7 +26,9 @@ import { AssetConditionScansAndBin1763950000000 } from './migrations/17639500000
 import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
 import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
 import { WorkspacePlans1764000000000 } from './migrations/1764000000000-WorkspacePlans';
+import { CreateDueNotices1764010000000 } from './migrations/1764010000000-CreateDueNotices';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
+import { DueNoticeEntity } from '../due-dates/due-notice.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
 import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
@@ -63,6 +65,7 @@ export function registerDataSource(
       OutboxContext1763980000000,
       NotifyOutbox1763990000000,
       WorkspacePlans1764000000000,
+      CreateDueNotices1764010000000,
     ],
     entities: [
       CategoryEntity,
@@ -81,6 +84,7 @@ export function registerDataSource(
       LoginEntity,
       activityEntity(REGISTER_SCHEMA),
       workspacePlansEntity(REGISTER_SCHEMA),
+      DueNoticeEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,
