@@ -54,4 +54,13 @@ describe('the register config: the due-date engine', () => {
     expect(loadError({ DUE_DATES_SWEEP_MS: '10' })).toMatch(/DUE_DATES_SWEEP_MS/);
     expect(loadError({ DUE_DATES_SWEEP_MS: 'soon' })).toMatch(/DUE_DATES_SWEEP_MS/);
   });
+
+  it('still reads the old name, OVERDUE_SWEEP_MS, unless the new one is set', () => {
+    expect(loadRegisterConfig({ OVERDUE_SWEEP_MS: '250' }).DUE_DATES_SWEEP_MS).toBe(250);
+    expect(
+      loadRegisterConfig({ OVERDUE_SWEEP_MS: '250', DUE_DATES_SWEEP_MS: '750' }).DUE_DATES_SWEEP_MS,
+    ).toBe(750);
+    // Validated under the new name, whichever name it came by.
+    expect(loadError({ OVERDUE_SWEEP_MS: '10' })).toMatch(/DUE_DATES_SWEEP_MS/);
+  });
 });

@@ -27,6 +27,7 @@ import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxCon
 import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
 import { WorkspacePlans1764000000000 } from './migrations/1764000000000-WorkspacePlans';
 import { CreateDueNotices1764010000000 } from './migrations/1764010000000-CreateDueNotices';
+import { OverdueNotices1764020000000 } from './migrations/1764020000000-OverdueNotices';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
 import { DueNoticeEntity } from '../due-dates/due-notice.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
@@ -66,6 +67,7 @@ export function registerDataSource(
       NotifyOutbox1763990000000,
       WorkspacePlans1764000000000,
       CreateDueNotices1764010000000,
+      OverdueNotices1764020000000,
     ],
     entities: [
       CategoryEntity,
