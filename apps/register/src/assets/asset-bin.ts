@@ -62,11 +62,13 @@ export class AssetBin {
         );
       }
       const asset = toDetail(row);
-      await lockWorkspaceCounters(tx, workspaceId);
-      const binned = await moveToBin(tx, workspaceId, id);
       // Every date of the asset stops with it. A checked-out asset is refused above, so no
       // overdue notice is armed today; the dates modules add to assets (warranties) are.
+      // Before the counters' lock: the due-date engine may hold one of these notices while its
+      // handler waits for that row (ADR 0020).
       await cancelNotices(tx, assetSubject(workspaceId, id));
+      await lockWorkspaceCounters(tx, workspaceId);
+      const binned = await moveToBin(tx, workspaceId, id);
       await tx.query(
         `UPDATE register.workspace_counters SET asset_count = asset_count - 1
           WHERE workspace_id = $1`,

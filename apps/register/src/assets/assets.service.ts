@@ -133,6 +133,8 @@ export class AssetsService {
           custody_due_at: dueAt,
           condition: input.condition ?? null,
         });
+        // A new asset's notice is a new row: no claimed notice to wait for, so after the
+        // counters' lock is fine here.
         if (dueAt) await armOverdue(tx, caller.workspaceId, id, dueAt);
         await tx.query(
           `UPDATE register.workspace_counters
@@ -204,6 +206,10 @@ export class AssetsService {
             update.raw('overdue_at = NULL');
           }
         }
+        // Its notice follows now, holding only the asset (and the people): the UPDATE below
+        // takes the workspace's counters row (a trigger), which the due-date engine's handler
+        // may be waiting for while it holds this notice (ADR 0020).
+        if (custodyDue) await armOverdue(tx, caller.workspaceId, current.id, custodyDue.at);
         const condition =
           input.condition !== undefined && input.condition !== current.condition
             ? { from: current.condition, to: input.condition }
@@ -242,7 +248,6 @@ export class AssetsService {
         }
         if (update.empty) return toDetail(current);
         await updateAsset(tx, update);
-        if (custodyDue) await armOverdue(tx, caller.workspaceId, current.id, custodyDue.at);
         const asset = toDetail(await findAssetRow(tx, caller.workspaceId, current.id));
         await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
         const holder = custody.out ?? custody.in;

@@ -9,6 +9,7 @@ import {
 import {
   createMigratedDatabase,
   domainRejection,
+  eventually,
   received,
   testCaller,
   type ClientBody,
@@ -338,4 +339,82 @@ it('fires once beside a register of the previous version during a rollout', asyn
     [due.toISOString(), false],
     [moved.toISOString(), true],
   ]);
+});
+
+it('never deadlocks a due-date change with a run that holds its notice and waits for the workspace', async () => {
+  const ws = await workspace();
+  const first = await ws.create({
+    name: 'First due',
+    assigned_to_id: ws.ada.id,
+    due_at: inHours(200).toISOString(),
+  });
+  const moving = await ws.create({
+    name: 'Being moved',
+    assigned_to_id: ws.ada.id,
+    due_at: inHours(201).toISOString(),
+  });
+  // The PATCH runs on a pool of its own, so its transactions can be counted: a deadlock victim
+  // would be run again (WriteTransactions retries deadlocks).
+  const patchDb = await registerDataSource(store.database.url, 2).initialize();
+  const transactions = jest.spyOn(patchDb, 'transaction');
+  const patching = new AssetsService(
+    new ReadTransactions(patchDb),
+    new WriteTransactions(patchDb),
+    writer,
+    activity,
+  );
+  try {
+    // A run that claims both notices (one transaction), then stops before firing the first.
+    const paused = new DueDateEngine(db, { DUE_DATES_SWEEP_MS: 60_000 });
+    const overdue = new AssignmentOverdue(paused, writer, activity);
+    let reached!: () => void;
+    let open!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    paused.handle('assignment.overdue', async (tx, notice, now) => {
+      if (notice.subjectId === first.id) {
+        reached();
+        await gate;
+      }
+      return overdue.fire(tx, notice, now);
+    });
+    const run = paused.runDue(inHours(202));
+    await atGate;
+
+    // The second asset's due date is moved meanwhile: the PATCH locks the asset, then waits
+    // for the notice the run holds.
+    const later = inHours(300);
+    const patch = patching.update(
+      ws.caller,
+      moving.id,
+      await received(UpdateAssetInput, { due_at: later.toISOString() }),
+    );
+    await eventually(async () => {
+      const waiting = await db.query<unknown[]>(
+        `SELECT 1 FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'
+            AND query LIKE '%register.due_notices%'`,
+      );
+      if (waiting.length === 0) throw new Error('the PATCH is not waiting for the notice yet');
+    });
+
+    // Firing the first updates its asset, which takes the workspace's counters row (a
+    // trigger): free, since the PATCH waits before its own UPDATE. The second is busy.
+    open();
+    expect(await run).toMatchObject({ busy: 1, failed: 0 });
+    const moved = await patch;
+    expect(moved.custody!.due_at).toBe(later.toISOString());
+    // Once: no deadlock made WriteTransactions run it again.
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect((await ws.overdue()).map((event) => (event.data.asset as { id: string }).id)).toEqual([
+      first.id,
+    ]);
+    const notices = await noticesOf(db, assetSubject(ws.caller.workspaceId, moving.id));
+    expect(notices.map((row) => [row.due_at.toISOString(), row.cancelled_at !== null])).toEqual([
+      [moving.custody!.due_at, true],
+      [later.toISOString(), false],
+    ]);
+  } finally {
+    await patchDb.destroy();
+  }
 });

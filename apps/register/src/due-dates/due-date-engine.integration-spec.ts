@@ -305,3 +305,53 @@ it('refuses a second armed date for one (subject, kind) in the table itself', as
     ),
   ).rejects.toThrow(/due_notices_one_armed/);
 });
+
+it("takes a batch's notices workspace by workspace, so engines whose handlers lock a workspace row never deadlock", async () => {
+  await db.query(`CREATE TABLE public.workspace_rows (workspace_id text PRIMARY KEY, n int)`);
+  const [w1, w2] = ['wsp_order_1', 'wsp_order_2'];
+  await db.query(`INSERT INTO public.workspace_rows VALUES ($1, 0), ($2, 0)`, [w1, w2]);
+  const armIn = (workspace: string, id: string, kind: string, dueAt: Date) =>
+    db.transaction((tx) =>
+      armNotice(tx, { workspaceId: workspace, type: 'thing', id }, kind, dueAt),
+    );
+  // By date alone, engine A would go w2 then w1, and engine B w1 then w2: each would hold the
+  // row the other waits for.
+  await armIn(w2, 'a-w2', 'order-a', at(1));
+  await armIn(w1, 'a-w1', 'order-a', at(2));
+  await armIn(w1, 'b-w1', 'order-b', at(1));
+  await armIn(w2, 'b-w2', 'order-b', at(2));
+
+  // Both engines start their first handler before either takes its first row.
+  let started = 0;
+  let bothStarted!: () => void;
+  const barrier = new Promise<void>((resolve) => (bothStarted = resolve));
+  const handler =
+    (firstId: { done: boolean }): DueHandler =>
+    async (tx, notice) => {
+      if (!firstId.done) {
+        firstId.done = true;
+        started += 1;
+        if (started === 2) bothStarted();
+        await barrier;
+      }
+      // A row of the notice's workspace, as an update of register.assets takes its counters.
+      await tx.query(`UPDATE public.workspace_rows SET n = n + 1 WHERE workspace_id = $1`, [
+        notice.workspaceId,
+      ]);
+      return logs(tx, notice, T0);
+    };
+  const runs = await Promise.all([
+    engine({ 'order-a': handler({ done: false }) }).runDue(at(10)),
+    engine({ 'order-b': handler({ done: false }) }).runDue(at(10)),
+  ]);
+  expect(runs).toEqual([
+    { fired: 2, obsolete: 0, busy: 0, failed: 0 },
+    { fired: 2, obsolete: 0, busy: 0, failed: 0 },
+  ]);
+  expect(
+    await db.query(`SELECT workspace_id, n FROM public.workspace_rows ORDER BY workspace_id`),
+  ).toEqual([
+    { workspace_id: w1, n: 2 },
+    { workspace_id: w2, n: 2 },
+  ]);
+});

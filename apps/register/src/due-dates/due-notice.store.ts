@@ -28,8 +28,10 @@ export interface DueSubject {
  * is (so arming twice is harmless); one that fired, or gave up, stays so: a (subject, kind,
  * date) fires at most once. Answers whether the date is armed now (false: it fired or gave up).
  *
- * The caller should hold the subject's row lock (a domain's write does), so two writes of one
- * subject arm one after the other.
+ * Call it right after locking the subject's row (so two writes of one subject arm one after
+ * the other), before anything else that takes a lock: the engine may hold this notice while
+ * its handler waits for a row (a workspace's counters), and a write that waits here holding
+ * that row would close a cycle (ADR 0020). The same goes for cancelNotices.
  */
 export async function armNotice(
   tx: EntityManager,
@@ -123,10 +125,14 @@ const NOTICE_COLUMNS = `id, workspace_id, subject_type, subject_id, kind, due_at
 
 /**
  * Locks at most `limit` armed notices of `kinds` whose time has come at `now`, the longest
- * waiting first, and answers them. SKIP LOCKED: replicas claiming at once take different rows
- * instead of waiting for each other, and a row stays locked (so claimed by no one else) until
- * the claiming transaction ends. `skip`: ids this run already left armed (busy), which must not
- * be claimed again in the same run.
+ * waiting first, and answers them by workspace. SKIP LOCKED: replicas claiming at once take
+ * different rows instead of waiting for each other, and a row stays locked (so claimed by no
+ * one else) until the claiming transaction ends. `skip`: ids this run already left armed
+ * (busy), which must not be claimed again in the same run.
+ *
+ * By workspace: a handler's writes can take a row of its workspace that every write there
+ * takes (an update of register.assets bumps the workspace's counters row, by trigger), and
+ * two engines taking those rows in the same order cannot deadlock each other.
  */
 export function claimDue(
   tx: EntityManager,
@@ -137,12 +143,14 @@ export function claimDue(
 ): Promise<NoticeRow[]> {
   return queryRows<NoticeRow>(
     tx,
-    `SELECT ${NOTICE_COLUMNS} FROM register.due_notices
-      WHERE ${ARMED} AND next_attempt_at <= $1 AND kind = ANY($2::text[])
-        AND NOT (id = ANY($3::bigint[]))
-      ORDER BY next_attempt_at, id
-      LIMIT $4
-      FOR UPDATE SKIP LOCKED`,
+    `WITH claimed AS (
+       SELECT ${NOTICE_COLUMNS} FROM register.due_notices
+        WHERE ${ARMED} AND next_attempt_at <= $1 AND kind = ANY($2::text[])
+          AND NOT (id = ANY($3::bigint[]))
+        ORDER BY next_attempt_at, id
+        LIMIT $4
+        FOR UPDATE SKIP LOCKED)
+     SELECT * FROM claimed ORDER BY workspace_id, next_attempt_at, id`,
     [now, kinds, skip, limit],
   );
 }
