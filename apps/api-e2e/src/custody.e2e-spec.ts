@@ -1,4 +1,5 @@
 import {
+  RegisterAdminPatterns,
   type AssetDetail,
   type AssetSummary,
   type ErrorBody,
@@ -9,7 +10,8 @@ import { Client } from 'pg';
 import { TestStack, type Tenant } from './support/stack';
 
 describe('custody: checking assets out and in (e2e)', () => {
-  const stack = new TestStack();
+  // The test clock: the register's due-date engine runs at a time the test names.
+  const stack = new TestStack({ env: { OVERDUE_TEST_CLOCK: 'on' } });
   let tenant: Tenant;
 
   beforeAll(async () => {
@@ -178,6 +180,46 @@ describe('custody: checking assets out and in (e2e)', () => {
         'assignment.checked_in',
         'assignment.checked_out',
       ]);
+    }
+  });
+
+  it("fires assignment.overdue once, for the date it was moved to, when the engine's clock passes it", async () => {
+    const holder = await person('Katherine Johnson');
+    const out = await tenant.post<AssetDetail>('/assets', {
+      name: 'Sextant',
+      assigned_to_id: holder.id,
+      due_at: '2098-03-01T12:00:00Z',
+    });
+    expect(out.status).toBe(201);
+    const moved = await tenant.patch<AssetDetail>(`/assets/${out.body.id}`, {
+      due_at: '2098-06-01T12:00:00Z',
+    });
+    expect(moved.status).toBe(200);
+    const clock = (at: string) =>
+      stack.registerAdminCall<{ fired: number }>(RegisterAdminPatterns.overdueSweep, { at });
+
+    // Past the first date only: the move re-armed the notice, so nothing fires.
+    expect(await clock('2098-04-01T00:00:00Z')).toEqual({ fired: 0 });
+    expect(await clock('2098-06-02T00:00:00Z')).toEqual({ fired: 1 });
+    expect(await clock('2098-07-01T00:00:00Z')).toEqual({ fired: 0 });
+
+    const client = new Client({ connectionString: stack.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ data: Record<string, unknown> }>(
+        `SELECT data FROM register.outbox
+          WHERE event = 'assignment.overdue' AND data->'asset'->>'id' = $1`,
+        [out.body.id],
+      );
+      expect(rows).toHaveLength(1);
+      expect(eventDataErrors('assignment.overdue', rows[0]!.data)).toEqual([]);
+      expect(rows[0]!.data).toMatchObject({
+        person: { id: holder.id, name: 'Katherine Johnson' },
+        since: out.body.created_at,
+        due_at: '2098-06-01T12:00:00.000Z',
+      });
+    } finally {
+      await client.end();
     }
   });
 });

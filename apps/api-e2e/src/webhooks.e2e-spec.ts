@@ -36,7 +36,7 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
       DELIVERY_TIMEOUT_MS: '500',
       DELIVERY_LEASE_MS: '5000',
       DELIVERY_INTERVAL_MS: '50',
-      OVERDUE_SWEEP_MS: '100',
+      DUE_DATES_SWEEP_MS: '100',
     },
   });
   const receiver = new WebhookReceiver();
@@ -402,10 +402,19 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     });
     expect(asset.status).toBe(201);
     expect(schemaErrors(Asset, asset.body)).toEqual([]);
-    // Its due date passes (moved in the data, not waited for): the sweep fires
-    // assignment.overdue before the check-in below clears the due date.
+    // Its due date passes (moved in the data, not waited for): the due-date engine fires
+    // assignment.overdue before the check-in below clears the due date. The asset's date and
+    // its notice's move together, to the millisecond, as the API would have written them.
     await stack.query(
-      `UPDATE register.assets SET custody_due_at = now() - interval '1 second' WHERE id = $1`,
+      `WITH moved AS (
+         UPDATE register.assets
+            SET custody_due_at = date_trunc('milliseconds', now()) - interval '1 second'
+          WHERE id = $1 RETURNING id, custody_due_at)
+       UPDATE register.due_notices n
+          SET due_at = moved.custody_due_at, next_attempt_at = moved.custody_due_at
+         FROM moved
+        WHERE n.subject_id = moved.id AND n.kind = 'assignment.overdue'
+          AND n.fired_at IS NULL AND n.cancelled_at IS NULL`,
       [asset.body.id],
     );
     await eventually(async () => {

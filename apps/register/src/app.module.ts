@@ -19,6 +19,7 @@ import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
+import { DueDatesModule } from './due-dates/due-dates.module';
 import { REGISTER_SCHEMA } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
@@ -82,6 +83,7 @@ export class RegisterAppModule {
         }),
         RequestsModule,
         MailModule,
+        DueDatesModule,
         AssetsModule,
         PeopleModule,
         BookingsModule,

@@ -3856,7 +3856,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * assignment.overdue data
-                     * @description An asset checked out with a due date was still out when it passed: the asset as fetched then, the person holding it, since when, and the due date. Once per due date, within `OVERDUE_SWEEP_MS` (5 s) of it.
+                     * @description An asset checked out with a due date was still out when it passed: the asset as fetched then, the person holding it, since when, and the due date. Once per due date, within `DUE_DATES_SWEEP_MS` (5 s) of it.
                      * @example {
                      *       "asset": {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",

@@ -20,9 +20,10 @@ import type { DataSource } from 'typeorm';
 import { AssetBin } from '../assets/asset-bin';
 import { AssetScanner } from '../assets/asset-scanner';
 import { AssetsService } from '../assets/assets.service';
-import { OverdueSweep } from '../assets/overdue-sweep';
+import { AssignmentOverdue } from '../assets/assignment-overdue';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { registerDataSource } from '../database/data-source';
+import { DueDateEngine } from '../due-dates/due-date-engine';
 import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
 import { ReadTransactions } from '../requests/read-transactions';
@@ -36,7 +37,7 @@ let assets: AssetsService;
 let people: PeopleService;
 let bin: AssetBin;
 let scanner: AssetScanner;
-let sweep: OverdueSweep;
+let dueDates: DueDateEngine;
 
 const writer = new OutboxWriter('register');
 const activity = new ActivityLog('register');
@@ -50,7 +51,8 @@ beforeAll(async () => {
   people = new PeopleService(reads, writes, writer, activity);
   bin = new AssetBin(reads, writes, writer, activity, { BIN_RETENTION_DAYS: 30 });
   scanner = new AssetScanner(writes, writer, activity);
-  sweep = new OverdueSweep(db, writer, activity, { OVERDUE_SWEEP_MS: 60_000 });
+  dueDates = new DueDateEngine(db, { DUE_DATES_SWEEP_MS: 60_000 });
+  new AssignmentOverdue(dueDates, writer, activity).onModuleInit();
 }, 30_000);
 
 afterAll(() => store?.close());
@@ -156,7 +158,7 @@ describe('assets', () => {
     ]);
   });
 
-  it('records delete, restore and scan, and the overdue sweep as the system', async () => {
+  it('records delete, restore and scan, and an overdue check-out as the system', async () => {
     const ws = workspace();
     const person = await ws.person('Grace Hopper');
     const asset = await ws.create({ name: 'Drill', asset_tag: 'DR-1' });
@@ -167,7 +169,7 @@ describe('assets', () => {
       assigned_to_id: person.id,
       due_at: new Date(Date.now() + 60_000).toISOString(),
     });
-    await sweep.sweep(new Date(Date.now() + 120_000));
+    await dueDates.runDue(new Date(Date.now() + 120_000));
 
     const feed = await ws.feed({ record_id: asset.id });
     expect(feed.map((entry) => [entry.action, entry.source, entry.actor.type])).toEqual([

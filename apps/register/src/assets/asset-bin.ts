@@ -13,7 +13,9 @@ import { RegisterConfig } from '../config/register-config';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
+import { cancelNotices } from '../due-dates/due-notice.store';
 import { assertAssetSlot, noteLastAssetSlot } from './asset-slots';
+import { assetSubject } from './assignment-overdue';
 import {
   binnedAssets,
   findAssetRow,
@@ -27,9 +29,9 @@ import {
 
 /**
  * Soft delete and restore (the console's). A deleted asset moves, whole, from register.assets
- * to register.deleted_assets, so lists, searches, fetches, counts and the overdue sweep no
- * longer see it without any of them filtering; it frees its slot of the plan's asset limit,
- * and a restore takes one again.
+ * to register.deleted_assets, so lists, searches, fetches and counts no longer see it without
+ * any of them filtering, and its due-date notices are cancelled; it frees its slot of the
+ * plan's asset limit, and a restore takes one again.
  */
 @Injectable()
 export class AssetBin {
@@ -62,6 +64,11 @@ export class AssetBin {
         );
       }
       const asset = toDetail(row);
+      // Every date of the asset stops with it. A checked-out asset is refused above, so no
+      // overdue notice is armed today; the dates modules add to assets (warranties) are.
+      // Before the counters' lock: the due-date engine may hold one of these notices while its
+      // handler waits for that row (ADR 0020).
+      await cancelNotices(tx, assetSubject(workspaceId, id));
       await lockWorkspaceCounters(tx, workspaceId);
       const binned = await moveToBin(tx, workspaceId, id);
       await tx.query(
@@ -96,6 +103,8 @@ export class AssetBin {
         );
       }
       await restoreFromBin(tx, workspaceId, id);
+      // Nothing to re-arm: it was deleted checked in, so it had no overdue notice. A module
+      // that arms other dates of an asset arms them again here.
       await tx.query(
         `UPDATE register.workspace_counters SET asset_count = asset_count + 1
           WHERE workspace_id = $1`,

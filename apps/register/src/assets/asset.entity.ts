@@ -78,7 +78,11 @@ export class AssetEntity {
   @Column({ type: 'timestamptz', nullable: true })
   custody_due_at!: Date | null;
 
-  /** When assignment.overdue fired for custody_due_at; cleared with it. */
+  /**
+   * When assignment.overdue fired for custody_due_at; cleared with it. The due-date engine's
+   * notices hold that state now; this stays one release, for registers of the previous
+   * version running beside this one during the rollout (ADR 0020), then goes.
+   */
   @Column({ type: 'timestamptz', nullable: true })
   overdue_at!: Date | null;
 

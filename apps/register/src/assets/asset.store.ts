@@ -6,7 +6,7 @@ import {
   type NamedRef,
 } from '@custodian/contracts';
 import { isUniqueViolation, queryOne, queryRows, type Queryable } from '@custodian/persistence';
-import { ASSET_BY_ID, ASSET_DETAIL } from '@custodian/register-sql';
+import { ASSET_BY_ID } from '@custodian/register-sql';
 import type { EntityManager } from 'typeorm';
 import type { CategoryEntity } from '../categories/category.entity';
 import type { HoldingRow } from '../custody/custody.store';
@@ -413,40 +413,77 @@ export function toDeleted(row: BinRow, retentionDays: number): DeletedAsset {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Overdue check-outs (OverdueSweep)
-
-export type OverdueRow = AssetDetailRow & Pick<AssetEntity, 'workspace_id'>;
+// Overdue check-outs (AssignmentOverdue, on the due-date engine)
 
 /**
- * Marks at most `batch` check-outs due at `now` as overdue and returns their ids. Replicas
- * claim rows with SKIP LOCKED, so they share the work rather than wait on each other; a PATCH
- * holding the asset (a check-in) is skipped.
+ * For the overdue notice of asset `id` due at `dueAt`: locks the asset without waiting, and
+ * answers `busy` when a write holds it (the engine holds the notice, and that write may be
+ * about to cancel it: waiting could deadlock). Else `due` when the asset is still checked out
+ * with that due date and not marked overdue, marking it overdue at `now`; else `obsolete`.
+ *
+ * overdue_at is kept (and set here) while registers of the version before the engine may run
+ * beside this one: their sweep fires a check-out whose overdue_at is null, so setting it keeps
+ * them from firing it again, and a check-out they fired first is not fired here (ADR 0020).
  */
-export function claimOverdue(
+export async function claimOverdueCheckout(
   tx: EntityManager,
+  workspaceId: string,
+  id: string,
+  dueAt: Date,
   now: Date,
-  batch: number,
-): Promise<Array<Pick<AssetEntity, 'id'>>> {
-  return queryRows<Pick<AssetEntity, 'id'>>(
+): Promise<'due' | 'busy' | 'obsolete'> {
+  const [row] = await queryRows<{ due: boolean | null }>(
     tx,
-    `WITH due AS (
-         SELECT id FROM register.assets
-         WHERE custody_due_at <= $1 AND overdue_at IS NULL AND assigned_to_id IS NOT NULL
-         ORDER BY custody_due_at
-         LIMIT ${batch}
-         FOR UPDATE SKIP LOCKED)
-       UPDATE register.assets a SET overdue_at = $1
-       FROM due WHERE a.id = due.id
-       RETURNING a.id`,
-    [now],
+    `SELECT assigned_to_id IS NOT NULL AND custody_due_at = $3 AND overdue_at IS NULL AS due
+       FROM register.assets WHERE id = $1 AND workspace_id = $2
+        FOR UPDATE SKIP LOCKED`,
+    [id, workspaceId, dueAt],
   );
+  if (!row) {
+    // Locked, or gone (deleted: in the bin now).
+    const [exists] = await queryRows<Pick<AssetEntity, 'id'>>(
+      tx,
+      `SELECT id FROM register.assets WHERE id = $1 AND workspace_id = $2`,
+      [id, workspaceId],
+    );
+    return exists ? 'busy' : 'obsolete';
+  }
+  if (!row.due) return 'obsolete';
+  await tx.query(`UPDATE register.assets SET overdue_at = $3 WHERE id = $1 AND workspace_id = $2`, [
+    id,
+    workspaceId,
+    now,
+  ]);
+  return 'due';
 }
 
-/** The claimed assets, as fetched, in the order they fell due. */
-export function overdueRows(tx: EntityManager, ids: string[]): Promise<OverdueRow[]> {
-  return tx.query<OverdueRow[]>(
-    `SELECT ${ASSET_DETAIL.columns}, a.workspace_id FROM ${ASSET_DETAIL.from}
-       WHERE a.id = ANY($1) ORDER BY a.custody_due_at, a.id`,
-    [ids],
+/** A check-out past its due date (OverdueCatchUp). */
+export type DueCheckoutRow = Pick<AssetEntity, 'id' | 'workspace_id'> & {
+  custody_due_at: NonNullable<AssetEntity['custody_due_at']>;
+};
+
+/**
+ * At most `limit` check-outs past their due date at `now` and not marked overdue (after
+ * `after`, in the order of their due dates), locked
+ * without waiting (a write in progress is skipped: it arms its own notice). Through the
+ * partial index assets_custody_due, so it costs the check-outs due and not yet fired: those
+ * the engine fires within a round, and any that a register of the previous version gave a due
+ * date without a notice.
+ */
+export function dueCheckouts(
+  tx: EntityManager,
+  now: Date,
+  limit: number,
+  after: Pick<DueCheckoutRow, 'custody_due_at' | 'id'> | null,
+): Promise<DueCheckoutRow[]> {
+  return queryRows<DueCheckoutRow>(
+    tx,
+    `SELECT id, workspace_id, custody_due_at FROM register.assets
+      WHERE custody_due_at <= $1 AND overdue_at IS NULL AND assigned_to_id IS NOT NULL
+        AND ($3::timestamptz IS NULL OR (custody_due_at, id) > ($3, $4))
+      ORDER BY custody_due_at, id
+      LIMIT $2
+      FOR UPDATE SKIP LOCKED`,
+    [now, limit, after?.custody_due_at ?? null, after?.id ?? null],
   );
 }

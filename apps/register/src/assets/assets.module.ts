@@ -1,14 +1,23 @@
 import { Module } from '@nestjs/common';
+import { DueDatesModule } from '../due-dates/due-dates.module';
 import { AssetBin } from './asset-bin';
 import { AssetBinPurge } from './asset-bin-purge';
 import { AssetScanner } from './asset-scanner';
 import { AssetsRpcController } from './assets.rpc-controller';
 import { AssetsService } from './assets.service';
-import { OverdueClockRpcController } from './overdue-clock.rpc-controller';
-import { OverdueSweep } from './overdue-sweep';
+import { AssignmentOverdue } from './assignment-overdue';
+import { OverdueCatchUp } from './overdue-catch-up';
 
 @Module({
-  controllers: [AssetsRpcController, OverdueClockRpcController],
-  providers: [AssetsService, AssetBin, AssetBinPurge, AssetScanner, OverdueSweep],
+  imports: [DueDatesModule],
+  controllers: [AssetsRpcController],
+  providers: [
+    AssetsService,
+    AssetBin,
+    AssetBinPurge,
+    AssetScanner,
+    AssignmentOverdue,
+    OverdueCatchUp,
+  ],
 })
 export class AssetsModule {}

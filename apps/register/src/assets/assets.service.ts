@@ -38,6 +38,7 @@ import { applyCustomFields } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
 import { resolveOptionalRef } from '../sql/named-refs';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
+import { armOverdue } from './assignment-overdue';
 
 const BYTES_FORMAT = bytesFormat(ASSET_LIST.columns, toSummary);
 
@@ -132,6 +133,9 @@ export class AssetsService {
           custody_due_at: dueAt,
           condition: input.condition ?? null,
         });
+        // A new asset's notice is a new row: no claimed notice to wait for, so after the
+        // counters' lock is fine here.
+        if (dueAt) await armOverdue(tx, caller.workspaceId, id, dueAt);
         await tx.query(
           `UPDATE register.workspace_counters
              SET asset_count = asset_count + 1, asset_tag_seq = $2 WHERE workspace_id = $1`,
@@ -176,6 +180,8 @@ export class AssetsService {
         // asset check it out and in one after the other and every change has its event; and
         // people are locked before any category or location, the order PATCH /people uses.
         let custody: { out: Holder | null; in: Holder | null } = { out: null, in: null };
+        // The check-out's due date when this write sets or clears it: its notice follows.
+        let custodyDue: { at: Date | null } | null = null;
         if (input.assigned_to_id !== undefined && input.assigned_to_id !== current.assigned_to_id) {
           const previous = current.assigned_to_id
             ? { id: current.assigned_to_id, name: current.assigned_name ?? '' }
@@ -187,16 +193,23 @@ export class AssetsService {
           update.raw(next ? 'assigned_at = now()' : 'assigned_at = NULL');
           custody = { in: previous, out: next };
           // A new check-out has the due date given with it, or none; a check-in has none.
-          set('custody_due_at', dueDate(input.due_at, next !== null));
+          custodyDue = { at: dueDate(input.due_at, next !== null) };
+          set('custody_due_at', custodyDue.at);
+          // Read by the previous version's sweep while a rollout runs both (ADR 0020).
           update.raw('overdue_at = NULL');
         } else if (input.due_at !== undefined) {
           // The check-out in place gets a new due date (or none), which may fire again.
           const dueAt = dueDate(input.due_at, current.assigned_to_id !== null);
           if (current.assigned_to_id !== null) {
+            custodyDue = { at: dueAt };
             set('custody_due_at', dueAt);
             update.raw('overdue_at = NULL');
           }
         }
+        // Its notice follows now, holding only the asset (and the people): the UPDATE below
+        // takes the workspace's counters row (a trigger), which the due-date engine's handler
+        // may be waiting for while it holds this notice (ADR 0020).
+        if (custodyDue) await armOverdue(tx, caller.workspaceId, current.id, custodyDue.at);
         const condition =
           input.condition !== undefined && input.condition !== current.condition
             ? { from: current.condition, to: input.condition }

@@ -46,3 +46,21 @@ describe('the register config: overload limits', () => {
     expect(loadError({ REGISTER_DEADLINE_MARGIN_MS: '-1' })).toMatch(/REGISTER_DEADLINE_MARGIN_MS/);
   });
 });
+
+describe('the register config: the due-date engine', () => {
+  it('runs every 5 s by default and takes DUE_DATES_SWEEP_MS within its bounds', () => {
+    expect(loadRegisterConfig({}).DUE_DATES_SWEEP_MS).toBe(5_000);
+    expect(loadRegisterConfig({ DUE_DATES_SWEEP_MS: '100' }).DUE_DATES_SWEEP_MS).toBe(100);
+    expect(loadError({ DUE_DATES_SWEEP_MS: '10' })).toMatch(/DUE_DATES_SWEEP_MS/);
+    expect(loadError({ DUE_DATES_SWEEP_MS: 'soon' })).toMatch(/DUE_DATES_SWEEP_MS/);
+  });
+
+  it('still reads the old name, OVERDUE_SWEEP_MS, unless the new one is set', () => {
+    expect(loadRegisterConfig({ OVERDUE_SWEEP_MS: '250' }).DUE_DATES_SWEEP_MS).toBe(250);
+    expect(
+      loadRegisterConfig({ OVERDUE_SWEEP_MS: '250', DUE_DATES_SWEEP_MS: '750' }).DUE_DATES_SWEEP_MS,
+    ).toBe(750);
+    // Validated under the new name, whichever name it came by.
+    expect(loadError({ OVERDUE_SWEEP_MS: '10' })).toMatch(/DUE_DATES_SWEEP_MS/);
+  });
+});

@@ -104,15 +104,16 @@ export class RegisterConfig {
   @IsInt() @Min(1) @Max(10_000) MAX_PENDING_INVITATIONS: number = 50;
 
   /**
-   * How often the overdue sweep looks for check-outs past their due date
-   * (assets/overdue-sweep.ts): assignment.overdue fires at most this late.
+   * How often the due-date engine (due-dates/due-date-engine.ts) claims the notices whose date
+   * has passed: assignment.overdue, and every other dated notice, fires at most this late.
+   * Named OVERDUE_SWEEP_MS before the engine; that name is still read when this one is unset.
    */
-  @IsInt() @Min(50) @Max(3_600_000) OVERDUE_SWEEP_MS: number = 5_000;
+  @IsInt() @Min(50) @Max(3_600_000) DUE_DATES_SWEEP_MS: number = 5_000;
 
   /**
-   * `on` lets the admin queue run the overdue sweep at a time it names (`admin.overdue.sweep`),
-   * so end-to-end tests see a due date pass without waiting for it. Never on in production: a
-   * time ahead of now would fire assignment.overdue early.
+   * `on` lets the admin queue run the due-date engine at a time it names
+   * (`admin.overdue.sweep`), so end-to-end tests see a due date pass without waiting for it.
+   * Never on in production: a time ahead of now would fire assignment.overdue early.
    */
   @IsIn(['on', 'off']) OVERDUE_TEST_CLOCK: 'on' | 'off' = 'off';
 
@@ -138,7 +139,18 @@ export class RegisterConfig {
 }
 
 export function loadRegisterConfig(env: NodeJS.ProcessEnv = process.env): RegisterConfig {
-  return loadConfig(RegisterConfig, env);
+  return loadConfig(RegisterConfig, withRenamed(env));
+}
+
+/**
+ * OVERDUE_SWEEP_MS became DUE_DATES_SWEEP_MS when the overdue sweep became the due-date engine
+ * (ADR 0020). Unknown variables are ignored, so an environment that still sets the old name
+ * would silently lose its interval; it is read as the new one unless that is set too.
+ */
+function withRenamed(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.DUE_DATES_SWEEP_MS !== undefined && env.DUE_DATES_SWEEP_MS !== '') return env;
+  if (env.OVERDUE_SWEEP_MS === undefined) return env;
+  return { ...env, DUE_DATES_SWEEP_MS: env.OVERDUE_SWEEP_MS };
 }
 
 /**

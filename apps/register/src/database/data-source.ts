@@ -26,9 +26,12 @@ import { AssetConditionScansAndBin1763950000000 } from './migrations/17639500000
 import { OutboxContext1763980000000 } from './migrations/1763980000000-OutboxContext';
 import { NotifyOutbox1763990000000 } from './migrations/1763990000000-NotifyOutbox';
 import { WorkspacePlans1764000000000 } from './migrations/1764000000000-WorkspacePlans';
+import { CreateDueNotices1764010000000 } from './migrations/1764010000000-CreateDueNotices';
+import { OverdueNotices1764020000000 } from './migrations/1764020000000-OverdueNotices';
 import { CreateBookings1764400000000 } from './migrations/1764400000000-CreateBookings';
 import { BookingAssetEntity, BookingEntity } from '../bookings/booking.entity';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
+import { DueNoticeEntity } from '../due-dates/due-notice.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
 import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
@@ -65,6 +68,8 @@ export function registerDataSource(
       OutboxContext1763980000000,
       NotifyOutbox1763990000000,
       WorkspacePlans1764000000000,
+      CreateDueNotices1764010000000,
+      OverdueNotices1764020000000,
       CreateBookings1764400000000,
     ],
     entities: [
@@ -84,6 +89,7 @@ export function registerDataSource(
       LoginEntity,
       activityEntity(REGISTER_SCHEMA),
       workspacePlansEntity(REGISTER_SCHEMA),
+      DueNoticeEntity,
       BookingEntity,
       BookingAssetEntity,
     ],

@@ -19,6 +19,6 @@ export class Custody {
 }
 
 export interface OverdueSweepView {
-  /** Check-outs that became overdue and fired assignment.overdue. */
+  /** Notices the run fired (assignment.overdue is the only kind so far). */
   fired: number;
 }

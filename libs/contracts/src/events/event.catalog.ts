@@ -181,7 +181,7 @@ export const EVENT_CATALOG = {
     description:
       'An asset checked out with a due date was still out when it passed: the asset as fetched ' +
       'then, the person holding it, since when, and the due date. Once per due date, within ' +
-      '`OVERDUE_SWEEP_MS` (5 s) of it.',
+      '`DUE_DATES_SWEEP_MS` (5 s) of it.',
     examples: [{ asset: ASSET_EXAMPLE, person: PERSON, since: AT, due_at: AT }],
   },
 

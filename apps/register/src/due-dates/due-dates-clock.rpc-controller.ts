@@ -4,16 +4,17 @@ import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RegisterConfig } from '../config/register-config';
 import { REGISTER_ADMIN_TRANSPORT } from '../rpc/transports';
-import { OverdueSweep } from './overdue-sweep';
+import { DueDateEngine } from './due-date-engine';
 
 /**
- * The overdue sweep's test clock: with OVERDUE_TEST_CLOCK=on, a test moves the sweep's "now"
- * past a due date and sees assignment.overdue arrive, through the same sweep the timer runs.
+ * The due-date engine's test clock: with OVERDUE_TEST_CLOCK=on, a test moves the engine's
+ * "now" past a due date and sees the notice (assignment.overdue) arrive, through the same run
+ * the timer makes. The message keeps the name it had when the overdue sweep answered it.
  */
 @Controller()
-export class OverdueClockRpcController {
+export class DueDatesClockRpcController {
   constructor(
-    private readonly sweep: OverdueSweep,
+    private readonly engine: DueDateEngine,
     @Inject(RegisterConfig) private readonly config: Pick<RegisterConfig, 'OVERDUE_TEST_CLOCK'>,
   ) {}
 
@@ -25,6 +26,7 @@ export class OverdueClockRpcController {
         'The overdue test clock is off (OVERDUE_TEST_CLOCK=on turns it on, for tests only)',
       );
     }
-    return { fired: await this.sweep.sweep(new Date(input.at)) };
+    const run = await this.engine.runDue(new Date(input.at));
+    return { fired: run.fired };
   }
 }
