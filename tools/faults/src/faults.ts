@@ -189,6 +189,7 @@ export const FAULTS: Fault[] = [
         );
         window.mark();
         await until(() => recovered(ctx.client, window), 60_000);
+        ctx.load.endCheckouts();
         await sleep(ctx.timings.postMs);
       } finally {
         await ctx.load.stop();

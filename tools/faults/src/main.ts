@@ -56,6 +56,14 @@ const TIMINGS: Record<'full' | 'short', Timings> = {
 const SHORT_APP_ENV = { DELIVERY_LEASE_MS: '5000', DELIVERY_TIMEOUT_MS: '4000' };
 /** How long a write keeps retrying (network errors, 503, 504) with its key. */
 const RETRY_BUDGET_MS = 30_000;
+/** Every fifth write of the steady load is a check-out with a due date (an overdue to come). */
+const CHECKOUT_EVERY = 5;
+/**
+ * How far ahead a check-out is due: a few seconds, so that check-outs made before a fault fall
+ * due while it strikes, and no longer than the load runs after a window's last check-out
+ * (postMs), so that the settle does not wait for due dates.
+ */
+const DUE_IN_MS: Record<'full' | 'short', number> = { full: 4_000, short: 2_000 };
 
 async function main(cleanup: Cleanup): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
@@ -90,18 +98,21 @@ async function main(cleanup: Cleanup): Promise<number> {
     run,
   });
   cleanup.add('write client', () => client.close());
+  const mode = options.short ? 'short' : 'full';
+  const personId = await client.person('Fault ledger borrower');
   const ctx: Context = {
     ...harness,
     client,
-    load: new SteadyLoad(client),
+    load: new SteadyLoad(client, { personId, dueInMs: DUE_IN_MS[mode], every: CHECKOUT_EVERY }),
     receiver,
-    timings: TIMINGS[options.short ? 'short' : 'full'],
+    timings: TIMINGS[mode],
   };
   await warmUp(ctx);
   console.log(
     `run ${run}: stack up in ${((Date.now() - started) / 1000).toFixed(1)} s; app logs in ${harness.logDir}\n` +
       `${faults.length} faults, ${ctx.timings.rate} writes/s, each write with an Idempotency-Key ` +
-      `and retried on no answer, 503 and 504 for up to ${RETRY_BUDGET_MS / 1000} s\n`,
+      `and retried on no answer, 503 and 504 for up to ${RETRY_BUDGET_MS / 1000} s; ` +
+      `every ${CHECKOUT_EVERY}th a check-out due ${DUE_IN_MS[mode] / 1000} s later\n`,
   );
 
   const lines: LedgerLine[] = [];
@@ -122,14 +133,18 @@ async function main(cleanup: Cleanup): Promise<number> {
   if (failed.length > 0 || receiver.badSignatures > 0) {
     console.log(
       `\nFAILED: ${failed.map((line) => line.fault).join('; ') || 'signatures'} ` +
-        `(missing events, writes applied twice or lost, an app that exited, or a failed check). ` +
+        `(missing events, an overdue missing or fired twice, a duplicate delivery no worker kill ` +
+        `explains, writes applied twice or lost, an app that exited, or a failed check). ` +
         `App logs kept in ${harness.logDir}`,
     );
     return 1;
   }
   if (options.keepLogs) console.log(`\nApp logs kept in ${harness.logDir}`);
   else rmSync(harness.logDir, { recursive: true, force: true });
-  console.log('\nOK: no event missing, no write applied twice, no app exited on its own.');
+  console.log(
+    '\nOK: no event missing, every overdue fired once, no write applied twice, every duplicate ' +
+      'delivery explained by a worker kill, no app exited on its own.',
+  );
   return 0;
 }
 

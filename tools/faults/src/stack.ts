@@ -49,6 +49,12 @@ export interface HarnessOptions {
 }
 
 /**
+ * The register's overdue sweep in the harness: every 250 ms rather than 5 s, so that a
+ * check-out's `assignment.overdue` comes within a window's few seconds of load.
+ */
+const OVERDUE_SWEEP_MS = '250';
+
+/**
  * Starts the servers (the run's own, or the machine's for the short run), a fresh database
  * migrated by each app, the three apps from dist/, and a workspace with a write key and an
  * endpoint subscribed to `*`. Every step registers how to undo it with `cleanup` first.
@@ -118,6 +124,7 @@ export async function startHarness(
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'warn',
     LOG_FORMAT: 'json',
+    OVERDUE_SWEEP_MS,
     ...options.appEnv,
   };
   if (!options.ownServices) {
