@@ -196,11 +196,16 @@ export class AppStack {
       .map((p) => `http://127.0.0.1:${p.port}/api/v1`);
   }
 
+  /** Every replica of `app`, first replica first. */
+  replicas(app: AppName): AppProcess[] {
+    return this.processes.filter((p) => p.app === app);
+  }
+
   /** Every SIGKILL of a webhook-worker replica so far, with when it was gone. */
   workerKills(): Array<{ worker: string; at: number }> {
-    return this.processes
-      .filter((p) => p.app === 'webhook-worker')
-      .flatMap((p) => p.killedAt.map((at) => ({ worker: p.label, at })));
+    return this.replicas('webhook-worker').flatMap((p) =>
+      p.killedAt.map((at) => ({ worker: p.label, at })),
+    );
   }
 
   /** SIGTERM to every replica still running, all at once. */

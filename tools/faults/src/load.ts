@@ -43,6 +43,14 @@ export interface WriteClientOptions {
   retryBudgetMs: number;
   /** Prefix of every key: the run's. */
   run: string;
+  /**
+   * Requests a connection carries before the client closes it (none: kept while used). Behind
+   * the replicas run's connection-level balancer a kept connection stays on one gateway for
+   * good: a gateway restarted after a kill would get no new connection under a steady load
+   * and sit idle for the rest of the run. Closing each after a few dozen requests makes the
+   * client open new ones all the time, which the balancer spreads over every gateway up.
+   */
+  requestsPerConnection?: number;
 }
 
 /** Answers a client should retry with the same key (the contract's 503/504, and no answer). */
@@ -66,6 +74,9 @@ export class WriteClient {
       connect: { timeout: 5_000 },
       headersTimeout: 15_000,
       bodyTimeout: 15_000,
+      ...(options.requestsPerConnection
+        ? { maxRequestsPerClient: options.requestsPerConnection }
+        : {}),
     });
   }
 

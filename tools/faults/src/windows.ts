@@ -88,6 +88,7 @@ export function recovered(client: WriteClient, window: Window): boolean {
  */
 export async function runWindow(ctx: Context, fault: Fault, window: Window): Promise<LedgerLine> {
   const exitsBefore = ctx.stack.unexpectedExits.length;
+  const handedBefore = new Map(ctx.proxy?.handed ?? []);
   if (fault.drive) {
     await fault.drive(ctx, window);
   } else {
@@ -103,8 +104,17 @@ export async function runWindow(ctx: Context, fault: Fault, window: Window): Pro
       await ctx.load.stop();
     }
   }
+  if (ctx.proxy) window.notes.push(proxyNote(ctx.proxy, handedBefore));
   const facts = await settle(ctx, window, fault);
   return ledgerLine({ ...facts, exits: ctx.stack.unexpectedExits.slice(exitsBefore) });
+}
+
+/** Which gateways the proxy handed the window's new connections to. */
+function proxyNote(proxy: NonNullable<Context['proxy']>, before: Map<string, number>): string {
+  const handed = [...proxy.handed]
+    .map(([label, n]) => `${label} ${n - (before.get(label) ?? 0)}`)
+    .join(', ');
+  return `proxy connections to ${handed}`;
 }
 
 /**
