@@ -3,7 +3,7 @@ import { APP_NAMES, type AppName } from './apps';
 import { sleep, until } from './commands';
 import { burst, type Attempt } from './load';
 import type { Services } from './services';
-import { recovered, windowWrites, type Context, type Fault } from './windows';
+import { recovered, windowWrites, type Context, type Fault, type Window } from './windows';
 
 /** How long a crashed app stays down before it is started again (an orchestrator's delay). */
 const RESTART_DELAY_MS = 1_000;
@@ -29,6 +29,31 @@ function own(services: Services): NonNullable<Services['own']> {
   return services.own;
 }
 
+/**
+ * Runs `kill` (which kills a worker) with the receiver holding its answers for
+ * `holdAnswersMs` before and until the kill: the worker dies with attempts in flight that the
+ * receiver has accepted (see Timings).
+ */
+async function killWithAnswersHeld(
+  ctx: Context,
+  window: Window,
+  kill: () => Promise<void>,
+): Promise<void> {
+  const holdMs = ctx.timings.holdAnswersMs;
+  if (holdMs === 0) return kill();
+  const heldBefore = ctx.receiver.held;
+  ctx.receiver.holdMs = holdMs;
+  try {
+    await sleep(holdMs);
+    await kill();
+  } finally {
+    ctx.receiver.holdMs = 0;
+  }
+  window.notes.push(
+    `receiver held ${ctx.receiver.held - heldBefore} answers ${holdMs} ms up to the worker kill`,
+  );
+}
+
 /** Kills the app's first replica (with replicas, the others carry on) and starts it again. */
 function killAndRestart(app: AppName): Fault {
   return {
@@ -36,7 +61,8 @@ function killAndRestart(app: AppName): Fault {
     short: app !== 'gateway',
     async inject(ctx, window) {
       const process = ctx.stack.get(app, 1);
-      await process.stop('SIGKILL');
+      const kill = () => process.stop('SIGKILL');
+      await (app === 'webhook-worker' ? killWithAnswersHeld(ctx, window, kill) : kill());
       window.mark();
       await sleep(RESTART_DELAY_MS);
       await process.start();
@@ -189,11 +215,13 @@ const SECOND_REPLICAS: Fault = {
     ctx.load.start(window.id, ctx.timings.rate);
     try {
       await sleep(ctx.timings.preMs);
-      await Promise.all(
-        (['gateway', 'register', 'webhook-worker'] as const).map((app) =>
-          ctx.stack.get(app, 1).stop('SIGKILL'),
-        ),
-      );
+      await killWithAnswersHeld(ctx, window, async () => {
+        await Promise.all(
+          (['gateway', 'register', 'webhook-worker'] as const).map((app) =>
+            ctx.stack.get(app, 1).stop('SIGKILL'),
+          ),
+        );
+      });
       window.mark();
       await until(() => recovered(ctx.client, window), 60_000);
       ctx.load.endCheckouts();
@@ -226,7 +254,9 @@ const ONE_OF_EACH_KILLED: Fault = {
     try {
       await sleep(ctx.timings.preMs);
       const killed = APP_NAMES.map((app) => ctx.stack.get(app, 1));
-      await Promise.all(killed.map((process) => process.stop('SIGKILL')));
+      await killWithAnswersHeld(ctx, window, async () => {
+        await Promise.all(killed.map((process) => process.stop('SIGKILL')));
+      });
       window.mark();
       await until(() => recovered(ctx.client, window), 60_000);
       await sleep(ctx.timings.postMs);

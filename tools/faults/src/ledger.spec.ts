@@ -289,7 +289,9 @@ describe('duplicate deliveries', () => {
       'dlv_evt_1 (asset.created of ast_1) received 2×: in flight when webhook-worker was killed (received 0.01 s before it was gone)',
     ]);
     expect(lineFails(line)).toBe(false);
-    expect(formatRow(line)).toContain('duplicates explained: dlv_evt_1');
+    expect(formatRow(line)).toContain(
+      '1 duplicates explained, in flight when webhook-worker was killed: dlv_evt_1 (asset.created of ast_1) 0.01 s before',
+    );
   });
 
   it('fails a duplicate with no worker kill', () => {

@@ -294,7 +294,7 @@ export function ledgerLine(facts: WindowFacts): LedgerLine {
       ...(overdueGivenUp > 0
         ? [`${overdueGivenUp} overdue given up while the receiver refused them`]
         : []),
-      ...(explained.length > 0 ? [`duplicates explained: ${explained.join(', ')}`] : []),
+      ...explainedNotes(judged),
       ...facts.notes,
     ],
     failures,
@@ -327,11 +327,31 @@ export function owedEvents(facts: Pick<WindowFacts, 'rows' | 'writes'>): {
   return { write, overdue };
 }
 
+/**
+ * The explained duplicates, one note per kill, each delivery named once with how long before
+ * the kill its receipt came (the line's own list has one full sentence per duplicate).
+ */
+function explainedNotes(
+  judged: Array<{ delivery: string; at: number; kill: WorkerKill | null }>,
+): string[] {
+  const byKill = new Map<WorkerKill, string[]>();
+  for (const { delivery, at, kill } of judged) {
+    if (!kill) continue;
+    const before = ((kill.at - at) / 1000).toFixed(2);
+    byKill.set(kill, [...(byKill.get(kill) ?? []), `${delivery} ${before} s before`]);
+  }
+  return [...byKill].map(
+    ([kill, names]) =>
+      `${names.length} duplicates explained, in flight when ${kill.worker} was killed: ` +
+      names.join(', '),
+  );
+}
+
 /** Every receipt beyond a delivery's first, named and judged (explainRepeats). */
 function judgeDuplicates(
   facts: WindowFacts,
-): Array<{ name: string; at: number; kill: WorkerKill | null }> {
-  const judged: Array<{ name: string; at: number; kill: WorkerKill | null }> = [];
+): Array<{ name: string; delivery: string; at: number; kill: WorkerKill | null }> {
+  const judged: Array<{ name: string; delivery: string; at: number; kill: WorkerKill | null }> = [];
   for (const event of facts.received) {
     for (const [deliveryId, receipts] of event.deliveries) {
       if (receipts.length < 2) continue;
@@ -342,8 +362,9 @@ function judgeDuplicates(
         facts.workerKills,
         facts.leaseMs,
       );
-      const name = `${deliveryId} (${event.event} of ${event.subjectId}) received ${receipts.length}×`;
-      kills.forEach((kill, i) => judged.push({ name, at: sorted[i] ?? 0, kill }));
+      const delivery = `${deliveryId} (${event.event} of ${event.subjectId})`;
+      const name = `${delivery} received ${receipts.length}×`;
+      kills.forEach((kill, i) => judged.push({ name, delivery, at: sorted[i] ?? 0, kill }));
     }
   }
   return judged;

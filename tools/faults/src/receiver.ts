@@ -29,6 +29,13 @@ export class WebhookReceiver {
   /** Requests whose signature did not verify with the endpoint's secret. */
   badSignatures = 0;
   secret = '';
+  /**
+   * How long an accepted delivery waits for its answer (0: none). Recorded as received first:
+   * a sender killed meanwhile has delivered it without knowing.
+   */
+  holdMs = 0;
+  /** Accepted deliveries whose answer was held. */
+  held = 0;
   private failing = false;
   private server: Server | null = null;
   port = 0;
@@ -60,7 +67,13 @@ export class WebhookReceiver {
           this.badSignatures++;
         }
         this.record(raw, header('x-custodian-delivery') ?? '(no delivery id)');
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        const answer = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        if (this.holdMs > 0) {
+          this.held++;
+          setTimeout(answer, this.holdMs);
+        } else {
+          answer();
+        }
       });
     });
     server.keepAliveTimeout = 10_000;

@@ -24,6 +24,13 @@ export interface Timings {
   postMs: number;
   /** The longest a window waits for its events once its writes have their outcomes. */
   settleMs: number;
+  /**
+   * Before a worker is killed, the receiver holds its answers this long (0: not at all), so
+   * that the kill finds attempts in flight that the receiver has already accepted: the
+   * at-least-once duplicates the ledger must explain, sent again once the killed worker's
+   * lease has run out (which the window then waits for).
+   */
+  holdAnswersMs: number;
 }
 
 export interface Context extends Harness {
