@@ -38,6 +38,11 @@ export class AppProcess {
   private child: ChildProcess | null = null;
   /** Set while the tool itself stops or kills the process: that exit is expected. */
   private stopping = false;
+  /**
+   * When each SIGKILL of the tool's left the process gone (ms since the epoch): a worker's
+   * attempt in flight then may be delivered again (the ledger's duplicates are judged by it).
+   */
+  readonly killedAt: number[] = [];
 
   constructor(
     readonly app: AppName,
@@ -103,6 +108,7 @@ export class AppProcess {
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await exited;
     clearTimeout(timer);
+    if (signal === 'SIGKILL') this.killedAt.push(Date.now());
   }
 
   logTail(chars = 3_000): string {
@@ -188,6 +194,18 @@ export class AppStack {
     return this.processes
       .filter((p) => p.app === 'gateway')
       .map((p) => `http://127.0.0.1:${p.port}/api/v1`);
+  }
+
+  /** Every replica of `app`, first replica first. */
+  replicas(app: AppName): AppProcess[] {
+    return this.processes.filter((p) => p.app === app);
+  }
+
+  /** Every SIGKILL of a webhook-worker replica so far, with when it was gone. */
+  workerKills(): Array<{ worker: string; at: number }> {
+    return this.replicas('webhook-worker').flatMap((p) =>
+      p.killedAt.map((at) => ({ worker: p.label, at })),
+    );
   }
 
   /** SIGTERM to every replica still running, all at once. */

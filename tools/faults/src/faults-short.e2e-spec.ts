@@ -21,7 +21,7 @@ describe('the short fault ledger', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('loses no event and applies no write twice when the worker or register is killed or the receiver fails', async () => {
+  it('loses no event, fires every overdue once and applies no write twice when the worker or register is killed or the receiver fails', async () => {
     if (!existsSync(TOOL)) throw new Error(`${TOOL} does not exist: run nx run faults:build`);
     const json = path.join(dir, 'ledger.json');
     const { code, output } = await runTool(['--short', '--json', json]);
@@ -39,6 +39,15 @@ describe('the short fault ledger', () => {
       );
       expect(line.ackedAbsent).toBe(0);
       expect(line.exited).toEqual([]);
+      // Every check-out past its due date fired one assignment.overdue, and every delivery
+      // received twice was in flight when its worker was killed.
+      expect({
+        fault: line.fault,
+        overdueMissing: line.overdueMissing,
+        twice: line.overdueTwice,
+      }).toEqual({ fault: line.fault, overdueMissing: 0, twice: 0 });
+      expect(line.overdueDue).toBeGreaterThan(0);
+      expect(line.duplicatesUnexplained).toBe(0);
       // The load ran through the fault and the apps came back.
       expect(line.acked).toBeGreaterThan(100);
       expect(line.recoverySeconds).not.toBeNull();

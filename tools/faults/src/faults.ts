@@ -1,9 +1,9 @@
 import { openConnection } from '@custodian/messaging';
-import type { AppName } from './apps';
+import { APP_NAMES, type AppName } from './apps';
 import { sleep, until } from './commands';
 import { burst, type Attempt } from './load';
 import type { Services } from './services';
-import { recovered, windowWrites, type Context, type Fault } from './windows';
+import { recovered, windowWrites, type Context, type Fault, type Window } from './windows';
 
 /** How long a crashed app stays down before it is started again (an orchestrator's delay). */
 const RESTART_DELAY_MS = 1_000;
@@ -29,13 +29,40 @@ function own(services: Services): NonNullable<Services['own']> {
   return services.own;
 }
 
+/**
+ * Runs `kill` (which kills a worker) with the receiver holding its answers for
+ * `holdAnswersMs` before and until the kill: the worker dies with attempts in flight that the
+ * receiver has accepted (see Timings).
+ */
+async function killWithAnswersHeld(
+  ctx: Context,
+  window: Window,
+  kill: () => Promise<void>,
+): Promise<void> {
+  const holdMs = ctx.timings.holdAnswersMs;
+  if (holdMs === 0) return kill();
+  const heldBefore = ctx.receiver.held;
+  ctx.receiver.holdMs = holdMs;
+  try {
+    await sleep(holdMs);
+    await kill();
+  } finally {
+    ctx.receiver.holdMs = 0;
+  }
+  window.notes.push(
+    `receiver held ${ctx.receiver.held - heldBefore} answers ${holdMs} ms up to the worker kill`,
+  );
+}
+
+/** Kills the app's first replica (with replicas, the others carry on) and starts it again. */
 function killAndRestart(app: AppName): Fault {
   return {
     name: `${app} SIGKILL, restarted`,
     short: app !== 'gateway',
     async inject(ctx, window) {
-      const process = ctx.stack.get(app);
-      await process.stop('SIGKILL');
+      const process = ctx.stack.get(app, 1);
+      const kill = () => process.stop('SIGKILL');
+      await (app === 'webhook-worker' ? killWithAnswersHeld(ctx, window, kill) : kill());
       window.mark();
       await sleep(RESTART_DELAY_MS);
       await process.start();
@@ -52,7 +79,7 @@ function quotaBefore(attempts: Attempt[], at: number): number | null {
   return values.length > 0 ? Math.max(...values) : null;
 }
 
-export const FAULTS: Fault[] = [
+const FAULTS: Fault[] = [
   killAndRestart('webhook-worker'),
   killAndRestart('register'),
   {
@@ -146,10 +173,11 @@ export const FAULTS: Fault[] = [
     async drive(ctx, window) {
       const { rabbitmq } = own(ctx.services);
       // The worker drains events faster than one workspace's writes can make them: with it
-      // stopped (SIGTERM, as in a deploy) they pile up in its durable queue, so the restart
-      // strikes a real backlog; the worker then delivers it once it is back.
-      const worker = ctx.stack.get('webhook-worker');
-      await worker.stop('SIGTERM');
+      // stopped (SIGTERM, as in a deploy; every replica, or another would drain them) they
+      // pile up in its durable queue, so the restart strikes a real backlog; the workers then
+      // deliver it once they are back.
+      const workers = ctx.stack.replicas('webhook-worker');
+      await Promise.all(workers.map((worker) => worker.stop('SIGTERM')));
       let restart = null as Promise<void> | null;
       try {
         await burst(ctx.client, window.id, BACKLOG_WRITES, BACKLOG_LANES, (acked) => {
@@ -164,43 +192,91 @@ export const FAULTS: Fault[] = [
         await restart;
         window.notes.push(`${await queuedEvents(ctx)} queued when the worker came back`);
       } finally {
-        await worker.start();
+        await Promise.all(workers.map((worker) => worker.start()));
       }
       if (window.faultAt === 0) window.failures.push('the broker was never restarted');
     },
   },
-  {
-    name: 'two replicas of each app, one of each SIGKILLed',
-    short: false,
-    async drive(ctx, window) {
-      // Runs last: the stack stays on the surviving replicas.
-      await Promise.all([
-        ctx.stack.add('gateway'),
-        ctx.stack.add('register'),
-        ctx.stack.add('webhook-worker'),
-      ]);
-      ctx.load.start(window.id, ctx.timings.rate);
-      try {
-        await sleep(ctx.timings.preMs);
+];
+
+/**
+ * The one-replica run's last fault: a second replica of each app joins, then the first of each
+ * is killed at once. Runs last: the stack stays on the surviving replicas.
+ */
+const SECOND_REPLICAS: Fault = {
+  name: 'two replicas of each app, one of each SIGKILLed',
+  short: false,
+  async drive(ctx, window) {
+    await Promise.all([
+      ctx.stack.add('gateway'),
+      ctx.stack.add('register'),
+      ctx.stack.add('webhook-worker'),
+    ]);
+    ctx.load.start(window.id, ctx.timings.rate);
+    try {
+      await sleep(ctx.timings.preMs);
+      await killWithAnswersHeld(ctx, window, async () => {
         await Promise.all(
           (['gateway', 'register', 'webhook-worker'] as const).map((app) =>
             ctx.stack.get(app, 1).stop('SIGKILL'),
           ),
         );
-        window.mark();
-        await until(() => recovered(ctx.client, window), 60_000);
-        await sleep(ctx.timings.postMs);
-      } finally {
-        await ctx.load.stop();
-      }
-      const served = new Map<string, number>();
-      for (const write of windowWrites(ctx.client, window)) {
-        const last = write.attempts.at(-1);
-        if (last) served.set(last.gateway, (served.get(last.gateway) ?? 0) + 1);
-      }
-      window.notes.push(
-        `final answers by gateway: ${[...served].map(([url, n]) => `${new URL(url).port}: ${n}`).join(', ')}`,
-      );
-    },
+      });
+      window.mark();
+      await until(() => recovered(ctx.client, window), 60_000);
+      ctx.load.endCheckouts();
+      await sleep(ctx.timings.postMs);
+    } finally {
+      await ctx.load.stop();
+    }
+    const served = new Map<string, number>();
+    for (const write of windowWrites(ctx.client, window)) {
+      const last = write.attempts.at(-1);
+      if (last) served.set(last.gateway, (served.get(last.gateway) ?? 0) + 1);
+    }
+    window.notes.push(
+      `final answers by gateway: ${[...served].map(([url, n]) => `${new URL(url).port}: ${n}`).join(', ')}`,
+    );
   },
-];
+};
+
+/**
+ * The replicas run's last fault: one replica of each app (the first) killed at once, the
+ * others carrying the load alone for postMs once a write sent after the kill is acknowledged;
+ * then the killed ones start again (as an orchestrator would), and the load runs on for
+ * postMs over all of them.
+ */
+const ONE_OF_EACH_KILLED: Fault = {
+  name: 'one replica of each app SIGKILLed at once, restarted',
+  short: false,
+  async drive(ctx, window) {
+    ctx.load.start(window.id, ctx.timings.rate);
+    try {
+      await sleep(ctx.timings.preMs);
+      const killed = APP_NAMES.map((app) => ctx.stack.get(app, 1));
+      await killWithAnswersHeld(ctx, window, async () => {
+        await Promise.all(killed.map((process) => process.stop('SIGKILL')));
+      });
+      window.mark();
+      await until(() => recovered(ctx.client, window), 60_000);
+      await sleep(ctx.timings.postMs);
+      await Promise.all(killed.map((process) => process.start()));
+      window.notes.push(
+        `killed replicas down ${((Date.now() - window.faultAt) / 1000).toFixed(1)} s`,
+      );
+      ctx.load.endCheckouts();
+      await sleep(ctx.timings.postMs);
+    } finally {
+      await ctx.load.stop();
+    }
+  },
+};
+
+/**
+ * The faults of a run, in order: with replicas, every fault strikes the replicated stack (the
+ * app kills kill replica 1 of the app), and the last kills one replica of each app at once
+ * instead of adding second replicas.
+ */
+export function faultsFor(replicas: number): Fault[] {
+  return [...FAULTS, replicas > 1 ? ONE_OF_EACH_KILLED : SECOND_REPLICAS];
+}

@@ -3,63 +3,47 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { Cleanup } from './cleanup';
 import { sleep, until } from './commands';
-import { FAULTS } from './faults';
+import { faultsFor } from './faults';
 import { formatRow, formatTable, lineFails, type LedgerLine } from './ledger';
 import { SteadyLoad, WriteClient } from './load';
+import { USAGE, UsageError, parseArgs } from './options';
 import { WebhookReceiver } from './receiver';
 import { startHarness } from './stack';
 import { Window, runWindow, type Context, type Timings } from './windows';
-
-const USAGE = `usage: npm run faults [-- --short] [--only <text>[,<text>...]] [--json <file>] [--keep-logs]
-  --short        the CI subset (no server restarts, on the machine's servers), under ~90 s;
-                 also FAULTS_SHORT=1
-  --only         only the faults whose name contains one of the texts (e.g. --only redis)
-  --json <file>  also writes the ledger lines there, as JSON
-  --keep-logs    keeps the apps' logs when the run passes too (a failed run always keeps them)`;
-
-interface Options {
-  short: boolean;
-  only: string[];
-  json: string | null;
-  keepLogs: boolean;
-}
-
-function parseArgs(argv: string[]): Options {
-  const options: Options = {
-    short: process.env.FAULTS_SHORT === '1' || process.env.FAULTS_SHORT === 'true',
-    only: [],
-    json: null,
-    keepLogs: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--short') options.short = true;
-    else if (arg === '--only' && argv[i + 1]) options.only = (argv[++i] ?? '').split(',');
-    else if (arg === '--json' && argv[i + 1]) options.json = argv[++i] ?? null;
-    else if (arg === '--keep-logs') options.keepLogs = true;
-    else {
-      console.error(`${arg === '--help' ? '' : `unknown argument ${arg}\n`}${USAGE}`);
-      process.exit(2);
-    }
-  }
-  return options;
-}
 
 /**
  * The full run waits out the worker's 30 s delivery lease (deliveries a killed worker held);
  * the short one gives the apps a 5 s lease instead, to stay within CI's budget.
  */
 const TIMINGS: Record<'full' | 'short', Timings> = {
-  full: { rate: 50, preMs: 3_000, postMs: 5_000, settleMs: 60_000 },
-  short: { rate: 50, preMs: 2_000, postMs: 2_000, settleMs: 20_000 },
+  full: { rate: 50, preMs: 3_000, postMs: 5_000, settleMs: 60_000, holdAnswersMs: 500 },
+  // No answers held at the kill: the lease the duplicates wait for would lengthen CI's run.
+  short: { rate: 50, preMs: 2_000, postMs: 2_000, settleMs: 20_000, holdAnswersMs: 0 },
 };
 const SHORT_APP_ENV = { DELIVERY_LEASE_MS: '5000', DELIVERY_TIMEOUT_MS: '4000' };
 /** How long a write keeps retrying (network errors, 503, 504) with its key. */
 const RETRY_BUDGET_MS = 30_000;
+/** With replicas: a client connection is closed after this many requests (see WriteClient). */
+const REQUESTS_PER_CONNECTION = 25;
+/** Every fifth write of the steady load is a check-out with a due date (an overdue to come). */
+const CHECKOUT_EVERY = 5;
+/**
+ * How far ahead a check-out is due: a few seconds, so that check-outs made before a fault fall
+ * due while it strikes, and no longer than the load runs after a window's last check-out
+ * (postMs), so that the settle does not wait for due dates.
+ */
+const DUE_IN_MS: Record<'full' | 'short', number> = { full: 4_000, short: 2_000 };
 
 async function main(cleanup: Cleanup): Promise<number> {
-  const options = parseArgs(process.argv.slice(2));
-  const faults = FAULTS.filter(
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(error.message ? `${error.message}\n${USAGE}` : USAGE);
+    return 2;
+  }
+  const faults = faultsFor(options.replicas).filter(
     (fault) =>
       (!options.short || fault.short) &&
       (options.only.length === 0 || options.only.some((text) => fault.name.includes(text))),
@@ -79,29 +63,36 @@ async function main(cleanup: Cleanup): Promise<number> {
       ownServices: !options.short,
       appEnv: options.short ? SHORT_APP_ENV : {},
       webhookUrl: receiver.url,
+      replicas: options.replicas,
     },
     cleanup,
   );
   receiver.secret = harness.webhookSecret;
   const client = new WriteClient({
-    gateways: () => harness.stack.gatewayUrls(),
+    // With replicas, the proxy's URL alone: the balancer, not the client, picks the gateway.
+    gateways: harness.apiUrls,
+    ...(harness.proxy ? { requestsPerConnection: REQUESTS_PER_CONNECTION } : {}),
     apiKey: harness.apiKey,
     retryBudgetMs: RETRY_BUDGET_MS,
     run,
   });
   cleanup.add('write client', () => client.close());
+  const mode = options.short ? 'short' : 'full';
+  const personId = await client.person('Fault ledger borrower');
   const ctx: Context = {
     ...harness,
     client,
-    load: new SteadyLoad(client),
+    load: new SteadyLoad(client, { personId, dueInMs: DUE_IN_MS[mode], every: CHECKOUT_EVERY }),
     receiver,
-    timings: TIMINGS[options.short ? 'short' : 'full'],
+    timings: TIMINGS[mode],
   };
   await warmUp(ctx);
   console.log(
     `run ${run}: stack up in ${((Date.now() - started) / 1000).toFixed(1)} s; app logs in ${harness.logDir}\n` +
+      `${options.replicas === 1 ? 'one of each app' : `${options.replicas} replicas of each app, the gateways behind ${harness.proxy?.url ?? '?'}`}; ` +
       `${faults.length} faults, ${ctx.timings.rate} writes/s, each write with an Idempotency-Key ` +
-      `and retried on no answer, 503 and 504 for up to ${RETRY_BUDGET_MS / 1000} s\n`,
+      `and retried on no answer, 503 and 504 for up to ${RETRY_BUDGET_MS / 1000} s; ` +
+      `every ${CHECKOUT_EVERY}th a check-out due ${DUE_IN_MS[mode] / 1000} s later\n`,
   );
 
   const lines: LedgerLine[] = [];
@@ -112,7 +103,10 @@ async function main(cleanup: Cleanup): Promise<number> {
     console.log(formatRow(line));
   }
 
-  console.log(`\nFault ledger (run ${run}, ${((Date.now() - started) / 1000).toFixed(0)} s):\n`);
+  console.log(
+    `\nFault ledger (run ${run}, ${options.replicas === 1 ? '1 replica' : `${options.replicas} replicas`}, ` +
+      `${((Date.now() - started) / 1000).toFixed(0)} s):\n`,
+  );
   console.log(formatTable(lines));
   if (receiver.badSignatures > 0) {
     console.log(`\n${receiver.badSignatures} deliveries had a signature that did not verify`);
@@ -122,14 +116,18 @@ async function main(cleanup: Cleanup): Promise<number> {
   if (failed.length > 0 || receiver.badSignatures > 0) {
     console.log(
       `\nFAILED: ${failed.map((line) => line.fault).join('; ') || 'signatures'} ` +
-        `(missing events, writes applied twice or lost, an app that exited, or a failed check). ` +
+        `(missing events, an overdue missing or fired twice, a duplicate delivery no worker kill ` +
+        `explains, writes applied twice or lost, an app that exited, or a failed check). ` +
         `App logs kept in ${harness.logDir}`,
     );
     return 1;
   }
   if (options.keepLogs) console.log(`\nApp logs kept in ${harness.logDir}`);
   else rmSync(harness.logDir, { recursive: true, force: true });
-  console.log('\nOK: no event missing, no write applied twice, no app exited on its own.');
+  console.log(
+    '\nOK: no event missing, every overdue fired once, no write applied twice, every duplicate ' +
+      'delivery explained by a worker kill, no app exited on its own.',
+  );
   return 0;
 }
 

@@ -5,15 +5,21 @@ import type { AddressInfo } from 'node:net';
 /** One event as the receiver saw it: accepted (2xx) receipts per delivery id. */
 export interface ReceivedEvent {
   event: string;
-  /** `data.id` of the envelope: the asset of an `asset.created`. */
+  /**
+   * The asset it is about: `data.id` (an `asset.*` event's asset) or `data.asset.id` (an
+   * `assignment.*` event's).
+   */
   subjectId: string | null;
-  /** Delivery id → how many times it was accepted. */
-  deliveries: Map<string, number>;
+  /** `data.due_at` of an `assignment.overdue` (ms since the epoch), else null. */
+  dueAt: number | null;
+  /** Delivery id → when each accepted receipt came in (ms since the epoch), in order. */
+  deliveries: Map<string, number[]>;
 }
 
 /**
  * The webhook endpoint the run subscribes to `*`: records every delivery it accepts by event
- * id (the envelope's `id`) and delivery id (`X-Custodian-Delivery`), checks each signature,
+ * id (the envelope's `id`) and delivery id (`X-Custodian-Delivery`), with the time of each
+ * receipt (a delivery received twice is judged by when), checks each signature,
  * and can be told to fail (503) for a while, as a receiver that is down.
  */
 export class WebhookReceiver {
@@ -23,6 +29,13 @@ export class WebhookReceiver {
   /** Requests whose signature did not verify with the endpoint's secret. */
   badSignatures = 0;
   secret = '';
+  /**
+   * How long an accepted delivery waits for its answer (0: none). Recorded as received first:
+   * a sender killed meanwhile has delivered it without knowing.
+   */
+  holdMs = 0;
+  /** Accepted deliveries whose answer was held. */
+  held = 0;
   private failing = false;
   private server: Server | null = null;
   port = 0;
@@ -54,7 +67,13 @@ export class WebhookReceiver {
           this.badSignatures++;
         }
         this.record(raw, header('x-custodian-delivery') ?? '(no delivery id)');
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        const answer = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        if (this.holdMs > 0) {
+          this.held++;
+          setTimeout(answer, this.holdMs);
+        } else {
+          answer();
+        }
       });
     });
     server.keepAliveTimeout = 10_000;
@@ -83,6 +102,15 @@ export class WebhookReceiver {
     return found;
   }
 
+  /** Every event received about one of `subjects` (asset ids), with its event id. */
+  eventsAbout(subjects: Set<string>): Array<ReceivedEvent & { id: string }> {
+    const found: Array<ReceivedEvent & { id: string }> = [];
+    for (const [id, event] of this.events) {
+      if (event.subjectId && subjects.has(event.subjectId)) found.push({ ...event, id });
+    }
+    return found;
+  }
+
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
@@ -92,19 +120,28 @@ export class WebhookReceiver {
   }
 
   private record(raw: Buffer, deliveryId: string): void {
-    let envelope: { id?: unknown; event?: unknown; data?: { id?: unknown } };
+    const at = Date.now();
+    let envelope: {
+      id?: unknown;
+      event?: unknown;
+      data?: { id?: unknown; asset?: { id?: unknown }; due_at?: unknown };
+    };
     try {
       envelope = JSON.parse(raw.toString('utf8')) as typeof envelope;
     } catch {
       return;
     }
     if (typeof envelope.id !== 'string') return;
+    const data = envelope.data;
+    const subject = typeof data?.id === 'string' ? data.id : data?.asset?.id;
+    const dueAt = typeof data?.due_at === 'string' ? Date.parse(data.due_at) : NaN;
     const entry = this.events.get(envelope.id) ?? {
       event: typeof envelope.event === 'string' ? envelope.event : '?',
-      subjectId: typeof envelope.data?.id === 'string' ? envelope.data.id : null,
-      deliveries: new Map<string, number>(),
+      subjectId: typeof subject === 'string' ? subject : null,
+      dueAt: Number.isFinite(dueAt) ? dueAt : null,
+      deliveries: new Map<string, number[]>(),
     };
-    entry.deliveries.set(deliveryId, (entry.deliveries.get(deliveryId) ?? 0) + 1);
+    entry.deliveries.set(deliveryId, [...(entry.deliveries.get(deliveryId) ?? []), at]);
     this.events.set(envelope.id, entry);
   }
 }

@@ -23,6 +23,7 @@ import { Client, Pool } from 'pg';
 import { APP_NAMES, AppStack, REPO_ROOT } from './apps';
 import type { Cleanup } from './cleanup';
 import { freePort } from './commands';
+import { RoundRobinProxy } from './proxy';
 import { OwnPostgres, OwnRabbitMq, OwnRedis, systemServices, type Services } from './services';
 
 /** Everything a fault window works with. */
@@ -36,6 +37,12 @@ export interface Harness {
   workspaceId: string;
   apiKey: string;
   logDir: string;
+  /** Replicas of each app from the start (1, or 2 for `--replicas 2`). */
+  replicas: number;
+  /** With replicas: the balancer in front of the gateways, which the client talks to. */
+  proxy: RoundRobinProxy | null;
+  /** The URLs the write client sends to: the proxy's, or the gateways' own. */
+  apiUrls: () => string[];
 }
 
 export interface HarnessOptions {
@@ -46,7 +53,15 @@ export interface HarnessOptions {
   appEnv: Record<string, string>;
   /** The receiver's URL, subscribed to every event. */
   webhookUrl: string;
+  /** Replicas of each app to start; with more than one, the gateways go behind a proxy. */
+  replicas: number;
 }
+
+/**
+ * The register's overdue sweep in the harness: every 250 ms rather than 5 s, so that a
+ * check-out's `assignment.overdue` comes within a window's few seconds of load.
+ */
+const OVERDUE_SWEEP_MS = '250';
 
 /**
  * Starts the servers (the run's own, or the machine's for the short run), a fresh database
@@ -118,6 +133,7 @@ export async function startHarness(
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'warn',
     LOG_FORMAT: 'json',
+    OVERDUE_SWEEP_MS,
     ...options.appEnv,
   };
   if (!options.ownServices) {
@@ -131,11 +147,25 @@ export async function startHarness(
   for (const app of APP_NAMES) await migrate(app, env);
   const stack = new AppStack(env, logDir);
   cleanup.add('apps', () => stack.stopAll());
-  await Promise.all([
-    stack.add('gateway', await freePort()),
-    stack.add('register'),
-    stack.add('webhook-worker'),
-  ]);
+  // Replica by replica (each app's first before any second): replica numbers follow.
+  for (let replica = 1; replica <= options.replicas; replica++) {
+    await Promise.all([
+      stack.add('gateway', await freePort()),
+      stack.add('register'),
+      stack.add('webhook-worker'),
+    ]);
+  }
+  let proxy: RoundRobinProxy | null = null;
+  if (options.replicas > 1) {
+    proxy = new RoundRobinProxy(() =>
+      stack.replicas('gateway').map((gateway) => ({ label: gateway.label, port: gateway.port })),
+    );
+    await proxy.listen();
+    const started = proxy;
+    cleanup.add('gateway proxy', () => started.close());
+  }
+  const proxyApi = proxy ? `${proxy.url}/api/v1` : null;
+  const apiUrls = () => (proxyApi ? [proxyApi] : stack.gatewayUrls());
 
   const db = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
   // An idle connection the Postgres faults cut must not crash the tool.
@@ -143,7 +173,18 @@ export async function startHarness(
   cleanup.add('pool', () => db.end());
 
   const tenant = await createTenant(env, options.webhookUrl);
-  return { run, services, stack, env, db, logDir, ...tenant };
+  return {
+    run,
+    services,
+    stack,
+    env,
+    db,
+    logDir,
+    replicas: options.replicas,
+    proxy,
+    apiUrls,
+    ...tenant,
+  };
 }
 
 /** The app's own migrations, as its image runs them at start (dist/apps/<app>/src/migrate.js). */
