@@ -58,10 +58,10 @@ export interface HarnessOptions {
 }
 
 /**
- * The register's overdue sweep in the harness: every 250 ms rather than 5 s, so that a
+ * The register's due-date engine in the harness: a run every 250 ms rather than 5 s, so that a
  * check-out's `assignment.overdue` comes within a window's few seconds of load.
  */
-const OVERDUE_SWEEP_MS = '250';
+const DUE_DATES_SWEEP_MS = '250';
 
 /**
  * Starts the servers (the run's own, or the machine's for the short run), a fresh database
@@ -133,7 +133,7 @@ export async function startHarness(
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'warn',
     LOG_FORMAT: 'json',
-    OVERDUE_SWEEP_MS,
+    DUE_DATES_SWEEP_MS,
     ...options.appEnv,
   };
   if (!options.ownServices) {
