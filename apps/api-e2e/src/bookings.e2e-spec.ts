@@ -1,4 +1,5 @@
 import {
+  RegisterAdminPatterns,
   WorkerAdminPatterns,
   type AssetDetail,
   type Booking,
@@ -23,7 +24,7 @@ const RACE = 50;
  * is checked against docs/openapi.json (the stack's contract check).
  */
 describe('bookings (e2e)', () => {
-  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
+  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50', OVERDUE_TEST_CLOCK: 'on' } });
   const receiver = new WebhookReceiver();
   let tenant: Tenant;
   let reader: Tenant;
@@ -42,7 +43,11 @@ describe('bookings (e2e)', () => {
     endpoint = await stack.workerAdminCall<CreatedWebhookView>(WorkerAdminPatterns.webhookCreate, {
       workspace: tenant.workspace.id,
       url: receiver.url('/bookings'),
-      events: 'booking.created,booking.confirmed,booking.cancelled',
+      events: [
+        'booking.created,booking.confirmed,booking.cancelled,booking.checked_out',
+        'booking.completed,booking.overdue,booking.no_show',
+        'assignment.checked_out,assignment.checked_in,assignment.overdue',
+      ].join(','),
     });
     person = (await tenant.post<PersonDetail>('/people', { full_name: 'Ada Lovelace' })).body;
   }, 60_000);
@@ -185,5 +190,61 @@ describe('bookings (e2e)', () => {
     expect(refused.status).toBe(403);
     const missing = await reader.get<ErrorBody>('/bookings/bkg_nope');
     expect(missing.status).toBe(404);
+  });
+
+  it("walks a booking's whole life: checked out early, overdue at its end (the clock moved), back", async () => {
+    const camera = await asset('Life camera');
+    const created = await tenant.post<Booking>('/bookings', {
+      person_id: person.id,
+      asset_ids: [camera.id],
+      starts_at: at(2),
+      ends_at: at(6),
+    });
+    expect(created.status).toBe(201);
+    const out = await tenant.post<Booking>(`/bookings/${created.body.id}/check-out`, {});
+    expect([out.status, out.body.status]).toEqual([200, 'checked_out']);
+    const held = await tenant.get<AssetDetail>(`/assets/${camera.id}`);
+    expect(held.body.custody).toMatchObject({
+      person: { id: person.id },
+      due_at: created.body.ends_at,
+    });
+
+    // The engine's clock past the end: booking.overdue (and the asset's assignment.overdue).
+    const fired = await stack.registerAdminCall<{ fired: number }>(
+      RegisterAdminPatterns.overdueSweep,
+      {
+        at: at(7),
+      },
+    );
+    expect(fired.fired).toBeGreaterThanOrEqual(2);
+    expect((await tenant.get<Booking>(`/bookings/${created.body.id}`)).body.status).toBe('overdue');
+
+    const back = await tenant.post<Booking>(`/bookings/${created.body.id}/check-in`, {});
+    expect([back.status, back.body.status]).toEqual([200, 'completed']);
+
+    const kinds = await eventually(() => {
+      const got = receiver
+        .on('/bookings')
+        .map((request) => JSON.parse(request.rawBody) as EventEnvelope<Record<string, unknown>>)
+        .filter(
+          (envelope) =>
+            JSON.stringify(envelope.data).includes(created.body.id) ||
+            JSON.stringify(envelope.data).includes(camera.id),
+        );
+      const names = got.map((envelope) => envelope.event).sort();
+      if (names.length < 8) throw new Error(`${names.length} of 8 events: ${names.join(', ')}`);
+      for (const envelope of got) expect(envelopeErrors(envelope)).toEqual([]);
+      return Promise.resolve(names);
+    });
+    expect(kinds).toEqual([
+      'assignment.checked_in',
+      'assignment.checked_out',
+      'assignment.overdue',
+      'booking.checked_out',
+      'booking.completed',
+      'booking.confirmed',
+      'booking.created',
+      'booking.overdue',
+    ]);
   });
 });

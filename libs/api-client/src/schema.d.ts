@@ -208,6 +208,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bookings/{id}/check-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand out a booking’s assets
+         * @description A confirmed booking, before its end: each asset is checked out to the booking’s person, due back at `ends_at`, with the events a check-out by hand fires (`asset.updated`, `assignment.checked_out`), then `booking.checked_out`. Before `starts_at` it is an early check-out, which a booking in between refuses (409 naming it). An asset checked out to someone, retired, lost or stolen is a 409 naming it. When `ends_at` passes with assets still out, `booking.overdue` fires once.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["checkOutBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back a booking’s assets
+         * @description Some (`asset_ids`) or all of the assets still out: `assignment.checked_in` each. The last one back completes the booking (`booking.completed`) and frees the rest of its range. An asset not on the booking is a 400, one already back a 409.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["checkInBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -1578,12 +1622,13 @@ export interface components {
             /** @enum {string} */
             status?: "active" | "inactive";
         };
-        /** @description The asset concerned. */
-        AssetRef: {
+        BookingAsset: {
             /** @description Id of the asset. */
             id: string;
             name: string;
             asset_tag: string;
+            /** @description When it came back from the booking’s check-out; null while out, or before. */
+            returned_at: string | null;
         };
         BookingCancellation: {
             /**
@@ -1608,13 +1653,16 @@ export interface components {
          *         {
          *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
          *           "name": "Sony A7 IV",
-         *           "asset_tag": "CAM-0042"
+         *           "asset_tag": "CAM-0042",
+         *           "returned_at": null
          *         }
          *       ],
          *       "starts_at": "2026-12-04T09:00:00.000Z",
          *       "ends_at": "2026-12-04T18:00:00.000Z",
          *       "notes": "Product shoot",
          *       "cancellation": null,
+         *       "checked_out_at": null,
+         *       "completed_at": null,
          *       "created_at": "2026-11-28T10:00:00.000Z",
          *       "updated_at": "2026-11-28T10:00:00.000Z"
          *     }
@@ -1627,7 +1675,7 @@ export interface components {
             /** @description Who the assets are booked for. */
             person: components["schemas"]["PersonRef"];
             /** @description The assets booked, as they are now. */
-            assets: components["schemas"]["AssetRef"][];
+            assets: components["schemas"]["BookingAsset"][];
             /** Format: date-time */
             starts_at: string;
             /** Format: date-time */
@@ -1635,6 +1683,10 @@ export interface components {
             notes: string | null;
             /** @description Why and when it was cancelled or rejected; null otherwise. */
             cancellation: components["schemas"]["BookingCancellation"] | null;
+            /** @description When its assets were handed out. */
+            checked_out_at: string | null;
+            /** @description When the last of them came back. */
+            completed_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1653,6 +1705,7 @@ export interface components {
         CreateBookingInput: {
             /** @description The person the assets are booked for. */
             person_id: string;
+            /** @description The assets booked, 1 to 50, each once. */
             asset_ids: string[];
             /**
              * Format: date-time
@@ -1669,6 +1722,10 @@ export interface components {
         CancelBookingInput: {
             /** @description Why, for the record. */
             note?: string | null;
+        };
+        CheckInBookingInput: {
+            /** @description The assets that came back; every asset still out when left out. */
+            asset_ids?: string[];
         };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
@@ -1786,6 +1843,13 @@ export interface components {
              * @description When it was due back.
              */
             due_at: string;
+        };
+        /** @description The asset concerned. */
+        AssetRef: {
+            /** @description Id of the asset. */
+            id: string;
+            name: string;
+            asset_tag: string;
         };
         AssetRequest: {
             /** @description Id of the request. */
@@ -2661,6 +2725,96 @@ export interface operations {
         };
         responses: {
             /** @description Cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    checkOutBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Checked out. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    checkInBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckInBookingInput"];
+            };
+        };
+        responses: {
+            /** @description Checked in. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5717,13 +5871,16 @@ export interface operations {
                      *         {
                      *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
                      *           "name": "Sony A7 IV",
-                     *           "asset_tag": "CAM-0042"
+                     *           "asset_tag": "CAM-0042",
+                     *           "returned_at": null
                      *         }
                      *       ],
                      *       "starts_at": "2026-12-04T09:00:00.000Z",
                      *       "ends_at": "2026-12-04T18:00:00.000Z",
                      *       "notes": "Product shoot",
                      *       "cancellation": null,
+                     *       "checked_out_at": null,
+                     *       "completed_at": null,
                      *       "created_at": "2026-11-28T10:00:00.000Z",
                      *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
@@ -5808,13 +5965,16 @@ export interface operations {
                      *         {
                      *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
                      *           "name": "Sony A7 IV",
-                     *           "asset_tag": "CAM-0042"
+                     *           "asset_tag": "CAM-0042",
+                     *           "returned_at": null
                      *         }
                      *       ],
                      *       "starts_at": "2026-12-04T09:00:00.000Z",
                      *       "ends_at": "2026-12-04T18:00:00.000Z",
                      *       "notes": "Product shoot",
                      *       "cancellation": null,
+                     *       "checked_out_at": null,
+                     *       "completed_at": null,
                      *       "created_at": "2026-11-28T10:00:00.000Z",
                      *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
@@ -5899,13 +6059,16 @@ export interface operations {
                      *         {
                      *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
                      *           "name": "Sony A7 IV",
-                     *           "asset_tag": "CAM-0042"
+                     *           "asset_tag": "CAM-0042",
+                     *           "returned_at": null
                      *         }
                      *       ],
                      *       "starts_at": "2026-12-04T09:00:00.000Z",
                      *       "ends_at": "2026-12-04T18:00:00.000Z",
                      *       "notes": "Product shoot",
                      *       "cancellation": null,
+                     *       "checked_out_at": null,
+                     *       "completed_at": null,
                      *       "created_at": "2026-11-28T10:00:00.000Z",
                      *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
@@ -5990,13 +6153,16 @@ export interface operations {
                      *         {
                      *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
                      *           "name": "Sony A7 IV",
-                     *           "asset_tag": "CAM-0042"
+                     *           "asset_tag": "CAM-0042",
+                     *           "returned_at": null
                      *         }
                      *       ],
                      *       "starts_at": "2026-12-04T09:00:00.000Z",
                      *       "ends_at": "2026-12-04T18:00:00.000Z",
                      *       "notes": "Product shoot",
                      *       "cancellation": null,
+                     *       "checked_out_at": null,
+                     *       "completed_at": null,
                      *       "created_at": "2026-11-28T10:00:00.000Z",
                      *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
@@ -6069,7 +6235,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.checked_out data
-                     * @description A booked asset was handed out. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description The booking’s assets were handed out to its person (each also fires `assignment.checked_out`).
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
                      *       "status": "checked_out",
@@ -6081,13 +6247,16 @@ export interface operations {
                      *         {
                      *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
                      *           "name": "Sony A7 IV",
-                     *           "asset_tag": "CAM-0042"
+                     *           "asset_tag": "CAM-0042",
+                     *           "returned_at": null
                      *         }
                      *       ],
                      *       "starts_at": "2026-12-04T09:00:00.000Z",
                      *       "ends_at": "2026-12-04T18:00:00.000Z",
                      *       "notes": "Product shoot",
                      *       "cancellation": null,
+                     *       "checked_out_at": null,
+                     *       "completed_at": null,
                      *       "created_at": "2026-11-28T10:00:00.000Z",
                      *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
@@ -6160,7 +6329,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.completed data
-                     * @description A booked asset was returned. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description The last of the booking’s assets came back (each fires `assignment.checked_in`).
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
                      *       "status": "completed",
@@ -6172,13 +6341,16 @@ export interface operations {
                      *         {
                      *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
                      *           "name": "Sony A7 IV",
-                     *           "asset_tag": "CAM-0042"
+                     *           "asset_tag": "CAM-0042",
+                     *           "returned_at": null
                      *         }
                      *       ],
                      *       "starts_at": "2026-12-04T09:00:00.000Z",
                      *       "ends_at": "2026-12-04T18:00:00.000Z",
                      *       "notes": "Product shoot",
                      *       "cancellation": null,
+                     *       "checked_out_at": null,
+                     *       "completed_at": null,
                      *       "created_at": "2026-11-28T10:00:00.000Z",
                      *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
@@ -6251,7 +6423,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.overdue data
-                     * @description A booked asset was not returned by the end of the booking. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A checked-out booking passed its end with assets still out. Once per booking.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
                      *       "status": "overdue",
@@ -6263,13 +6435,16 @@ export interface operations {
                      *         {
                      *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
                      *           "name": "Sony A7 IV",
-                     *           "asset_tag": "CAM-0042"
+                     *           "asset_tag": "CAM-0042",
+                     *           "returned_at": null
                      *         }
                      *       ],
                      *       "starts_at": "2026-12-04T09:00:00.000Z",
                      *       "ends_at": "2026-12-04T18:00:00.000Z",
                      *       "notes": "Product shoot",
                      *       "cancellation": null,
+                     *       "checked_out_at": null,
+                     *       "completed_at": null,
                      *       "created_at": "2026-11-28T10:00:00.000Z",
                      *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
@@ -6342,7 +6517,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.no_show data
-                     * @description A booking was not picked up. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A confirmed booking was not checked out by its start plus the grace (60 minutes); its assets are free again. Once per booking.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
                      *       "status": "no_show",
@@ -6354,13 +6529,16 @@ export interface operations {
                      *         {
                      *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
                      *           "name": "Sony A7 IV",
-                     *           "asset_tag": "CAM-0042"
+                     *           "asset_tag": "CAM-0042",
+                     *           "returned_at": null
                      *         }
                      *       ],
                      *       "starts_at": "2026-12-04T09:00:00.000Z",
                      *       "ends_at": "2026-12-04T18:00:00.000Z",
                      *       "notes": "Product shoot",
                      *       "cancellation": null,
+                     *       "checked_out_at": null,
+                     *       "completed_at": null,
                      *       "created_at": "2026-11-28T10:00:00.000Z",
                      *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }

@@ -16,6 +16,8 @@ const VERBS: Record<string, string> = {
   purged: 'purged from the bin',
   cancelled: 'cancelled',
   confirmed: 'confirmed',
+  completed: 'completed',
+  no_show: 'marked as not picked up',
   scanned: 'scanned',
   checked_out: 'checked out',
   checked_in: 'checked in',

@@ -3,6 +3,7 @@ import {
   BookingListQuery,
   BookingPage,
   CancelBookingInput,
+  CheckInBookingInput,
   CreateBookingInput,
   RegisterRpc,
   type Page,
@@ -93,5 +94,55 @@ export class BookingsController {
     @Body() body: CancelBookingInput,
   ): Promise<Booking> {
     return this.register.call(RegisterRpc.bookingsCancel, access, { id, body }, identity);
+  }
+
+  @Post(':id/check-out')
+  @AcceptsIdempotencyKey()
+  @HttpCode(200)
+  @RequiresScope('write')
+  @ApiIdParam('id', 'booking')
+  @ApiOperation({
+    operationId: 'checkOutBooking',
+    summary: 'Hand out a booking’s assets',
+    description:
+      'A confirmed booking, before its end: each asset is checked out to the booking’s person, ' +
+      'due back at `ends_at`, with the events a check-out by hand fires (`asset.updated`, ' +
+      '`assignment.checked_out`), then `booking.checked_out`. Before `starts_at` it is an ' +
+      'early check-out, which a booking in between refuses (409 naming it). An asset checked ' +
+      'out to someone, retired, lost or stolen is a 409 naming it. When `ends_at` passes with ' +
+      'assets still out, `booking.overdue` fires once.',
+  })
+  @ApiOkResponse({ type: Booking, description: 'Checked out.' })
+  @ApiErrors(404, 409, 422)
+  checkOut(
+    @Access() access: AccessRecord,
+    @Param('id') id: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+  ): Promise<Booking> {
+    return this.register.call(RegisterRpc.bookingsCheckOut, access, { id }, identity);
+  }
+
+  @Post(':id/check-in')
+  @AcceptsIdempotencyKey()
+  @HttpCode(200)
+  @RequiresScope('write')
+  @ApiIdParam('id', 'booking')
+  @ApiOperation({
+    operationId: 'checkInBooking',
+    summary: 'Take back a booking’s assets',
+    description:
+      'Some (`asset_ids`) or all of the assets still out: `assignment.checked_in` each. The ' +
+      'last one back completes the booking (`booking.completed`) and frees the rest of its ' +
+      'range. An asset not on the booking is a 400, one already back a 409.',
+  })
+  @ApiOkResponse({ type: Booking, description: 'Checked in.' })
+  @ApiErrors(400, 404, 409, 422)
+  checkIn(
+    @Access() access: AccessRecord,
+    @Param('id') id: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: CheckInBookingInput,
+  ): Promise<Booking> {
+    return this.register.call(RegisterRpc.bookingsCheckIn, access, { id, body }, identity);
   }
 }

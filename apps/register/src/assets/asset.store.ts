@@ -487,3 +487,55 @@ export function dueCheckouts(
     [now, limit, after?.custody_due_at ?? null, after?.id ?? null],
   );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Custody of several assets at once (a booking's check-out and check-in)
+
+/** What a booking's hand-out checks of each asset, locked. */
+export type LockedAssetRow = Pick<AssetEntity, 'id' | 'name' | 'status' | 'assigned_to_id'>;
+
+/** The assets of the workspace among `ids`, locked FOR UPDATE in id order (no deadlock). */
+export function lockAssets(
+  tx: EntityManager,
+  workspaceId: string,
+  ids: string[],
+): Promise<LockedAssetRow[]> {
+  return queryRows<LockedAssetRow>(
+    tx,
+    `SELECT id, name, status, assigned_to_id FROM register.assets
+      WHERE workspace_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+    [workspaceId, ids],
+  );
+}
+
+/** Checks the assets out to `personId`, due back at `dueAt`: one statement for all. */
+export async function handOut(
+  tx: EntityManager,
+  workspaceId: string,
+  ids: string[],
+  personId: string,
+  dueAt: Date,
+): Promise<void> {
+  await tx.query(
+    `UPDATE register.assets
+        SET assigned_to_id = $3, assigned_at = now(), custody_due_at = $4, overdue_at = NULL,
+            updated_at = now()
+      WHERE workspace_id = $1 AND id = ANY($2::text[])`,
+    [workspaceId, ids, personId, dueAt],
+  );
+}
+
+/** Checks the assets in: nobody holds them, no due date. */
+export async function takeBack(
+  tx: EntityManager,
+  workspaceId: string,
+  ids: string[],
+): Promise<void> {
+  await tx.query(
+    `UPDATE register.assets
+        SET assigned_to_id = NULL, assigned_at = NULL, custody_due_at = NULL, overdue_at = NULL,
+            updated_at = now()
+      WHERE workspace_id = $1 AND id = ANY($2::text[])`,
+    [workspaceId, ids],
+  );
+}

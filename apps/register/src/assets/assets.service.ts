@@ -311,7 +311,7 @@ function custodyAction(custody: { out: Holder | null; in: Holder | null }): stri
 }
 
 /** Check-out and check-in events carry the asset as fetched and the person concerned. */
-async function writeCustodyEvent(
+export async function writeCustodyEvent(
   outbox: OutboxWriter,
   tx: EntityManager,
   workspaceId: string,

@@ -47,6 +47,14 @@ export class BookingEntity {
   @Column({ type: 'timestamptz', nullable: true })
   cancelled_at!: Date | null;
 
+  /** When its assets were handed out (check-out), if they were. */
+  @Column({ type: 'timestamptz', nullable: true })
+  checked_out_at!: Date | null;
+
+  /** When the last of its assets came back. */
+  @Column({ type: 'timestamptz', nullable: true })
+  completed_at!: Date | null;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created_at!: Date;
 
@@ -80,4 +88,8 @@ export class BookingAssetEntity {
 
   @Column({ type: 'boolean' })
   holds!: boolean;
+
+  /** When this asset came back from the booking's check-out; null while out or not yet out. */
+  @Column({ type: 'timestamptz', nullable: true })
+  returned_at!: Date | null;
 }

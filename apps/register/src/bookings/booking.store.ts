@@ -17,7 +17,8 @@ export type NewBookingRow = Pick<
 /** A booking with its person's name and its assets as they are now (or were, if binned). */
 export type BookingRow = BookingEntity & {
   person_name: string;
-  assets: Array<{ id: string; name: string; asset_tag: string }>;
+  /** returned_at as the view has it (ISO, UTC, milliseconds), made by Postgres. */
+  assets: Array<{ id: string; name: string; asset_tag: string; returned_at: string | null }>;
 };
 
 /** One asset's booking that stands in the way of another over [starts_at, ends_at). */
@@ -91,7 +92,9 @@ const BOOKING_COLUMNS = `b.*, p.full_name AS person_name,
   (SELECT coalesce(json_agg(json_build_object(
             'id', ba.asset_id,
             'name', coalesce(a.name, d.name, ba.asset_id),
-            'asset_tag', coalesce(a.asset_tag, d.asset_tag, '')) ORDER BY ba.asset_id), '[]')
+            'asset_tag', coalesce(a.asset_tag, d.asset_tag, ''),
+            'returned_at', to_char(ba.returned_at AT TIME ZONE 'UTC',
+                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY ba.asset_id), '[]')
      FROM register.booking_assets ba
      LEFT JOIN register.assets a ON a.id = ba.asset_id
      LEFT JOIN register.deleted_assets d ON d.id = ba.asset_id
@@ -215,7 +218,101 @@ export function toBooking(row: BookingRow): Booking {
       row.cancel_reason && row.cancelled_at
         ? { reason: row.cancel_reason, note: row.cancel_note, at: row.cancelled_at.toISOString() }
         : null,
+    checked_out_at: row.checked_out_at?.toISOString() ?? null,
+    completed_at: row.completed_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handing out and taking back
+
+/**
+ * Early check-out: the booking holds its assets from `from` (now) instead of its start. The
+ * exclusion constraint refuses it if another booking holds one of them in between.
+ */
+export async function holdFrom(tx: EntityManager, bookingId: string, from: Date): Promise<void> {
+  await tx.query(
+    `UPDATE register.booking_assets SET during = tstzrange($2, upper(during))
+      WHERE booking_id = $1`,
+    [bookingId, from],
+  );
+}
+
+export async function markCheckedOut(tx: EntityManager, bookingId: string): Promise<void> {
+  await tx.query(
+    `UPDATE register.bookings
+        SET status = 'checked_out', checked_out_at = now(), updated_at = now()
+      WHERE id = $1`,
+    [bookingId],
+  );
+}
+
+/** The assets came back; with `complete`, the booking is completed and holds nothing more. */
+export async function markReturned(
+  tx: EntityManager,
+  bookingId: string,
+  assetIds: string[],
+  complete: boolean,
+): Promise<void> {
+  await tx.query(
+    `UPDATE register.booking_assets SET returned_at = now()
+      WHERE booking_id = $1 AND asset_id = ANY($2::text[]) AND returned_at IS NULL`,
+    [bookingId, assetIds],
+  );
+  if (complete) {
+    await tx.query(`UPDATE register.booking_assets SET holds = false WHERE booking_id = $1`, [
+      bookingId,
+    ]);
+    await tx.query(
+      `UPDATE register.bookings
+          SET status = 'completed', completed_at = now(), updated_at = now()
+        WHERE id = $1`,
+      [bookingId],
+    );
+  } else {
+    await tx.query(`UPDATE register.bookings SET updated_at = now() WHERE id = $1`, [bookingId]);
+  }
+}
+
+/**
+ * The booking's row locked for a due-date handler: SKIP LOCKED (a write holding it answers
+ * `busy`, ADR 0020); undefined when locked or gone.
+ */
+export async function lockBookingForNotice(
+  tx: EntityManager,
+  workspaceId: string,
+  id: string,
+): Promise<Pick<BookingEntity, 'id' | 'status' | 'starts_at' | 'ends_at'> | 'busy' | undefined> {
+  const [row] = await queryRows<Pick<BookingEntity, 'id' | 'status' | 'starts_at' | 'ends_at'>>(
+    tx,
+    `SELECT id, status, starts_at, ends_at FROM register.bookings
+      WHERE id = $1 AND workspace_id = $2 FOR UPDATE SKIP LOCKED`,
+    [id, workspaceId],
+  );
+  if (row) return row;
+  const [exists] = await queryRows<{ id: string }>(
+    tx,
+    `SELECT id FROM register.bookings WHERE id = $1 AND workspace_id = $2`,
+    [id, workspaceId],
+  );
+  return exists ? 'busy' : undefined;
+}
+
+/** A due date passed: `overdue` (still holding) or `no_show` (its assets freed). */
+export async function markLapsed(
+  tx: EntityManager,
+  bookingId: string,
+  status: 'overdue' | 'no_show',
+): Promise<void> {
+  await tx.query(`UPDATE register.bookings SET status = $2, updated_at = now() WHERE id = $1`, [
+    bookingId,
+    status,
+  ]);
+  if (status === 'no_show') {
+    await tx.query(`UPDATE register.booking_assets SET holds = false WHERE booking_id = $1`, [
+      bookingId,
+    ]);
+  }
 }

@@ -1,6 +1,7 @@
 import {
   BookingListMessage,
   CancelBookingMessage,
+  CheckInBookingMessage,
   CreateBookingMessage,
   RecordMessage,
   RegisterRpc,
@@ -28,6 +29,16 @@ export class BookingsRpcController {
   @Handles(RegisterRpc.bookingsCreate, REGISTER_RPC_TRANSPORT)
   create(@Payload() message: CreateBookingMessage) {
     return this.bookings.create(message.caller, message.body);
+  }
+
+  @Handles(RegisterRpc.bookingsCheckOut, REGISTER_RPC_TRANSPORT)
+  checkOut(@Payload() message: RecordMessage) {
+    return this.bookings.checkOut(message.caller, message.id);
+  }
+
+  @Handles(RegisterRpc.bookingsCheckIn, REGISTER_RPC_TRANSPORT)
+  checkIn(@Payload() message: CheckInBookingMessage) {
+    return this.bookings.checkIn(message.caller, message.id, message.body);
   }
 
   @Handles(RegisterRpc.bookingsCancel, REGISTER_RPC_TRANSPORT)

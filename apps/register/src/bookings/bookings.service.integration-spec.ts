@@ -1,5 +1,6 @@
 import {
   CancelBookingInput,
+  CheckInBookingInput,
   CreateAssetInput,
   CreateBookingInput,
   CreatePersonInput,
@@ -24,6 +25,9 @@ import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
+import { AssignmentOverdue } from '../assets/assignment-overdue';
+import { DueDateEngine } from '../due-dates/due-date-engine';
+import { BookingDueDates } from './booking-due-dates';
 import { BookingsService } from './bookings.service';
 
 /** Bookings on a fresh migrated database: the rules, and the overlap the database refuses. */
@@ -66,7 +70,18 @@ function workspace() {
       bookings.create(caller, await received(CreateBookingInput, body)),
     cancel: async (id: string, body: ClientBody<CancelBookingInput> = {}) =>
       bookings.cancel(caller, id, await received(CancelBookingInput, body)),
+    checkOut: (id: string, now?: Date) => bookings.checkOut(caller, id, now),
+    checkIn: async (id: string, body: ClientBody<CheckInBookingInput> = {}) =>
+      bookings.checkIn(caller, id, await received(CheckInBookingInput, body)),
   };
+}
+
+/** The register's due-date engine with the booking and check-out handlers, as the app has it. */
+function engine(): DueDateEngine {
+  const engine = new DueDateEngine(db, { DUE_DATES_SWEEP_MS: 60_000 });
+  new AssignmentOverdue(engine, writer, activity).onModuleInit();
+  new BookingDueDates(engine, writer, activity).onModuleInit();
+  return engine;
 }
 
 async function events(workspaceId: string, prefix: string): Promise<string[]> {
@@ -288,5 +303,132 @@ describe('bookings', () => {
     expect((await domainRejection(bookings.list(ws.caller, { pageSize: '500' }))).message).toBe(
       'pageSize must be a whole number from 1 to 200',
     );
+  });
+
+  it('hands out every asset to the person, due at the end, as a check-out by hand would', async () => {
+    const ws = workspace();
+    const camera = await ws.asset('Camera');
+    const lens = await ws.asset('Lens');
+    const ada = await ws.person('Ada');
+    const booking = await ws.book({
+      person_id: ada.id,
+      asset_ids: [camera.id, lens.id],
+      starts_at: at(-0.5),
+      ends_at: at(8),
+    });
+    const out = await ws.checkOut(booking.id);
+    expect(out.status).toBe('checked_out');
+    expect(out.checked_out_at).not.toBeNull();
+    for (const id of [camera.id, lens.id]) {
+      const asset = await assets.get(ws.caller, id);
+      expect(asset.custody).toMatchObject({ person: { id: ada.id }, due_at: booking.ends_at });
+    }
+    expect(await events(ws.caller.workspaceId, 'assignment.')).toEqual([
+      'assignment.checked_out',
+      'assignment.checked_out',
+    ]);
+    expect(await events(ws.caller.workspaceId, 'booking.checked_out')).toHaveLength(1);
+    const again = await domainRejection(ws.checkOut(booking.id));
+    expect(again.message).toMatch(/is checked out; only a confirmed booking can be checked out/);
+
+    // Some back, then the rest: checked in each, the last completes the booking.
+    const partly = await ws.checkIn(booking.id, { asset_ids: [lens.id] });
+    expect(partly.status).toBe('checked_out');
+    expect(partly.assets.find((asset) => asset.id === lens.id)?.returned_at).not.toBeNull();
+    expect((await assets.get(ws.caller, lens.id)).custody).toBeNull();
+    const twice = await domainRejection(ws.checkIn(booking.id, { asset_ids: [lens.id] }));
+    expect(twice.message).toBe(`${lens.id} is already back from booking ${booking.id}`);
+    const done = await ws.checkIn(booking.id);
+    expect(done.status).toBe('completed');
+    expect(await events(ws.caller.workspaceId, 'assignment.checked_in')).toHaveLength(2);
+    expect(await events(ws.caller.workspaceId, 'booking.completed')).toHaveLength(1);
+    // Completed early: the rest of its range is free for another booking.
+    await expect(
+      ws.book({ person_id: ada.id, asset_ids: [camera.id], starts_at: at(1), ends_at: at(2) }),
+    ).resolves.toMatchObject({ status: 'confirmed' });
+  });
+
+  it('checks out early when the assets are free, and names the booking in between when not', async () => {
+    const ws = workspace();
+    const camera = await ws.asset('Camera');
+    const ada = await ws.person('Ada');
+    const grace = await ws.person('Grace');
+    const later = await ws.book({
+      person_id: ada.id,
+      asset_ids: [camera.id],
+      starts_at: at(10),
+      ends_at: at(12),
+    });
+    const between = await ws.book({
+      person_id: grace.id,
+      asset_ids: [camera.id],
+      starts_at: at(2),
+      ends_at: at(4),
+    });
+    const refused = await domainRejection(ws.checkOut(later.id));
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toContain(between.id);
+    await ws.cancel(between.id);
+    expect((await ws.checkOut(later.id)).status).toBe('checked_out');
+  });
+
+  it('fires booking.overdue once at the end, and booking.no_show once after the grace, freeing the assets', async () => {
+    const ws = workspace();
+    const camera = await ws.asset('Camera');
+    const tripod = await ws.asset('Tripod');
+    const ada = await ws.person('Ada');
+    const kept = await ws.book({
+      person_id: ada.id,
+      asset_ids: [camera.id],
+      starts_at: at(-1),
+      ends_at: at(1),
+    });
+    await ws.checkOut(kept.id);
+    const missed = await ws.book({
+      person_id: ada.id,
+      asset_ids: [tripod.id],
+      starts_at: at(0.5),
+      ends_at: at(3),
+    });
+    const [one, two] = [engine(), engine()];
+    // Two replicas, at a time past both dates (end + 1 h; start + grace + 1 h).
+    const later = new Date(Date.now() + 2.6 * HOUR);
+    await Promise.all([one.runDue(later), two.runDue(later)]);
+    await one.runDue(later);
+    expect((await bookings.get(ws.caller, kept.id)).status).toBe('overdue');
+    expect((await bookings.get(ws.caller, missed.id)).status).toBe('no_show');
+    expect(await events(ws.caller.workspaceId, 'booking.overdue')).toHaveLength(1);
+    expect(await events(ws.caller.workspaceId, 'booking.no_show')).toHaveLength(1);
+    expect(await events(ws.caller.workspaceId, 'assignment.overdue')).toHaveLength(1);
+    // The no-show holds nothing: its slot can be booked again.
+    await expect(
+      ws.book({ person_id: ada.id, asset_ids: [tripod.id], starts_at: at(1), ends_at: at(2) }),
+    ).resolves.toMatchObject({ status: 'confirmed' });
+    // An overdue booking still comes back, and completes.
+    expect((await ws.checkIn(kept.id)).status).toBe('completed');
+  });
+
+  it('fires no no-show for a booking checked out or cancelled in time', async () => {
+    const ws = workspace();
+    const camera = await ws.asset('Camera');
+    const lens = await ws.asset('Lens');
+    const ada = await ws.person('Ada');
+    const picked = await ws.book({
+      person_id: ada.id,
+      asset_ids: [camera.id],
+      starts_at: at(-0.1),
+      ends_at: at(48),
+    });
+    await ws.checkOut(picked.id);
+    const dropped = await ws.book({
+      person_id: ada.id,
+      asset_ids: [lens.id],
+      starts_at: at(0.2),
+      ends_at: at(48),
+    });
+    await ws.cancel(dropped.id);
+    await engine().runDue(new Date(Date.now() + 3 * HOUR));
+    expect(await events(ws.caller.workspaceId, 'booking.no_show')).toEqual([]);
+    expect((await bookings.get(ws.caller, picked.id)).status).toBe('checked_out');
   });
 });

@@ -1,5 +1,6 @@
 import {
   BOOKING_DAYS_MAX,
+  BOOKING_NO_SHOW_GRACE_MINUTES,
   BOOKING_PAGE_SIZE_DEFAULT,
   BOOKING_PAGE_SIZE_MAX,
   DomainError,
@@ -8,6 +9,7 @@ import {
   type BookingListQuery,
   type CallerContext,
   type CancelBookingInput,
+  type CheckInBookingInput,
   type CreateBookingInput,
   type Page,
 } from '@custodian/contracts';
@@ -15,6 +17,11 @@ import { OutboxWriter } from '@custodian/messaging';
 import { ActivityLog, newId, queryRows } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { assetChanges } from '../activity/record-changes';
+import { findAssetRow, handOut, lockAssets, takeBack, toDetail } from '../assets/asset.store';
+import { writeCustodyEvent } from '../assets/assets.service';
+import { armOverdue } from '../assets/assignment-overdue';
+import { armNotice, cancelNotices, type DueSubject } from '../due-dates/due-notice.store';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import {
@@ -22,15 +29,38 @@ import {
   cancelBooking,
   conflictsWith,
   findBookingRow,
+  holdFrom,
   insertBooking,
   isBookingOverlap,
+  markCheckedOut,
+  markReturned,
   toBooking,
+  type BookingRow,
   type ConflictRow,
 } from './booking.store';
+
+/** The due-date kinds of a booking: the events they fire (booking-due-dates.ts). */
+export const BOOKING_OVERDUE = 'booking.overdue';
+export const BOOKING_NO_SHOW = 'booking.no_show';
+
+export function bookingSubject(workspaceId: string, bookingId: string): DueSubject {
+  return { workspaceId, type: 'booking', id: bookingId };
+}
+
+/** When a confirmed booking not checked out becomes a no-show. */
+export function noShowAt(startsAt: Date): Date {
+  return new Date(startsAt.getTime() + BOOKING_NO_SHOW_GRACE_MINUTES * 60_000);
+}
 
 const DAY_MS = 86_400_000;
 /** An asset in one of these cannot be booked: it is not there to hand out. */
 const UNBOOKABLE = new Set(['retired', 'lost', 'stolen', 'inactive']);
+/** The status a recorded transition comes from (for the feed's change). */
+const PREVIOUS_STATUS = {
+  cancelled: 'confirmed',
+  checked_out: 'confirmed',
+  completed: 'checked_out',
+} as const;
 /** Bookings a 409 names at most; it says how many more. */
 const CONFLICTS_NAMED = 10;
 
@@ -122,6 +152,8 @@ export class BookingsService {
           },
           assetIds,
         );
+        // Not checked out by its start and the grace: a no-show (booking-due-dates.ts).
+        await armNotice(tx, bookingSubject(workspaceId, id), BOOKING_NO_SHOW, noShowAt(startsAt));
         const booking = toBooking(await findBookingRow(tx, workspaceId, id));
         await this.outbox.write(tx, workspaceId, 'booking.created', booking);
         await this.outbox.write(tx, workspaceId, 'booking.confirmed', booking);
@@ -151,12 +183,182 @@ export class BookingsService {
             'booking can be cancelled',
         );
       }
+      await cancelNotices(tx, bookingSubject(workspaceId, row.id));
       await cancelBooking(tx, row.id, 'cancelled', input.note ?? null);
       const booking = toBooking(await findBookingRow(tx, workspaceId, id));
       await this.outbox.write(tx, workspaceId, 'booking.cancelled', booking);
       await this.record(tx, caller, booking, 'cancelled');
       return booking;
     });
+  }
+
+  /**
+   * Hands the booking's assets to its person, due back at its end: the check-out a person
+   * would make by hand on each asset (asset.updated and assignment.checked_out each, with its
+   * overdue date), then `booking.checked_out`. Before its start it is an early check-out: the
+   * booking then holds its assets from now, which another booking in between refuses (409).
+   */
+  async checkOut(caller: CallerContext, id: string, now = new Date()): Promise<Booking> {
+    const workspaceId = caller.workspaceId;
+    let held: BookingRow | undefined;
+    try {
+      return await this.writes.run(workspaceId, async (tx) => {
+        const row = await findBookingRow(tx, workspaceId, id, true);
+        held = row;
+        if (row.status !== 'confirmed') {
+          throw new DomainError(
+            'conflict',
+            `Booking ${id} is ${row.status.replace('_', ' ')}; only a confirmed booking can be ` +
+              'checked out',
+          );
+        }
+        if (now >= row.ends_at) {
+          throw new DomainError(
+            'conflict',
+            `Booking ${id} ended at ${row.ends_at.toISOString()}; make a new booking instead`,
+          );
+        }
+        const assetIds = row.assets.map((asset) => asset.id).sort();
+        const locked = await lockAssets(tx, workspaceId, assetIds);
+        const found = new Map(locked.map((asset) => [asset.id, asset]));
+        const problems: string[] = [];
+        for (const assetId of assetIds) {
+          const asset = found.get(assetId);
+          if (!asset) problems.push(`asset ${assetId} is no longer in the register`);
+          else if (UNBOOKABLE.has(asset.status)) {
+            problems.push(`${asset.name} (${assetId}) is ${asset.status}`);
+          } else if (asset.assigned_to_id !== null) {
+            problems.push(`${asset.name} (${assetId}) is checked out; check it in first`);
+          }
+        }
+        if (problems.length > 0) throw new DomainError('conflict', problems.join('; '));
+        // The dates first, right after the locks (ADR 0020): each asset's overdue and the
+        // booking's at its end; the no-show no longer applies.
+        for (const assetId of assetIds) await armOverdue(tx, workspaceId, assetId, row.ends_at);
+        const subject = bookingSubject(workspaceId, id);
+        await cancelNotices(tx, subject, BOOKING_NO_SHOW);
+        await armNotice(tx, subject, BOOKING_OVERDUE, row.ends_at);
+        if (now < row.starts_at) await holdFrom(tx, id, now);
+        const befores = [];
+        for (const assetId of assetIds) befores.push(await findAssetRow(tx, workspaceId, assetId));
+        await handOut(tx, workspaceId, assetIds, row.person_id, row.ends_at);
+        await markCheckedOut(tx, id);
+        const person = { id: row.person_id, name: row.person_name };
+        for (const before of befores) {
+          await this.custodyMoved(tx, caller, before, person, 'checked_out');
+        }
+        const booking = toBooking(await findBookingRow(tx, workspaceId, id));
+        await this.outbox.write(tx, workspaceId, 'booking.checked_out', booking);
+        await this.record(tx, caller, booking, 'checked_out');
+        return booking;
+      });
+    } catch (error) {
+      if (!isBookingOverlap(error) || !held) throw error;
+      const row = held;
+      const conflicts = await this.reads.run((db) =>
+        conflictsWith(
+          db,
+          workspaceId,
+          row.assets.map((asset) => asset.id),
+          now,
+          row.starts_at,
+        ),
+      );
+      throw new DomainError(
+        'conflict',
+        `Booking ${id} cannot be checked out before its start: ${conflictMessage(conflicts)}`,
+      );
+    }
+  }
+
+  /**
+   * Takes back some or all of the assets still out (assignment.checked_in each, as by hand);
+   * the last one completes the booking (`booking.completed`) and frees the rest of its range.
+   * An asset already checked in by hand is marked returned with no event of its own.
+   */
+  checkIn(caller: CallerContext, id: string, input: CheckInBookingInput): Promise<Booking> {
+    const workspaceId = caller.workspaceId;
+    return this.writes.run(workspaceId, async (tx) => {
+      const row = await findBookingRow(tx, workspaceId, id, true);
+      if (row.status !== 'checked_out' && row.status !== 'overdue') {
+        throw new DomainError(
+          'conflict',
+          `Booking ${id} is ${row.status.replace('_', ' ')}; only a checked-out or overdue ` +
+            'booking can be checked in',
+        );
+      }
+      const out = row.assets.filter((asset) => asset.returned_at === null).map((a) => a.id);
+      const wanted = input.asset_ids ?? out;
+      const onBooking = new Set(row.assets.map((asset) => asset.id));
+      const strangers = wanted.filter((assetId) => !onBooking.has(assetId));
+      if (strangers.length > 0) {
+        throw new DomainError(
+          'invalid_input',
+          `asset_ids: ${strangers.join(', ')} ${strangers.length === 1 ? 'is' : 'are'} not on booking ${id}`,
+        );
+      }
+      const back = wanted.filter((assetId) => !out.includes(assetId));
+      if (back.length > 0) {
+        throw new DomainError(
+          'conflict',
+          `${back.join(', ')} ${back.length === 1 ? 'is' : 'are'} already back from booking ${id}`,
+        );
+      }
+      const returning = [...wanted].sort();
+      const locked = await lockAssets(tx, workspaceId, returning);
+      // Still with the booking's person: those are checked in now; the others were already.
+      const held = locked
+        .filter((asset) => asset.assigned_to_id === row.person_id)
+        .map((asset) => asset.id);
+      const complete = returning.length === out.length;
+      for (const assetId of held) await armOverdue(tx, workspaceId, assetId, null);
+      if (complete) await cancelNotices(tx, bookingSubject(workspaceId, id));
+      const befores = [];
+      for (const assetId of held) befores.push(await findAssetRow(tx, workspaceId, assetId));
+      await takeBack(tx, workspaceId, held);
+      await markReturned(tx, id, returning, complete);
+      const person = { id: row.person_id, name: row.person_name };
+      for (const before of befores) {
+        await this.custodyMoved(tx, caller, before, person, 'checked_in');
+      }
+      const booking = toBooking(await findBookingRow(tx, workspaceId, id));
+      if (complete) {
+        await this.outbox.write(tx, workspaceId, 'booking.completed', booking);
+        await this.record(tx, caller, booking, 'completed');
+      }
+      return booking;
+    });
+  }
+
+  /** asset.updated and the custody event, with the asset's feed entry, as a PATCH writes them. */
+  private async custodyMoved(
+    tx: EntityManager,
+    caller: CallerContext,
+    before: Awaited<ReturnType<typeof findAssetRow>>,
+    person: { id: string; name: string },
+    action: 'checked_out' | 'checked_in',
+  ): Promise<void> {
+    const previous = toDetail(before);
+    const asset = toDetail(await findAssetRow(tx, caller.workspaceId, before.id));
+    await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
+    await this.activity.record(tx, caller.workspaceId, {
+      ...callerActivity(caller),
+      recordType: 'asset',
+      recordId: asset.id,
+      recordName: asset.name,
+      action,
+      relatedId: person.id,
+      relatedName: person.name,
+      changes: assetChanges(previous, asset),
+    });
+    await writeCustodyEvent(
+      this.outbox,
+      tx,
+      caller.workspaceId,
+      action === 'checked_out' ? 'assignment.checked_out' : 'assignment.checked_in',
+      asset,
+      person,
+    );
   }
 
   private async bookablePerson(
@@ -227,7 +429,7 @@ export class BookingsService {
     tx: EntityManager,
     caller: CallerContext,
     booking: Booking,
-    action: 'created' | 'cancelled',
+    action: 'created' | 'cancelled' | 'checked_out' | 'completed',
   ): Promise<void> {
     return this.activity.record(tx, caller.workspaceId, {
       ...callerActivity(caller),
@@ -243,7 +445,7 @@ export class BookingsService {
               { field: 'starts_at', from: null, to: booking.starts_at },
               { field: 'ends_at', from: null, to: booking.ends_at },
             ]
-          : [{ field: 'status', from: 'confirmed', to: 'cancelled' }],
+          : [{ field: 'status', from: PREVIOUS_STATUS[action], to: booking.status }],
     });
   }
 }

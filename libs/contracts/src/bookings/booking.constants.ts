@@ -25,6 +25,12 @@ export const ACTIVE_BOOKING_STATUSES = [
 export const BOOKING_CANCEL_REASONS = ['cancelled', 'rejected'] as const;
 export type BookingCancelReason = (typeof BOOKING_CANCEL_REASONS)[number];
 
+/**
+ * How long after its start a confirmed booking waits to be checked out before it is a no-show
+ * (`booking.no_show`, its assets freed). A workspace setting comes with the settings route.
+ */
+export const BOOKING_NO_SHOW_GRACE_MINUTES = 60;
+
 /** Assets one booking may hold. */
 export const BOOKING_ASSETS_MAX = 50;
 /** The longest range a booking may span (days): a year, a long loan at most. */

@@ -11,19 +11,15 @@ import { BOOKING_ASSETS_MAX, BOOKING_STATUSES, type BookingStatus } from './book
 
 const ID = (prefix: string) => new RegExp(`^${prefix}_[0-9a-z]{26}$`);
 
-/** Body of POST /bookings: one or more assets for a person, from starts_at to ends_at. */
-export class CreateBookingInput {
-  @TextField({ min: 1, max: 64, description: 'The person the assets are booked for.' })
-  person_id!: string;
-
-  @Field(
+/** A list of asset ids, each once: `asset_ids` of a booking and of its check-in. */
+const assetIdList = (description: string, optional = false) =>
+  Field(
     {
       type: 'array',
       items: { type: 'string', pattern: '^ast_[0-9a-z]{26}$' },
       minItems: 1,
       maxItems: BOOKING_ASSETS_MAX,
       uniqueItems: true,
-      description: `The assets booked, 1 to ${BOOKING_ASSETS_MAX}, each once.`,
     },
     [
       IsArray({ message: 'asset_ids must be a list of asset ids' }),
@@ -38,12 +34,26 @@ export class CreateBookingInput {
         message: 'each of asset_ids must be an asset id (ast_...)',
       }),
     ],
-  )
+    { description, optional },
+  );
+
+/** Body of POST /bookings: one or more assets for a person, from starts_at to ends_at. */
+export class CreateBookingInput {
+  @TextField({ min: 1, max: 64, description: 'The person the assets are booked for.' })
+  person_id!: string;
+
+  @assetIdList(`The assets booked, 1 to ${BOOKING_ASSETS_MAX}, each once.`)
   asset_ids!: string[];
 
   @InstantField({ description: 'When the booking starts.' }) starts_at!: string;
   @InstantField({ description: 'When it ends: after starts_at.' }) ends_at!: string;
   @TextField({ max: 2000, optional: true, nullable: true }) notes?: string | null;
+}
+
+/** Body of POST /bookings/{id}/check-in: the assets that came back; all still out if left out. */
+export class CheckInBookingInput {
+  @assetIdList('The assets that came back; every asset still out when left out.', true)
+  asset_ids?: string[];
 }
 
 /** Body of POST /bookings/{id}/cancel. */

@@ -4,7 +4,12 @@ import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
 import { CallerMessage, RecordMessage } from '../rpc/messages';
 import type { Page } from '../shared/paging';
-import { BookingListQuery, CancelBookingInput, CreateBookingInput } from './booking.inputs';
+import {
+  BookingListQuery,
+  CancelBookingInput,
+  CheckInBookingInput,
+  CreateBookingInput,
+} from './booking.inputs';
 import type { Booking } from './booking.views';
 
 export class CreateBookingMessage extends CallerMessage {
@@ -13,6 +18,10 @@ export class CreateBookingMessage extends CallerMessage {
 
 export class CancelBookingMessage extends RecordMessage {
   @ValidateNested() @Type(() => CancelBookingInput) body!: CancelBookingInput;
+}
+
+export class CheckInBookingMessage extends RecordMessage {
+  @ValidateNested() @Type(() => CheckInBookingInput) body!: CheckInBookingInput;
 }
 
 export class BookingListMessage extends CallerMessage {
@@ -25,4 +34,6 @@ export const BOOKING_RPC = {
   bookingsGet: rpc('bookings.get', RecordMessage, reply<Booking>(), READ),
   bookingsCreate: rpc('bookings.create', CreateBookingMessage, reply<Booking>()),
   bookingsCancel: rpc('bookings.cancel', CancelBookingMessage, reply<Booking>()),
+  bookingsCheckOut: rpc('bookings.check-out', RecordMessage, reply<Booking>()),
+  bookingsCheckIn: rpc('bookings.check-in', CheckInBookingMessage, reply<Booking>()),
 };

@@ -16,6 +16,16 @@ import {
   type BookingStatus,
 } from './booking.constants';
 
+/** An asset of a booking: as it is now, and whether it came back from the check-out. */
+@ContractSchema({ name: 'BookingAsset' })
+export class BookingAsset extends AssetRef {
+  @TimestampField({
+    nullable: true,
+    description: 'When it came back from the booking’s check-out; null while out, or before.',
+  })
+  returned_at!: string | null;
+}
+
 @ContractSchema({ name: 'BookingCancellation' })
 export class BookingCancellation {
   @EnumField(BOOKING_CANCEL_REASONS, {
@@ -30,11 +40,20 @@ export const BOOKING_EXAMPLE = {
   id: 'bkg_01jd8z4a5b6c7d8e9f0g1h2j3k',
   status: 'confirmed' as BookingStatus,
   person: { id: 'per_01jd8x2b6c8e0g2j4m6p8r0t2w', name: 'Margaret Hamilton' },
-  assets: [{ id: 'ast_01jd8x2b6c8e0g2j4m6p8r0t2x', name: 'Sony A7 IV', asset_tag: 'CAM-0042' }],
+  assets: [
+    {
+      id: 'ast_01jd8x2b6c8e0g2j4m6p8r0t2x',
+      name: 'Sony A7 IV',
+      asset_tag: 'CAM-0042',
+      returned_at: null,
+    },
+  ],
   starts_at: '2026-12-04T09:00:00.000Z',
   ends_at: '2026-12-04T18:00:00.000Z',
   notes: 'Product shoot',
   cancellation: null,
+  checked_out_at: null,
+  completed_at: null,
   created_at: '2026-11-28T10:00:00.000Z',
   updated_at: '2026-11-28T10:00:00.000Z',
 };
@@ -45,8 +64,8 @@ export class Booking {
   @IdField('bkg', 'Id of the booking.') id!: string;
   @EnumField(BOOKING_STATUSES) status!: BookingStatus;
   @NestedField(PersonRef, { description: 'Who the assets are booked for.' }) person!: NamedRef;
-  @ListField(AssetRef, { description: 'The assets booked, as they are now.' })
-  assets!: AssetRef[];
+  @ListField(BookingAsset, { description: 'The assets booked, as they are now.' })
+  assets!: BookingAsset[];
   @TimestampField() starts_at!: string;
   @TimestampField() ends_at!: string;
   @TextField({ nullable: true }) notes!: string | null;
@@ -55,6 +74,10 @@ export class Booking {
     description: 'Why and when it was cancelled or rejected; null otherwise.',
   })
   cancellation!: BookingCancellation | null;
+  @TimestampField({ nullable: true, description: 'When its assets were handed out.' })
+  checked_out_at!: string | null;
+  @TimestampField({ nullable: true, description: 'When the last of them came back.' })
+  completed_at!: string | null;
   @TimestampField() created_at!: string;
   @TimestampField() updated_at!: string;
 }

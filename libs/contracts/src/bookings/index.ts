@@ -1,4 +1,9 @@
 export * from './booking.constants';
 export * from './booking.inputs';
-export { BookingListMessage, CancelBookingMessage, CreateBookingMessage } from './booking.messages';
+export {
+  BookingListMessage,
+  CancelBookingMessage,
+  CheckInBookingMessage,
+  CreateBookingMessage,
+} from './booking.messages';
 export * from './booking.views';

@@ -48,6 +48,10 @@ export const EMITTED_EVENTS = [
   'booking.created',
   'booking.confirmed',
   'booking.cancelled',
+  'booking.checked_out',
+  'booking.completed',
+  'booking.overdue',
+  'booking.no_show',
   'employee.created',
   'employee.offboarded',
   'member.invited',
@@ -274,14 +278,22 @@ export const EVENT_CATALOG = {
     'A booking was cancelled (or rejected) before its assets were handed out; its range is free again. `cancellation` says why.',
     'cancelled',
   ),
-  'booking.checked_out': booking('A booked asset was handed out.', 'checked_out', false),
-  'booking.completed': booking('A booked asset was returned.', 'completed', false),
-  'booking.overdue': booking(
-    'A booked asset was not returned by the end of the booking.',
-    'overdue',
-    false,
+  'booking.checked_out': booking(
+    'The booking’s assets were handed out to its person (each also fires `assignment.checked_out`).',
+    'checked_out',
   ),
-  'booking.no_show': booking('A booking was not picked up.', 'no_show', false),
+  'booking.completed': booking(
+    'The last of the booking’s assets came back (each fires `assignment.checked_in`).',
+    'completed',
+  ),
+  'booking.overdue': booking(
+    'A checked-out booking passed its end with assets still out. Once per booking.',
+    'overdue',
+  ),
+  'booking.no_show': booking(
+    'A confirmed booking was not checked out by its start plus the grace (60 minutes); its assets are free again. Once per booking.',
+    'no_show',
+  ),
 
   'reminder.due': {
     data: Reminder,

@@ -25,6 +25,8 @@ export class CreateBookings1764400000000 implements MigrationInterface {
         cancel_reason text,
         cancel_note text,
         cancelled_at timestamptz,
+        checked_out_at timestamptz,
+        completed_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT bookings_pkey PRIMARY KEY (id),
@@ -47,6 +49,7 @@ export class CreateBookings1764400000000 implements MigrationInterface {
         workspace_id text NOT NULL,
         during tstzrange NOT NULL,
         holds boolean NOT NULL,
+        returned_at timestamptz,
         CONSTRAINT booking_assets_pkey PRIMARY KEY (booking_id, asset_id),
         CONSTRAINT booking_assets_booking_id_fkey FOREIGN KEY (booking_id)
           REFERENCES register.bookings(id) ON DELETE CASCADE,
