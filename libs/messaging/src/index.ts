@@ -16,3 +16,4 @@ export * from './plan-facts/plan-facts.table';
 export * from './plan-facts/plan-facts.topology';
 export * from './plan-facts/plan-facts.module';
 export * from './plan-facts/plan-facts.testing';
+export * from './events/events.topology';
