@@ -17,3 +17,4 @@ export * from './plan-facts/plan-facts.topology';
 export * from './plan-facts/plan-facts.module';
 export * from './plan-facts/plan-facts.testing';
 export * from './events/events.topology';
+export * from './broker-users';
