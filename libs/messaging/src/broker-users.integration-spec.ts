@@ -1,18 +1,15 @@
 import { heavyLaneOf, PLAN_FACTS_ROUTING_KEY, type WorkspacePlanFacts } from '@custodian/contracts';
 import {
+  ThrowawayVhost,
   createTestDatabase,
   eventually,
+  rabbitmqctl,
   uniqueSuffix,
   type TestDatabase,
 } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
 import type { ConfirmChannel } from 'amqplib';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { AmqpConnection, delay, openConnection, type ChannelHandle } from './amqp-connection';
 import {
@@ -40,19 +37,18 @@ import { RmqRpcServer } from './rpc-server';
 
 /**
  * The broker users of broker-users.ts on the real broker. A throwaway vhost and users are
- * provisioned from brokerDefinitions() with `rabbitmqctl import_definitions` (the document
- * compose loads at boot and `npm run rabbitmq:definitions` prints); then each app's own broker
- * code (the RPC servers and clients, outbox relays, plan-facts consumers, the worker's events
- * topology and dead-letter watch, the admin CLI's client) runs as that app's user, with the
- * default names, since the vhost is the run's own. Then what a user must not do is refused,
- * and, last, every single permission is taken away in turn and the app's code fails without
- * it: nothing in the table is more than the apps need.
+ * provisioned from brokerDefinitions() with `rabbitmqctl import_definitions` (ThrowawayVhost;
+ * the document compose loads at boot and `npm run rabbitmq:definitions` prints); then each
+ * app's own broker code (the RPC servers and clients, outbox relays, plan-facts consumers, the
+ * worker's events topology and dead-letter watch, the admin CLI's client) runs as that app's
+ * user, with the default names, since the vhost is the run's own. Then what a user must not do
+ * is refused, and, last, every single permission is taken away in turn and the app's code
+ * fails without it: nothing in the table is more than the apps need.
  */
 
-const run = promisify(execFile);
-const ADMIN = new URL(process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
 const suffix = uniqueSuffix();
-const VHOST = `custodian-test-users-${suffix}`;
+const vhost = new ThrowawayVhost('users');
+const VHOST = vhost.name;
 const names = DEFAULT_BROKER_NAMES;
 const grants = brokerGrants();
 const APP_USERS = ['gateway', 'register', 'webhook-worker', 'admin-cli'] as const;
@@ -67,11 +63,7 @@ const passwords = Object.fromEntries(
 ) as Record<BrokerUserId, string>;
 
 function urlOf(user: string, password: string): string {
-  const url = new URL(ADMIN);
-  url.username = user;
-  url.password = password;
-  url.pathname = `/${VHOST}`;
-  return url.toString();
+  return vhost.urlOf(user, password);
 }
 const urls = Object.fromEntries(
   BROKER_USER_IDS.map((id) => [id, urlOf(userName(id), passwords[id])]),
@@ -96,46 +88,6 @@ function permissionEntry(user: string, grant: BrokerGrant): BrokerDefinitions['p
 function topicEntries(user: string, grant: BrokerGrant): BrokerDefinitions['topic_permissions'] {
   const { topic } = permissionsOf(grant);
   return topic ? [{ user, vhost: VHOST, ...topic }] : [];
-}
-
-async function rabbitmqctl(...args: string[]): Promise<string> {
-  const { stdout } = await run('rabbitmqctl', ['-q', ...args]);
-  return stdout;
-}
-
-/**
- * Imports a definitions document. rabbitmqctl reads the file as the `rabbitmq` user, from its
- * own directory: an absolute path, readable by that user (`-` for stdin fails on 3.10).
- */
-async function importDefinitions(definitions: Partial<BrokerDefinitions>): Promise<void> {
-  const file = path.join(
-    tmpdir(),
-    `custodian-definitions-${suffix}-${randomBytes(4).toString('hex')}.json`,
-  );
-  writeFileSync(file, JSON.stringify(definitions), { mode: 0o644 });
-  try {
-    await rabbitmqctl('import_definitions', file);
-  } finally {
-    unlinkSync(file);
-  }
-}
-
-/**
- * Deletes the run's users: in one call (each rabbitmqctl call starts an Erlang VM, about half
- * a second), then one by one whatever is left (a node without that internal function).
- */
-async function deleteUsers(users: string[]): Promise<void> {
-  const list = users.map((user) => `<<"${user}">>`).join(', ');
-  await rabbitmqctl(
-    'eval',
-    `[catch rabbit_auth_backend_internal:delete_user(U, <<"custodian-test">>) || U <- [${list}]], ok.`,
-  ).catch(() => undefined);
-  const left = new Set(
-    (await rabbitmqctl('list_users')).split('\n').map((line) => line.split('\t')[0]),
-  );
-  for (const user of users.filter((name) => left.has(name))) {
-    await rabbitmqctl('delete_user', user).catch(() => undefined);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -482,7 +434,7 @@ beforeAll(async () => {
     vhost: VHOST,
     users: BROKER_USER_IDS.map((id) => ({ id, name: userName(id), password: passwords[id] })),
   });
-  await importDefinitions({
+  await vhost.provision({
     ...users,
     users: [
       ...users.users,
@@ -511,8 +463,7 @@ afterAll(async () => {
   await worker?.app.stop();
   await db?.destroy();
   await database?.drop();
-  await rabbitmqctl('delete_vhost', VHOST).catch(() => undefined);
-  await deleteUsers([...BROKER_USER_IDS.map(userName), ...MUTANTS.map(({ user }) => user)]);
+  await vhost.drop();
 }, 60_000);
 
 describe('each app on the broker as its own user', () => {
