@@ -39,6 +39,12 @@ export default tseslint.config(
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util'],
             },
+            // The deploy spec checks docker-compose.yml and the Kubernetes files against the broker
+            // users of libs/messaging (broker-users.ts) and the event keys of libs/contracts.
+            {
+              sourceTag: 'type:deploy',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access'],
+            },
             {
               sourceTag: 'type:data-access',
               onlyDependOnLibsWithTags: ['type:contracts', 'type:util'],
@@ -64,6 +70,7 @@ export default tseslint.config(
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:faults', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
             // The read benchmark serves the register's own SQL (libs/register-sql).
             {
               sourceTag: 'scope:bench',

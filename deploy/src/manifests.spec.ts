@@ -3,6 +3,20 @@ import Ajv from 'ajv';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { EVENT_KEYS } from '@custodian/contracts';
+import {
+  BROKER_USER_IDS,
+  COMPOSE_ADMINISTRATOR,
+  COMPOSE_BROKER_USERS,
+  brokerDefinitions,
+  brokerGrants,
+  brokerUserName,
+  composeDefinitions,
+  definitionsSecret,
+  passwordVariable,
+  type BrokerDefinitions,
+  type BrokerUserId,
+} from '@custodian/messaging';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { parse, parseAllDocuments } from 'yaml';
 
@@ -46,6 +60,15 @@ const REQUIRED_SECRETS: Record<App, string[]> = {
   'webhook-worker': ['DATABASE_URL', 'RABBITMQ_URL', 'WEBHOOK_SECRET_KEYS'],
 };
 const SECRET_NAME = 'custodian-secrets';
+/**
+ * The key of the Secret a variable comes from: its own name, but RABBITMQ_URL, which is each
+ * app's own broker user (RABBITMQ_URL_GATEWAY, ...; libs/messaging/src/broker-users.ts).
+ */
+function secretKey(variable: string, user: BrokerUserId): string {
+  return variable === 'RABBITMQ_URL'
+    ? `RABBITMQ_URL_${user.toUpperCase().replace(/-/g, '_')}`
+    : variable;
+}
 /** Variables a ConfigMap may set beyond the config classes' own. */
 const EXTRA_VARIABLES = [
   'NODE_ENV',
@@ -202,6 +225,8 @@ describe.each([
       }
     }
     for (const workload of objects.filter((o) => o.kind === 'Deployment' || o.kind === 'Job')) {
+      const app = /^custodian-(.+?)(-migrate)?$/.exec(workload.metadata.name)![1] as App;
+      expect(APPS).toContain(app);
       for (const container of podContainers(workload.spec.template.spec)) {
         for (const variable of container.env ?? []) {
           const where = `${workload.kind}/${workload.metadata.name} ${container.name} ${variable.name}`;
@@ -211,11 +236,43 @@ describe.each([
               where,
               secret: SECRET_NAME,
             });
-            expect(variable.valueFrom.secretKeyRef.key).toBe(variable.name);
+            expect({ where, key: variable.valueFrom.secretKeyRef.key }).toEqual({
+              where,
+              key: secretKey(variable.name, app),
+            });
           }
         }
       }
     }
+  });
+
+  it('connects each app to RabbitMQ as its own user, and KEDA as another, from keys of their own', () => {
+    const keys = new Map<string, string>();
+    for (const app of APPS) {
+      const job = find(objects, 'Job', `custodian-${app}-migrate`);
+      const containers = [
+        ...podContainers(deployment(app).spec.template.spec),
+        ...job.spec.template.spec.containers,
+      ];
+      for (const container of containers) {
+        const url = container.env.find((variable: K8s) => variable.name === 'RABBITMQ_URL');
+        keys.set(`${app} ${container.name}`, url.valueFrom.secretKeyRef.key);
+      }
+    }
+    const auth = find(objects, 'TriggerAuthentication', 'custodian-rabbitmq');
+    keys.set('keda', auth.spec.secretTargetRef[0].key);
+    expect(Object.fromEntries(keys)).toEqual({
+      'gateway wait-for-migrations': 'RABBITMQ_URL_GATEWAY',
+      'gateway gateway': 'RABBITMQ_URL_GATEWAY',
+      'gateway migrate': 'RABBITMQ_URL_GATEWAY',
+      'register wait-for-migrations': 'RABBITMQ_URL_REGISTER',
+      'register register': 'RABBITMQ_URL_REGISTER',
+      'register migrate': 'RABBITMQ_URL_REGISTER',
+      'webhook-worker wait-for-migrations': 'RABBITMQ_URL_WEBHOOK_WORKER',
+      'webhook-worker webhook-worker': 'RABBITMQ_URL_WEBHOOK_WORKER',
+      'webhook-worker migrate': 'RABBITMQ_URL_WEBHOOK_WORKER',
+      keda: 'RABBITMQ_URL_AUTOSCALER',
+    });
   });
 
   describe.each(APPS)('%s', (app) => {
@@ -385,7 +442,7 @@ describe.each([
     expect(rabbit.metadata).toMatchObject({ queueName: queue, mode: 'QueueLength' });
     const auth = find(objects, 'TriggerAuthentication', rabbit.authenticationRef.name);
     expect(auth.spec.secretTargetRef).toEqual([
-      { parameter: 'host', name: SECRET_NAME, key: 'RABBITMQ_URL' },
+      { parameter: 'host', name: SECRET_NAME, key: secretKey('RABBITMQ_URL', 'autoscaler') },
     ]);
     // No replica count in the Deployments: the autoscalers own it.
     for (const app of APPS) expect(deployment(app).spec.replicas).toBeUndefined();
@@ -454,31 +511,138 @@ describe('the schema validation', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// The broker's users on Kubernetes
+
+describe('RabbitMQ users on Kubernetes (npm run rabbitmq:definitions -- --format secret)', () => {
+  const definitions = brokerDefinitions({
+    vhost: '/',
+    users: BROKER_USER_IDS.map((id) => ({ id, password: `${id}-password-0123456789` })),
+  });
+
+  it('is a valid Secret holding the definitions of every user', () => {
+    const secret = definitionsSecret(definitions);
+    expect(invalid(validateObjects([secret]))).toEqual([]);
+    expect(
+      JSON.parse(
+        (secret as { stringData: Record<string, string> }).stringData['definitions.json']!,
+      ),
+    ).toEqual(definitions);
+  });
+
+  it('provisions the user of every RABBITMQ_URL_* key the base reads, and the README says which', () => {
+    const rendered = kubectlKustomize(path.join(KUSTOMIZE, 'base'));
+    const keys = [
+      ...new Set([...rendered.matchAll(/key: (RABBITMQ_URL_[A-Z_]+)/g)].map((m) => m[1]!)),
+    ];
+    expect(keys.sort()).toEqual(
+      BROKER_USER_IDS.filter((id) => id !== 'admin-cli')
+        .map((id) => secretKey('RABBITMQ_URL', id))
+        .sort(),
+    );
+    const readme = readFileSync(path.join(KUSTOMIZE, 'README.md'), 'utf8');
+    const users = new Set(definitions.users.map((user) => user.name));
+    for (const key of keys) {
+      const id = BROKER_USER_IDS.find((user) => secretKey('RABBITMQ_URL', user) === key)!;
+      expect(users).toContain(brokerUserName(id));
+      // The README's row of the key names its user.
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${key}\``));
+      expect({ key, row }).toEqual({ key, row: expect.stringContaining(brokerUserName(id)) });
+    }
+  });
+});
+
+describe('docs/operations.md, "RabbitMQ users"', () => {
+  it('lists every user with the permissions of libs/messaging/src/broker-users.ts', () => {
+    const text = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
+    const section = text.split('\n## ').find((part) => part.startsWith('RabbitMQ users\n'));
+    const rows = new Map(
+      (section ?? '')
+        .split('\n')
+        .filter((line) => line.startsWith('| `custodian'))
+        .map((line) =>
+          line
+            .split('|')
+            .slice(1, -1)
+            .map((cell) => cell.trim()),
+        )
+        .map((cells) => [cells[0]!.replace(/`/g, ''), cells] as const),
+    );
+    /** The names a cell lists in backticks, sorted; `none` is none. */
+    const names = (cell: string) =>
+      cell === 'none' ? [] : [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!).sort();
+    const sorted = (list: readonly string[]) => [...list].sort();
+    const grants = brokerGrants();
+    for (const id of BROKER_USER_IDS) {
+      const cells = rows.get(brokerUserName(id));
+      expect({ id, listed: cells !== undefined }).toEqual({ id, listed: true });
+      const [, , configure, write, read, topic] = cells!;
+      const grant = grants[id];
+      expect({ id, configure: names(configure!) }).toEqual({
+        id,
+        configure: sorted(grant.configure),
+      });
+      expect({ id, write: names(write!) }).toEqual({ id, write: sorted(grant.write) });
+      expect({ id, read: names(read!) }).toEqual({ id, read: sorted(grant.read) });
+      if (!grant.topic) {
+        expect({ id, topic }).toEqual({ id, topic: 'none' });
+        continue;
+      }
+      const [publish, bind] = topic!.split(' / ');
+      expect({ id, bind: names(bind!) }).toEqual({ id, bind: sorted(grant.topic.read) });
+      if (id === 'register') {
+        // 41 keys: the table names the list they come from.
+        expect(publish).toContain('(`EVENT_KEYS`)');
+        expect(grant.topic.write).toEqual(EVENT_KEYS);
+      } else {
+        expect({ id, publish: names(publish!) }).toEqual({
+          id,
+          publish: sorted(grant.topic.write),
+        });
+      }
+    }
+    // The administrator, and no user the source does not have.
+    expect([...rows.keys()].sort()).toEqual(
+      sorted([...BROKER_USER_IDS.map(brokerUserName), COMPOSE_ADMINISTRATOR.name]),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // docker compose
 
 /**
- * ${VAR}, ${VAR:-default} and ${VAR-default} as compose resolves them with VAR unset; a
- * required ${VAR:?message} (compose refuses to start without it) as `<VAR>`.
+ * ${VAR}, ${VAR:-default} and ${VAR-default} as compose resolves them, with `env` as the
+ * environment (empty by default: every variable unset), and `$$` as a literal `$`; a required
+ * ${VAR:?message} that is unset (compose refuses to start without it) as `<VAR>`.
  */
-function interpolate(value: unknown): unknown {
+function interpolate(value: unknown, env: Record<string, string> = {}): unknown {
   if (typeof value === 'string') {
-    return value
-      .replace(/\$\{([A-Z0-9_]+):?\?[^}]*\}/g, (_all, name: string) => `<${name}>`)
-      .replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (_all, _name, fallback) =>
-        String(fallback ?? ''),
-      );
+    return value.replace(
+      /\$\$|\$\{([A-Z0-9_]+)(?:(:?[-?])([^}]*))?\}/g,
+      (all, name: string, operator: string | undefined, argument: string | undefined) => {
+        if (all === '$$') return '$';
+        const set = env[name];
+        if (operator?.endsWith('?')) return set ?? `<${name}>`;
+        if (operator === ':-') return set || (argument ?? '');
+        if (operator === '-') return set ?? argument ?? '';
+        return set ?? '';
+      },
+    );
   }
-  if (Array.isArray(value)) return value.map(interpolate);
+  if (Array.isArray(value)) return value.map((item) => interpolate(item, env));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
   }
   return value;
 }
 
+/** docker-compose.yml as written, variables and all. */
+function readRawCompose(): K8s {
+  return parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
+}
+
 function readCompose(): K8s {
-  return interpolate(
-    parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }),
-  );
+  return interpolate(readRawCompose());
 }
 
 function composeSchemaValidator() {
@@ -555,6 +719,66 @@ describe('docker-compose.yml', () => {
       expect(services[name].environment.WEBHOOK_SECRET_KEYS).toBe('<WEBHOOK_SECRET_KEYS>');
     }
   });
+
+  it('provisions the broker users of libs/messaging/src/broker-users.ts at every broker start', () => {
+    const raw = readRawCompose();
+    // Exactly the source's document (`npm run --silent rabbitmq:definitions -- --format compose`).
+    expect(raw.configs['rabbitmq-definitions'].content).toBe(composeDefinitions());
+    const rabbitmq = raw.services.rabbitmq;
+    const mounted = Object.fromEntries(
+      (rabbitmq.configs as Array<{ source: string; target: string }>).map((config) => [
+        config.source,
+        config.target,
+      ]),
+    );
+    // The image reads every /etc/rabbitmq/conf.d/*.conf; this one loads the mounted document.
+    expect(mounted['rabbitmq-conf']).toMatch(/^\/etc\/rabbitmq\/conf\.d\/[\w-]+\.conf$/);
+    const conf = String(raw.configs['rabbitmq-conf'].content);
+    expect(conf).toContain('definitions.import_backend = local_filesystem');
+    expect(conf).toContain(`definitions.local.path = ${mounted['rabbitmq-definitions']}`);
+    // A node loading definitions creates no default user: a RABBITMQ_DEFAULT_USER would mislead.
+    expect(Object.keys(rabbitmq.environment ?? {})).not.toContain('RABBITMQ_DEFAULT_USER');
+  });
+
+  it.each([
+    ['unset', {}],
+    [
+      'set',
+      Object.fromEntries(
+        [...COMPOSE_BROKER_USERS.map(passwordVariable), COMPOSE_ADMINISTRATOR.passwordVariable].map(
+          (variable) => [variable, `${variable.toLowerCase()}-set`],
+        ),
+      ),
+    ],
+  ])(
+    'connects each app as its own user, with the password the broker is given (variables %s)',
+    (_case, env: Record<string, string>) => {
+      const compose = interpolate(readRawCompose(), env) as K8s;
+      const definitions = JSON.parse(
+        compose.configs['rabbitmq-definitions'].content,
+      ) as BrokerDefinitions;
+      const passwords = new Map(definitions.users.map((user) => [user.name, user.password]));
+      const users = APPS.map((app) => {
+        const url = new URL(compose.services[app].environment.RABBITMQ_URL);
+        const user = decodeURIComponent(url.username);
+        expect({ app, user }).toEqual({ app, user: brokerUserName(app) });
+        expect({ app, password: decodeURIComponent(url.password) }).toEqual({
+          app,
+          password: passwords.get(user),
+        });
+        if (Object.keys(env).length > 0) {
+          expect(passwords.get(user)).toBe(env[passwordVariable(app)]);
+        }
+        return user;
+      });
+      expect(new Set(users).size).toBe(APPS.length);
+      // The administrator is the operators' only: no service connects as it.
+      const administrator = definitions.users.find((user) => user.tags.includes('administrator'));
+      expect(administrator?.name).toBe(COMPOSE_ADMINISTRATOR.name);
+      expect(users).not.toContain(administrator?.name);
+      expect(JSON.stringify(compose.services)).not.toContain(`//${COMPOSE_ADMINISTRATOR.name}:`);
+    },
+  );
 
   it('samples one trace in ten at the gateway, as the Kubernetes base does', () => {
     expect(services.gateway.environment).toMatchObject({

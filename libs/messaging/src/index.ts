@@ -19,3 +19,5 @@ export * from './plan-facts/plan-facts.testing';
 export * from './applied-requests/applied-requests.table';
 export * from './applied-requests/applied-writes';
 export * from './applied-requests/applied-request-pruner';
+export * from './events/events.topology';
+export * from './broker-users';

@@ -17,3 +17,4 @@ export * from './list-reply';
 export * from './otlp-traces';
 export * from './statement-bounds';
 export * from './tcp-proxy';
+export * from './broker-vhost';

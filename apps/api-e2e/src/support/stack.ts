@@ -36,7 +36,7 @@ const APPS = {
   register: { main: 'apps/register/src/main.js', port: 'HEALTH_PORT' },
   worker: { main: 'apps/webhook-worker/src/main.js', port: 'HEALTH_PORT' },
 } as const;
-type AppName = keyof typeof APPS;
+export type AppName = keyof typeof APPS;
 
 const ADMIN_CLI = 'tools/admin/src/main.js';
 
@@ -66,6 +66,12 @@ export interface StackOptions {
   worker?: boolean;
   /** Counts the gateway's Postgres queries, for `gatewayPostgresCounts` (see postgres-probe). */
   probeGatewayPostgres?: boolean;
+  /**
+   * The broker as compose and Kubernetes give it: each app's RABBITMQ_URL (its own user) and
+   * the admin CLI's, which the stack's admin clients and `cli()` use. Its vhost is the
+   * caller's: stop() leaves the queues to it.
+   */
+  broker?: { apps: Record<AppName, string>; adminCli: string };
 }
 
 /**
@@ -93,10 +99,12 @@ export class TestStack {
   readonly env: Record<string, string>;
   private readonly runWorker: boolean;
   private readonly probeGatewayPostgres: boolean;
+  private readonly broker: StackOptions['broker'];
 
   constructor(options: StackOptions = {}) {
     this.runWorker = options.worker ?? true;
     this.probeGatewayPostgres = options.probeGatewayPostgres ?? false;
+    this.broker = options.broker;
     const testFile = path.basename(expect.getState().testPath ?? 'stack', '.ts');
     this.logDir = path.join(LOG_ROOT, `${testFile}-${this.suffix}`);
     this.env = {
@@ -139,7 +147,7 @@ export class TestStack {
     ]);
     const client = (queue: string, serviceName: string) =>
       new RmqRpcClient({
-        url: RABBITMQ_URL,
+        url: this.broker?.adminCli ?? RABBITMQ_URL,
         queue,
         timeoutMs: 5_000,
         connectionName: `custodian-test-${serviceName}-admin`,
@@ -212,7 +220,7 @@ export class TestStack {
     ]);
     await Promise.all(this.processes.map((app) => app.stop()));
     await this.pool?.end();
-    if (this.database) await this.deleteQueues();
+    if (this.database && !this.broker) await this.deleteQueues();
     await this.database?.drop();
     removeEmptyLogs(this.logDir);
   }
@@ -315,7 +323,7 @@ export class TestStack {
       entry: ADMIN_CLI,
       args: argv,
       env: {
-        RABBITMQ_URL: this.env.RABBITMQ_URL,
+        RABBITMQ_URL: this.broker?.adminCli ?? this.env.RABBITMQ_URL,
         ADMIN_QUEUE: this.env.ADMIN_QUEUE,
         REGISTER_ADMIN_QUEUE: this.env.REGISTER_ADMIN_QUEUE,
         WORKER_ADMIN_QUEUE: this.env.WORKER_ADMIN_QUEUE,
@@ -349,7 +357,11 @@ export class TestStack {
     env: Record<string, string> = {},
     options: { preload?: string[] } = {},
   ): Promise<{ app: AppProcess; port: number }> {
-    const merged = { ...this.env, ...env };
+    const merged: Record<string, string> = {
+      ...this.env,
+      ...(this.broker ? { RABBITMQ_URL: this.broker.apps[name] } : {}),
+      ...env,
+    };
     const variable = APPS[name].port;
     const fixed = Number(merged[variable] ?? 0);
     for (let attempt = 1; ; attempt++) {

@@ -1,4 +1,10 @@
-import { EVENTS_EXCHANGE, WORKER_ADMIN_QUEUE } from '@custodian/contracts';
+import {
+  EVENTS_DEAD_LETTER_EXCHANGE,
+  EVENTS_DEAD_LETTER_QUEUE,
+  EVENTS_EXCHANGE,
+  WORKER_ADMIN_QUEUE,
+  WORKER_EVENTS_QUEUE,
+} from '@custodian/contracts';
 import { loadConfig, relaxedDefaults } from '@custodian/config';
 import { developmentSecretKeys, parseSecretKeys } from '@custodian/secret-cipher';
 import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
@@ -49,11 +55,11 @@ export class WorkerConfig {
    * `custodian.webhook-worker.events`: that one exists on dev brokers without a delivery limit
    * and redeclaring it with other arguments fails (PRECONDITION_FAILED).
    */
-  @IsString() EVENTS_QUEUE: string = 'custodian.webhook-worker.deliveries';
+  @IsString() EVENTS_QUEUE: string = WORKER_EVENTS_QUEUE;
 
   /** Where an event goes after EVENTS_DELIVERY_LIMIT failed deliveries (a poison message). */
-  @IsString() EVENTS_DEAD_LETTER_EXCHANGE: string = 'custodian.events.dead';
-  @IsString() EVENTS_DEAD_LETTER_QUEUE: string = 'custodian.events.dead';
+  @IsString() EVENTS_DEAD_LETTER_EXCHANGE: string = EVENTS_DEAD_LETTER_EXCHANGE;
+  @IsString() EVENTS_DEAD_LETTER_QUEUE: string = EVENTS_DEAD_LETTER_QUEUE;
   @IsInt() @Min(1) @Max(100) EVENTS_DELIVERY_LIMIT: number = 5;
   /**
    * The largest fan-out batch; twice as many event messages may be delivered and not yet

@@ -1,5 +1,5 @@
 import { deadLetterMessages } from '@custodian/observability';
-import { AmqpConnection, type ChannelHandle } from '@custodian/messaging';
+import { AmqpConnection, declareDeadLetterQueue, type ChannelHandle } from '@custodian/messaging';
 import {
   Inject,
   Injectable,
@@ -53,10 +53,10 @@ export class DeadLetterWatch implements OnApplicationBootstrap, BeforeApplicatio
     if (!channel) return this.count;
     try {
       // Declared as the events consumer declares it, so that this never fails on arguments.
-      const { messageCount } = await channel.assertQueue(this.config.EVENTS_DEAD_LETTER_QUEUE, {
-        durable: true,
-        arguments: { 'x-queue-type': 'quorum' },
-      });
+      const { messageCount } = await declareDeadLetterQueue(
+        channel,
+        this.config.EVENTS_DEAD_LETTER_QUEUE,
+      );
       if (this.count !== null && messageCount > this.count) {
         this.logger.warn(
           `dead-letter queue ${this.config.EVENTS_DEAD_LETTER_QUEUE} holds ${messageCount} ` +

@@ -9,6 +9,7 @@ import {
   AmqpConnection,
   QueueConsumer,
   WorkspacePlans,
+  declareEventsQueue,
   readPlanFactsMessage,
   delay,
   type Delivery,
@@ -92,24 +93,15 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
     await this.consumer.stop();
   }
 
-  private async declare(channel: Channel): Promise<void> {
+  private declare(channel: Channel): Promise<void> {
     const c = this.config;
-    await channel.assertExchange(c.EVENTS_EXCHANGE, 'topic', { durable: true });
-    await channel.assertExchange(c.EVENTS_DEAD_LETTER_EXCHANGE, 'fanout', { durable: true });
-    await channel.assertQueue(c.EVENTS_DEAD_LETTER_QUEUE, {
-      durable: true,
-      arguments: { 'x-queue-type': 'quorum' },
+    return declareEventsQueue(channel, {
+      exchange: c.EVENTS_EXCHANGE,
+      queue: c.EVENTS_QUEUE,
+      deadLetterExchange: c.EVENTS_DEAD_LETTER_EXCHANGE,
+      deadLetterQueue: c.EVENTS_DEAD_LETTER_QUEUE,
+      deliveryLimit: c.EVENTS_DELIVERY_LIMIT,
     });
-    await channel.bindQueue(c.EVENTS_DEAD_LETTER_QUEUE, c.EVENTS_DEAD_LETTER_EXCHANGE, '');
-    await channel.assertQueue(c.EVENTS_QUEUE, {
-      durable: true,
-      arguments: {
-        'x-queue-type': 'quorum',
-        'x-delivery-limit': c.EVENTS_DELIVERY_LIMIT,
-        'x-dead-letter-exchange': c.EVENTS_DEAD_LETTER_EXCHANGE,
-      },
-    });
-    await channel.bindQueue(c.EVENTS_QUEUE, c.EVENTS_EXCHANGE, '#');
   }
 
   private receive(delivery: Delivery): void {

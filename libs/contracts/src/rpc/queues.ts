@@ -26,6 +26,14 @@ export const GATEWAY_ADMIN_QUEUE = 'custodian.gateway.admin';
 export const REGISTER_ADMIN_QUEUE = 'custodian.register.admin';
 export const WORKER_ADMIN_QUEUE = 'custodian.webhook-worker.admin';
 export const EVENTS_EXCHANGE = 'custodian.events';
+/** The webhook-worker's events queue (a quorum queue bound to every key of EVENTS_EXCHANGE). */
+export const WORKER_EVENTS_QUEUE = 'custodian.webhook-worker.deliveries';
+/**
+ * Where the events queue sets aside a message past its delivery limit: a fanout exchange and
+ * the quorum queue bound to it, under one name.
+ */
+export const EVENTS_DEAD_LETTER_EXCHANGE = 'custodian.events.dead';
+export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
 
 /**
  * The messages of each queue, by name, composed from the domains' entries (each domain's
