@@ -1,4 +1,6 @@
 import {
+  Booking,
+  RegisterAdminPatterns,
   AssetSummary,
   DomainError,
   EMITTED_EVENTS,
@@ -34,6 +36,7 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
   const stack = new TestStack({
     env: {
       DELIVERY_TIMEOUT_MS: '500',
+      OVERDUE_TEST_CLOCK: 'on',
       DELIVERY_LEASE_MS: '5000',
       DELIVERY_INTERVAL_MS: '50',
       DUE_DATES_SWEEP_MS: '100',
@@ -440,6 +443,31 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     // Room for it again, so that the restore does not reach the limit a second time.
     await stack.adminCall(GatewayAdminPatterns.workspaceLimits, { workspace, assets: '2' });
     expect((await owner.post(`${consoleAsset}/restore`)).status).toBe(200);
+    // A booking's life on the same asset: booked and cancelled; booked, checked out early,
+    // overdue when the engine's clock passes its end, checked in; booked and never picked up.
+    const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
+    const book = async (from: number, to: number) => {
+      const made = await own.post<Booking>('/bookings', {
+        person_id: person.body.id,
+        asset_ids: [asset.body.id],
+        starts_at: hours(from),
+        ends_at: hours(to),
+      });
+      expect(made.status).toBe(201);
+      expect(schemaErrors(Booking, made.body)).toEqual([]);
+      return made.body;
+    };
+    const dropped = await book(1, 2);
+    expect((await own.post(`/bookings/${dropped.id}/cancel`, {})).status).toBe(200);
+    const used = await book(0.5, 1);
+    expect((await own.post(`/bookings/${used.id}/check-out`, {})).status).toBe(200);
+    const clock = (at: string) =>
+      stack.registerAdminCall<{ fired: number }>(RegisterAdminPatterns.overdueSweep, { at });
+    await clock(hours(1.5));
+    expect((await own.post(`/bookings/${used.id}/check-in`, {})).status).toBe(200);
+    const missed = await book(2, 3);
+    await clock(hours(3.5));
+    expect((await own.get<Booking>(`/bookings/${missed.id}`)).body.status).toBe('no_show');
     const offboarded = await own.patch<PersonDetail>(`/people/${person.body.id}`, {
       status: 'inactive',
     });
@@ -486,5 +514,5 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
         errors: [],
       });
     }
-  });
+  }, 30_000);
 });

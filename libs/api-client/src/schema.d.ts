@@ -252,6 +252,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/{id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When an asset is taken
+         * @description Within [from, to) (now and 30 days on by default, 366 days at most): the bookings that hold the asset (requested, confirmed, checked out, overdue) and a check-out by hand, each clipped to the range, by start. A booking over a busy stretch would be refused.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["getAssetAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -1727,6 +1749,42 @@ export interface components {
             /** @description The assets that came back; every asset still out when left out. */
             asset_ids?: string[];
         };
+        /** @description The asset concerned. */
+        AssetRef: {
+            /** @description Id of the asset. */
+            id: string;
+            name: string;
+            asset_tag: string;
+        };
+        BusyInterval: {
+            /**
+             * Format: date-time
+             * @description From (clipped to the range asked).
+             */
+            from: string;
+            /** @description Until (clipped to the range asked); null: a check-out with no due date. */
+            to: string | null;
+            /**
+             * @description `booking`: held by a booking; `check_out`: checked out by hand.
+             * @enum {string}
+             */
+            kind: "booking" | "check_out";
+            /** @description The booking, for `kind: booking`. */
+            booking_id: string | null;
+            /** @description Its status, for a booking. */
+            status: ("requested" | "confirmed" | "cancelled" | "checked_out" | "completed" | "overdue" | "no_show") | null;
+            /** @description Who has it (or will). */
+            person: components["schemas"]["PersonRef"];
+        };
+        AssetAvailability: {
+            asset: components["schemas"]["AssetRef"];
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description Busy stretches, by start; the asset is free outside them. */
+            busy: components["schemas"]["BusyInterval"][];
+        };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
@@ -1843,13 +1901,6 @@ export interface components {
              * @description When it was due back.
              */
             due_at: string;
-        };
-        /** @description The asset concerned. */
-        AssetRef: {
-            /** @description Id of the asset. */
-            id: string;
-            name: string;
-            asset_tag: string;
         };
         AssetRequest: {
             /** @description Id of the request. */
@@ -2840,6 +2891,46 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getAssetAvailability: {
+        parameters: {
+            query?: {
+                /** @description Start of the range; now when left out. */
+                from?: string;
+                /** @description End of the range: 30 days after `from` when left out, at most 366. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetAvailability"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMembers: {

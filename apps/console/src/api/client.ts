@@ -28,6 +28,9 @@ export function rememberCsrfToken(token: string): void {
   csrfToken = token;
 }
 
+/** The routes that sign in or accept an invitation: retried by the person, never by fetch. */
+const SIGNING_IN = /^\/console\/api\/(sign-in|invitations\/accept)/;
+
 /**
  * 128 random bits as hex. Not crypto.randomUUID: browsers offer it on secure origins only,
  * and a console served over plain HTTP on a private network must still write.
@@ -43,8 +46,12 @@ client.use({
       request.headers.set('x-csrf-token', csrfToken);
       if (confirmation) request.headers.set('x-confirm-password', confirmation);
       confirmation = '';
-      // One key per write, kept by its retries (retrying-fetch.ts): applied once.
-      if (!request.headers.has('idempotency-key')) {
+      // One key per write, kept by its retries (retrying-fetch.ts): applied once. Not for
+      // signing in: a retried password check would count as another attempt.
+      if (
+        !request.headers.has('idempotency-key') &&
+        !SIGNING_IN.test(new URL(request.url).pathname)
+      ) {
         request.headers.set('idempotency-key', newIdempotencyKey());
       }
     }

@@ -316,3 +316,54 @@ export async function markLapsed(
     ]);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Availability
+
+export interface BusyRow {
+  from: Date;
+  to: Date | null;
+  kind: 'booking' | 'check_out';
+  booking_id: string | null;
+  status: BookingStatus | null;
+  person_id: string;
+  person_name: string;
+}
+
+/**
+ * When the asset is taken within [from, to): its holding bookings, and its current check-out
+ * unless a booking of its holder covers it (a booking's check-out is that booking's stretch).
+ * Each clipped to the range; by start.
+ */
+export function busyIntervals(
+  db: Queryable,
+  workspaceId: string,
+  assetId: string,
+  from: Date,
+  to: Date,
+): Promise<BusyRow[]> {
+  return queryRows<BusyRow>(
+    db,
+    `SELECT greatest(lower(ba.during), $3) AS "from", least(upper(ba.during), $4) AS "to",
+            'booking' AS kind, b.id AS booking_id, b.status, b.person_id,
+            p.full_name AS person_name
+       FROM register.booking_assets ba
+       JOIN register.bookings b ON b.id = ba.booking_id
+       JOIN register.people p ON p.id = b.person_id
+      WHERE ba.workspace_id = $1 AND ba.asset_id = $2 AND ba.holds
+        AND ba.during && tstzrange($3, $4)
+     UNION ALL
+     SELECT greatest(a.assigned_at, $3), CASE WHEN a.custody_due_at IS NULL THEN NULL
+                                           ELSE least(a.custody_due_at, $4) END,
+            'check_out', NULL, NULL, a.assigned_to_id, p.full_name
+       FROM register.assets a JOIN register.people p ON p.id = a.assigned_to_id
+      WHERE a.workspace_id = $1 AND a.id = $2
+        AND (a.custody_due_at IS NULL OR a.custody_due_at > $3) AND a.assigned_at < $4
+        AND NOT EXISTS (
+          SELECT 1 FROM register.booking_assets ba JOIN register.bookings b ON b.id = ba.booking_id
+           WHERE ba.asset_id = a.id AND ba.returned_at IS NULL
+             AND b.status IN ('checked_out', 'overdue') AND b.person_id = a.assigned_to_id)
+     ORDER BY 1, 4`,
+    [workspaceId, assetId, from, to],
+  );
+}

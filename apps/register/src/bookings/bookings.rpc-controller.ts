@@ -1,4 +1,5 @@
 import {
+  AvailabilityMessage,
   BookingListMessage,
   CancelBookingMessage,
   CheckInBookingMessage,
@@ -29,6 +30,11 @@ export class BookingsRpcController {
   @Handles(RegisterRpc.bookingsCreate, REGISTER_RPC_TRANSPORT)
   create(@Payload() message: CreateBookingMessage) {
     return this.bookings.create(message.caller, message.body);
+  }
+
+  @Handles(RegisterRpc.assetAvailability, REGISTER_RPC_TRANSPORT)
+  availability(@Payload() message: AvailabilityMessage) {
+    return this.bookings.availability(message.caller, message.id, message.query);
   }
 
   @Handles(RegisterRpc.bookingsCheckOut, REGISTER_RPC_TRANSPORT)

@@ -431,4 +431,80 @@ describe('bookings', () => {
     expect(await events(ws.caller.workspaceId, 'booking.no_show')).toEqual([]);
     expect((await bookings.get(ws.caller, picked.id)).status).toBe('checked_out');
   });
+
+  it('answers an asset’s busy stretches: its holding bookings and a check-out by hand, clipped', async () => {
+    const ws = workspace();
+    const camera = await ws.asset('Camera');
+    const lens = await ws.asset('Lens');
+    const ada = await ws.person('Ada');
+    const grace = await ws.person('Grace');
+    const soon = await ws.book({
+      person_id: ada.id,
+      asset_ids: [camera.id],
+      starts_at: at(2),
+      ends_at: at(4),
+    });
+    const dropped = await ws.book({
+      person_id: ada.id,
+      asset_ids: [camera.id],
+      starts_at: at(5),
+      ends_at: at(6),
+    });
+    await ws.cancel(dropped.id);
+    const long = await ws.book({
+      person_id: grace.id,
+      asset_ids: [camera.id],
+      starts_at: at(8),
+      ends_at: at(100),
+    });
+    const range = { from: at(1), to: at(10) };
+    const view = await bookings.availability(ws.caller, camera.id, range);
+    expect(view.asset).toEqual({ id: camera.id, name: 'Camera', asset_tag: camera.asset_tag });
+    expect(view.busy).toEqual([
+      expect.objectContaining({
+        kind: 'booking',
+        booking_id: soon.id,
+        from: soon.starts_at,
+        to: soon.ends_at,
+        person: { id: ada.id, name: 'Ada' },
+      }),
+      // Clipped to the range asked.
+      expect.objectContaining({
+        kind: 'booking',
+        booking_id: long.id,
+        from: long.starts_at,
+        to: view.to,
+      }),
+    ]);
+    // A check-out by hand, open-ended: busy from now on, with no end.
+    await assets.update(
+      ws.caller,
+      lens.id,
+      await received(UpdateAssetInput, { assigned_to_id: grace.id }),
+    );
+    const lensView = await bookings.availability(ws.caller, lens.id, range);
+    expect(lensView.busy).toEqual([
+      expect.objectContaining({
+        kind: 'check_out',
+        booking_id: null,
+        from: lensView.from,
+        to: null,
+        person: { id: grace.id, name: 'Grace' },
+      }),
+    ]);
+    // A booking's own check-out shows once, as the booking.
+    await ws.checkOut(soon.id);
+    const during = await bookings.availability(ws.caller, camera.id, range);
+    expect(during.busy.map((busy) => busy.kind)).toEqual(['booking', 'booking']);
+    expect(
+      (
+        await domainRejection(
+          bookings.availability(ws.caller, camera.id, { from: at(3), to: at(2) }),
+        )
+      ).message,
+    ).toBe('to must be after from');
+    expect((await domainRejection(bookings.availability(ws.caller, 'ast_nope', {}))).code).toBe(
+      'not_found',
+    );
+  });
 });

@@ -5,6 +5,8 @@ import {
   BOOKING_PAGE_SIZE_MAX,
   DomainError,
   callerActivity,
+  type AssetAvailability,
+  type AvailabilityQuery,
   type Booking,
   type BookingListQuery,
   type CallerContext,
@@ -26,6 +28,7 @@ import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import {
   bookingPage,
+  busyIntervals,
   cancelBooking,
   conflictsWith,
   findBookingRow,
@@ -121,6 +124,47 @@ export class BookingsService {
         pageSize,
       );
       return { data: rows.map(toBooking), page, pageSize, total };
+    });
+  }
+
+  /** When the asset is taken within the range: what a booking there would run into. */
+  async availability(
+    caller: CallerContext,
+    assetId: string,
+    query: AvailabilityQuery,
+  ): Promise<AssetAvailability> {
+    const from = query.from ? new Date(query.from) : new Date();
+    const to = query.to ? new Date(query.to) : new Date(from.getTime() + 30 * DAY_MS);
+    if (to <= from) throw new DomainError('invalid_input', 'to must be after from');
+    if (to.getTime() - from.getTime() > BOOKING_DAYS_MAX * DAY_MS) {
+      throw new DomainError(
+        'invalid_input',
+        `to must be at most ${BOOKING_DAYS_MAX} days after from`,
+      );
+    }
+    const notFound = new DomainError('not_found', `Asset ${assetId} not found`);
+    if (assetId.length > 64 || assetId.includes('\u0000')) throw notFound;
+    return this.reads.heavy(async (db) => {
+      const [asset] = await queryRows<{ id: string; name: string; asset_tag: string }>(
+        db,
+        `SELECT id, name, asset_tag FROM register.assets WHERE id = $1 AND workspace_id = $2`,
+        [assetId, caller.workspaceId],
+      );
+      if (!asset) throw notFound;
+      const busy = await busyIntervals(db, caller.workspaceId, asset.id, from, to);
+      return {
+        asset,
+        from: from.toISOString(),
+        to: to.toISOString(),
+        busy: busy.map((row) => ({
+          from: row.from.toISOString(),
+          to: row.to?.toISOString() ?? null,
+          kind: row.kind,
+          booking_id: row.booking_id,
+          status: row.status,
+          person: { id: row.person_id, name: row.person_name },
+        })),
+      };
     });
   }
 

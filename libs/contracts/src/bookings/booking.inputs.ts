@@ -73,8 +73,19 @@ export class BookingListQuery {
   @TextField({ min: 1, max: 64, optional: true, description: 'Bookings for this person.' })
   person_id?: string;
   @EnumField(BOOKING_STATUSES, { optional: true }) status?: BookingStatus;
-  @TextField({ min: 1, max: 6, optional: true, description: 'Page number, from 1.' })
+  @TextField({ min: 1, max: 7, optional: true, description: 'Page number, from 1.' })
   page?: string;
   @TextField({ min: 1, max: 3, optional: true, description: 'Items per page, 1 to 200.' })
   pageSize?: string;
+}
+
+/** Query of GET /assets/{id}/availability. */
+export class AvailabilityQuery {
+  @InstantField({ optional: true, description: 'Start of the range; now when left out.' })
+  from?: string;
+  @InstantField({
+    optional: true,
+    description: 'End of the range: 30 days after `from` when left out, at most 366.',
+  })
+  to?: string;
 }

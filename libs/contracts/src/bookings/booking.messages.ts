@@ -5,12 +5,13 @@ import { LIST, READ } from '../rpc/message-options';
 import { CallerMessage, RecordMessage } from '../rpc/messages';
 import type { Page } from '../shared/paging';
 import {
+  AvailabilityQuery,
   BookingListQuery,
   CancelBookingInput,
   CheckInBookingInput,
   CreateBookingInput,
 } from './booking.inputs';
-import type { Booking } from './booking.views';
+import type { AssetAvailability, Booking } from './booking.views';
 
 export class CreateBookingMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateBookingInput) body!: CreateBookingInput;
@@ -24,6 +25,10 @@ export class CheckInBookingMessage extends RecordMessage {
   @ValidateNested() @Type(() => CheckInBookingInput) body!: CheckInBookingInput;
 }
 
+export class AvailabilityMessage extends RecordMessage {
+  @ValidateNested() @Type(() => AvailabilityQuery) query!: AvailabilityQuery;
+}
+
 export class BookingListMessage extends CallerMessage {
   @ValidateNested() @Type(() => BookingListQuery) query!: BookingListQuery;
 }
@@ -34,6 +39,12 @@ export const BOOKING_RPC = {
   bookingsGet: rpc('bookings.get', RecordMessage, reply<Booking>(), READ),
   bookingsCreate: rpc('bookings.create', CreateBookingMessage, reply<Booking>()),
   bookingsCancel: rpc('bookings.cancel', CancelBookingMessage, reply<Booking>()),
+  assetAvailability: rpc(
+    'assets.availability',
+    AvailabilityMessage,
+    reply<AssetAvailability>(),
+    LIST,
+  ),
   bookingsCheckOut: rpc('bookings.check-out', RecordMessage, reply<Booking>()),
   bookingsCheckIn: rpc('bookings.check-in', CheckInBookingMessage, reply<Booking>()),
 };

@@ -83,3 +83,35 @@ export class Booking {
 }
 
 export const BookingPage = pageOf(Booking, { name: 'BookingPage' });
+
+/** One stretch of time an asset is taken: by a booking, or by a check-out. */
+@ContractSchema({ name: 'BusyInterval' })
+export class BusyInterval {
+  @TimestampField({ description: 'From (clipped to the range asked).' }) from!: string;
+  @TimestampField({
+    nullable: true,
+    description: 'Until (clipped to the range asked); null: a check-out with no due date.',
+  })
+  to!: string | null;
+  @EnumField(['booking', 'check_out'] as const, {
+    description: '`booking`: held by a booking; `check_out`: checked out by hand.',
+  })
+  kind!: 'booking' | 'check_out';
+  @TextField({ nullable: true, description: 'The booking, for `kind: booking`.' })
+  booking_id!: string | null;
+  @EnumField(BOOKING_STATUSES, { nullable: true, description: 'Its status, for a booking.' })
+  status!: BookingStatus | null;
+  @NestedField(PersonRef, { description: 'Who has it (or will).' }) person!: NamedRef;
+}
+
+/** GET /assets/{id}/availability: when the asset is taken within [from, to). */
+@ContractSchema({ name: 'AssetAvailability' })
+export class AssetAvailability {
+  @NestedField(AssetRef) asset!: AssetRef;
+  @TimestampField() from!: string;
+  @TimestampField() to!: string;
+  @ListField(BusyInterval, {
+    description: 'Busy stretches, by start; the asset is free outside them.',
+  })
+  busy!: BusyInterval[];
+}

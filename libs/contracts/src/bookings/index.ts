@@ -1,6 +1,7 @@
 export * from './booking.constants';
 export * from './booking.inputs';
 export {
+  AvailabilityMessage,
   BookingListMessage,
   CancelBookingMessage,
   CheckInBookingMessage,
