@@ -4,7 +4,13 @@ import { ActivityLog } from '@custodian/persistence';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DueDateEngine, type DueNotice, type DueOutcome } from '../due-dates/due-date-engine';
-import { findBookingRow, lockBookingForNotice, markLapsed, toBooking } from './booking.store';
+import {
+  bookingName,
+  findBookingRow,
+  lockBookingForNotice,
+  markLapsed,
+  toBooking,
+} from './booking.store';
 import { BOOKING_NO_SHOW, BOOKING_OVERDUE, noShowAt } from './bookings.service';
 
 /**
@@ -58,13 +64,11 @@ export class BookingDueDates implements OnModuleInit {
       actor: SYSTEM_ACTOR,
       recordType: 'booking',
       recordId: booking.id,
-      recordName: `${booking.assets.map((asset) => asset.name).join(', ')} for ${booking.person.name}`,
+      recordName: bookingName(booking),
       action: status,
       relatedId: booking.person.id,
       relatedName: booking.person.name,
-      changes: [
-        { field: 'status', from: status === 'overdue' ? 'checked_out' : 'confirmed', to: status },
-      ],
+      changes: [{ field: 'status', from: row.status, to: status }],
     });
     return 'fired';
   }

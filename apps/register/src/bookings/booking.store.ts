@@ -205,6 +205,11 @@ export async function cancelBooking(
   await tx.query(`UPDATE register.booking_assets SET holds = false WHERE booking_id = $1`, [id]);
 }
 
+/** How the activity feed names a booking: its assets and who they are for. */
+export function bookingName(booking: Booking): string {
+  return `${booking.assets.map((asset) => asset.name).join(', ')} for ${booking.person.name}`;
+}
+
 export function toBooking(row: BookingRow): Booking {
   return {
     id: row.id,

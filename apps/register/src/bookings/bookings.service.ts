@@ -9,6 +9,7 @@ import {
   type AvailabilityQuery,
   type Booking,
   type BookingListQuery,
+  type BookingStatus,
   type CallerContext,
   type CancelBookingInput,
   type CheckInBookingInput,
@@ -37,6 +38,7 @@ import {
   isBookingOverlap,
   markCheckedOut,
   markReturned,
+  bookingName,
   toBooking,
   type BookingRow,
   type ConflictRow,
@@ -58,12 +60,6 @@ export function noShowAt(startsAt: Date): Date {
 const DAY_MS = 86_400_000;
 /** An asset in one of these cannot be booked: it is not there to hand out. */
 const UNBOOKABLE = new Set(['retired', 'lost', 'stolen', 'inactive']);
-/** The status a recorded transition comes from (for the feed's change). */
-const PREVIOUS_STATUS = {
-  cancelled: 'confirmed',
-  checked_out: 'confirmed',
-  completed: 'checked_out',
-} as const;
 /** Bookings a 409 names at most; it says how many more. */
 const CONFLICTS_NAMED = 10;
 
@@ -231,7 +227,7 @@ export class BookingsService {
       await cancelBooking(tx, row.id, 'cancelled', input.note ?? null);
       const booking = toBooking(await findBookingRow(tx, workspaceId, id));
       await this.outbox.write(tx, workspaceId, 'booking.cancelled', booking);
-      await this.record(tx, caller, booking, 'cancelled');
+      await this.record(tx, caller, booking, 'cancelled', row.status);
       return booking;
     });
   }
@@ -293,7 +289,7 @@ export class BookingsService {
         }
         const booking = toBooking(await findBookingRow(tx, workspaceId, id));
         await this.outbox.write(tx, workspaceId, 'booking.checked_out', booking);
-        await this.record(tx, caller, booking, 'checked_out');
+        await this.record(tx, caller, booking, 'checked_out', row.status);
         return booking;
       });
     } catch (error) {
@@ -368,7 +364,7 @@ export class BookingsService {
       const booking = toBooking(await findBookingRow(tx, workspaceId, id));
       if (complete) {
         await this.outbox.write(tx, workspaceId, 'booking.completed', booking);
-        await this.record(tx, caller, booking, 'completed');
+        await this.record(tx, caller, booking, 'completed', row.status);
       }
       return booking;
     });
@@ -474,12 +470,14 @@ export class BookingsService {
     caller: CallerContext,
     booking: Booking,
     action: 'created' | 'cancelled' | 'checked_out' | 'completed',
+    /** The status it left (null for a new booking): the row read under its lock. */
+    from: BookingStatus | null = null,
   ): Promise<void> {
     return this.activity.record(tx, caller.workspaceId, {
       ...callerActivity(caller),
       recordType: 'booking',
       recordId: booking.id,
-      recordName: `${booking.assets.map((asset) => asset.name).join(', ')} for ${booking.person.name}`,
+      recordName: bookingName(booking),
       action,
       relatedId: booking.person.id,
       relatedName: booking.person.name,
@@ -489,7 +487,7 @@ export class BookingsService {
               { field: 'starts_at', from: null, to: booking.starts_at },
               { field: 'ends_at', from: null, to: booking.ends_at },
             ]
-          : [{ field: 'status', from: PREVIOUS_STATUS[action], to: booking.status }],
+          : [{ field: 'status', from, to: booking.status }],
     });
   }
 }
