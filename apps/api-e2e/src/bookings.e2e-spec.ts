@@ -3,6 +3,7 @@ import {
   WorkerAdminPatterns,
   type AssetDetail,
   type Booking,
+  type BookingSettings,
   type CreatedWebhookView,
   type ErrorBody,
   type EventEnvelope,
@@ -246,5 +247,70 @@ describe('bookings (e2e)', () => {
       'booking.created',
       'booking.overdue',
     ]);
+  });
+
+  it('reads and changes the booking settings, naming a bad field; a read key only reads', async () => {
+    const defaults = await reader.get<BookingSettings>('/settings/bookings');
+    expect(defaults.status).toBe(200);
+    expect(defaults.body).toMatchObject({ approval_required: false, no_show_grace_minutes: 60 });
+    const bad = await tenant.patch<ErrorBody>('/settings/bookings', { no_show_grace_minutes: -5 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/no_show_grace_minutes/);
+    const empty = await tenant.patch<ErrorBody>('/settings/bookings', {});
+    expect([empty.status, empty.body.message]).toEqual([
+      400,
+      'Send approval_required, no_show_grace_minutes, or both',
+    ]);
+    expect((await reader.patch('/settings/bookings', { approval_required: true })).status).toBe(
+      403,
+    );
+    const changed = await tenant.patch<BookingSettings>('/settings/bookings', {
+      no_show_grace_minutes: 30,
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ approval_required: false, no_show_grace_minutes: 30 });
+    expect((await reader.get<BookingSettings>('/settings/bookings')).body).toEqual(changed.body);
+    // Back to the default, for the other tests of this file.
+    await tenant.patch('/settings/bookings', { no_show_grace_minutes: 60 });
+  });
+
+  it('moves a booking with PATCH (a 409 names the booking in the way), and refuses what it cannot', async () => {
+    const [camera, lens] = [await asset('Moved camera'), await asset('Moved lens')];
+    const book = (assetId: string, from: number, to: number) =>
+      tenant.post<Booking>('/bookings', {
+        person_id: person.id,
+        asset_ids: [assetId],
+        starts_at: at(from),
+        ends_at: at(to),
+      });
+    const blocking = (await book(camera.id, 100, 110)).body;
+    const moving = (await book(lens.id, 100, 110)).body;
+    const later = at(120);
+    const moved = await tenant.patch<Booking>(`/bookings/${moving.id}`, {
+      ends_at: later,
+      notes: 'Longer',
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ ends_at: new Date(later).toISOString(), notes: 'Longer' });
+    const clash = await tenant.patch<ErrorBody>(`/bookings/${moving.id}`, {
+      asset_ids: [camera.id, lens.id],
+    });
+    expect(clash.status).toBe(409);
+    expect(clash.body.message).toContain(`by booking ${blocking.id}`);
+    const badIds = await tenant.patch<ErrorBody>(`/bookings/${moving.id}`, { asset_ids: [] });
+    expect([badIds.status, badIds.body.message]).toEqual([
+      400,
+      'asset_ids must name at least one asset',
+    ]);
+    // A confirmed booking: nothing to confirm or reject; the reason is required.
+    const confirm = await tenant.post<ErrorBody>(`/bookings/${moving.id}/confirm`, {});
+    expect(confirm.status).toBe(409);
+    expect(confirm.body.message).toMatch(/only a requested booking can be confirmed/);
+    const noReason = await tenant.post<ErrorBody>(`/bookings/${moving.id}/reject`, {});
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.message).toMatch(/^note /);
+    const reject = await tenant.post<ErrorBody>(`/bookings/${moving.id}/reject`, { note: 'No' });
+    expect(reject.status).toBe(409);
+    expect((await reader.patch(`/bookings/${moving.id}`, { notes: 'x' })).status).toBe(403);
   });
 });

@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Book assets for a person
-         * @description Holds every asset for [starts_at, ends_at). A booking overlapping a held booking of any of its assets (requested, confirmed, checked out, overdue), or an asset checked out with a due date after `starts_at`, is a 409 naming each conflict; the database refuses the overlap, so of concurrent requests for one slot exactly one succeeds. Assets not found, in the bin, retired, lost or stolen, and an inactive person, are a 400 naming them. Confirmed at once: fires `booking.created`, then `booking.confirmed`.
+         * @description Holds every asset for [starts_at, ends_at). A booking overlapping a held booking of any of its assets (requested, confirmed, checked out, overdue), or an asset checked out with a due date after `starts_at`, is a 409 naming each conflict; the database refuses the overlap, so of concurrent requests for one slot exactly one succeeds. Assets not found, in the bin, retired, lost or stolen, and an inactive person, are a 400 naming them. A write key acts as admin, so its booking is confirmed at once: fires `booking.created`, then `booking.confirmed`. (With `approval_required` in the booking settings, a console member’s booking is `requested` and fires `booking.requested`.)
          *
          *     Needs a `write` key.
          */
@@ -180,6 +180,56 @@ export interface paths {
         get: operations["getBooking"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move or change a booking
+         * @description Partial. Requested or confirmed: `asset_ids`, `starts_at`, `ends_at` and `notes`; an overlap is a 409 naming each conflict, and the no-show date follows the start. Checked out or overdue: `ends_at` (each asset’s due date follows, `asset.updated` each; an overdue booking given a later end is checked out again) and `notes`; other fields are a 409. Cancelled, completed and no-show bookings do not change (409). The spec has no `booking.updated` event: the change is in the activity feed.
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateBooking"];
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a requested booking
+         * @description A `requested` booking (else 409) before its end: fires `booking.confirmed`, once per booking. Its slot was held since it was requested.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["confirmBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a requested booking
+         * @description A `requested` booking (else 409), with the reason (`note`, required): its slot is free again. Fires `booking.cancelled` with `cancellation.reason` `rejected`.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["rejectBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -272,6 +322,32 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The booking settings
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getBookingSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the booking settings
+         * @description Partial: the fields sent change, at least one. `approval_required` applies to bookings made from then on (those already requested still wait for a manager); `no_show_grace_minutes` (0 to 10080) to bookings made or moved from then on.
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateBookingSettings"];
         trace?: never;
     };
     "/api/v1/members": {
@@ -1741,6 +1817,25 @@ export interface components {
             ends_at: string;
             notes?: string | null;
         };
+        UpdateBookingInput: {
+            /** @description The assets booked, 1 to 50, each once. */
+            asset_ids?: string[];
+            /**
+             * Format: date-time
+             * @description When the booking starts.
+             */
+            starts_at?: string;
+            /**
+             * Format: date-time
+             * @description When it ends: after starts_at.
+             */
+            ends_at?: string;
+            notes?: string | null;
+        };
+        RejectBookingInput: {
+            /** @description Why the booking is refused; shown to whoever asked. */
+            note: string;
+        };
         CancelBookingInput: {
             /** @description Why, for the record. */
             note?: string | null;
@@ -1784,6 +1879,27 @@ export interface components {
             to: string;
             /** @description Busy stretches, by start; the asset is free outside them. */
             busy: components["schemas"]["BusyInterval"][];
+        };
+        /**
+         * @example {
+         *       "approval_required": false,
+         *       "no_show_grace_minutes": 60,
+         *       "updated_at": null
+         *     }
+         */
+        BookingSettings: {
+            /** @description Bookings made by members are `requested` until a manager confirms or rejects them; managers, admins, owners and write keys are confirmed at once. */
+            approval_required: boolean;
+            /** @description Minutes after its start a confirmed booking not checked out is a no-show. */
+            no_show_grace_minutes: number;
+            /** @description Last changed; null: the defaults. */
+            updated_at: string | null;
+        };
+        UpdateBookingSettingsInput: {
+            /** @description Bookings made by members wait for a manager (`requested`) instead of being confirmed. */
+            approval_required?: boolean;
+            /** @description Minutes after its start a booking not checked out becomes a no-show; applies to bookings made or moved after the change. */
+            no_show_grace_minutes?: number;
         };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
@@ -2756,6 +2872,143 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    updateBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBookingInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    confirmBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    rejectBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectBookingInput"];
+            };
+        };
+        responses: {
+            /** @description Rejected. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     cancelBooking: {
         parameters: {
             query?: never;
@@ -2931,6 +3184,78 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBookingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the defaults until changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateBookingSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBookingSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK: the settings now. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
         };
     };
     listMembers: {
@@ -6044,7 +6369,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.requested data
-                     * @description A booking awaits approval. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A booking made by a member awaits a manager (the workspace requires approval); it holds its slot meanwhile. Then `booking.confirmed`, or `booking.cancelled` with `cancellation.reason: rejected`. In the catalog (and can be subscribed to) but not emitted yet.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
                      *       "status": "requested",
@@ -6514,7 +6839,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.overdue data
-                     * @description A checked-out booking passed its end with assets still out. Once per booking.
+                     * @description A checked-out booking passed its end with assets still out. Once per end date (a booking given a later end is checked out again, and fires again if that end passes too).
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
                      *       "status": "overdue",
@@ -6608,7 +6933,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.no_show data
-                     * @description A confirmed booking was not checked out by its start plus the grace (60 minutes); its assets are free again. Once per booking.
+                     * @description A confirmed (or still requested) booking was not checked out by its start plus the grace (the workspace’s `no_show_grace_minutes`, 60 by default); its assets are free again. Once per booking.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
                      *       "status": "no_show",

@@ -6,10 +6,12 @@ import {
   CheckInBookingInput,
   CreateBookingInput,
   RegisterRpc,
+  RejectBookingInput,
+  UpdateBookingInput,
   type Page,
 } from '@custodian/contracts';
 import type { RequestIdentity } from '@custodian/messaging';
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
@@ -51,7 +53,9 @@ export class BookingsController {
       'with a due date after `starts_at`, is a 409 naming each conflict; the database refuses ' +
       'the overlap, so of concurrent requests for one slot exactly one succeeds. Assets not ' +
       'found, in the bin, retired, lost or stolen, and an inactive person, are a 400 naming ' +
-      'them. Confirmed at once: fires `booking.created`, then `booking.confirmed`.',
+      'them. A write key acts as admin, so its booking is confirmed at once: fires ' +
+      '`booking.created`, then `booking.confirmed`. (With `approval_required` in the booking ' +
+      'settings, a console member’s booking is `requested` and fires `booking.requested`.)',
   })
   @ApiCreatedResponse({ type: Booking, description: 'Created: the booking, confirmed.' })
   @ApiErrors(400, 409, 422)
@@ -71,6 +75,77 @@ export class BookingsController {
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<Booking> {
     return this.register.call(RegisterRpc.bookingsGet, access, { id });
+  }
+
+  @Patch(':id')
+  @AcceptsIdempotencyKey()
+  @RequiresScope('write')
+  @ApiIdParam('id', 'booking')
+  @ApiOperation({
+    operationId: 'updateBooking',
+    summary: 'Move or change a booking',
+    description:
+      'Partial. Requested or confirmed: `asset_ids`, `starts_at`, `ends_at` and `notes`; an ' +
+      'overlap is a 409 naming each conflict, and the no-show date follows the start. Checked ' +
+      'out or overdue: `ends_at` (each asset’s due date follows, `asset.updated` each; an ' +
+      'overdue booking given a later end is checked out again) and `notes`; other fields are ' +
+      'a 409. Cancelled, completed and no-show bookings do not change (409). The spec has no ' +
+      '`booking.updated` event: the change is in the activity feed.',
+  })
+  @ApiOkResponse({ type: Booking, description: 'OK.' })
+  @ApiErrors(400, 404, 409, 422)
+  update(
+    @Access() access: AccessRecord,
+    @Param('id') id: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: UpdateBookingInput,
+  ): Promise<Booking> {
+    return this.register.call(RegisterRpc.bookingsUpdate, access, { id, body }, identity);
+  }
+
+  @Post(':id/confirm')
+  @AcceptsIdempotencyKey()
+  @HttpCode(200)
+  @RequiresScope('write')
+  @ApiIdParam('id', 'booking')
+  @ApiOperation({
+    operationId: 'confirmBooking',
+    summary: 'Confirm a requested booking',
+    description:
+      'A `requested` booking (else 409) before its end: fires `booking.confirmed`, once per ' +
+      'booking. Its slot was held since it was requested.',
+  })
+  @ApiOkResponse({ type: Booking, description: 'Confirmed.' })
+  @ApiErrors(404, 409, 422)
+  confirm(
+    @Access() access: AccessRecord,
+    @Param('id') id: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+  ): Promise<Booking> {
+    return this.register.call(RegisterRpc.bookingsConfirm, access, { id }, identity);
+  }
+
+  @Post(':id/reject')
+  @AcceptsIdempotencyKey()
+  @HttpCode(200)
+  @RequiresScope('write')
+  @ApiIdParam('id', 'booking')
+  @ApiOperation({
+    operationId: 'rejectBooking',
+    summary: 'Reject a requested booking',
+    description:
+      'A `requested` booking (else 409), with the reason (`note`, required): its slot is ' +
+      'free again. Fires `booking.cancelled` with `cancellation.reason` `rejected`.',
+  })
+  @ApiOkResponse({ type: Booking, description: 'Rejected.' })
+  @ApiErrors(400, 404, 409, 422)
+  reject(
+    @Access() access: AccessRecord,
+    @Param('id') id: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: RejectBookingInput,
+  ): Promise<Booking> {
+    return this.register.call(RegisterRpc.bookingsReject, access, { id, body }, identity);
   }
 
   @Post(':id/cancel')

@@ -525,6 +525,20 @@ export async function handOut(
   );
 }
 
+/** The check-outs of `ids` are due back at `dueAt` now (a booking moved its end). */
+export async function moveDue(
+  tx: EntityManager,
+  workspaceId: string,
+  ids: string[],
+  dueAt: Date,
+): Promise<void> {
+  await tx.query(
+    `UPDATE register.assets SET custody_due_at = $3, overdue_at = NULL, updated_at = now()
+      WHERE workspace_id = $1 AND id = ANY($2::text[])`,
+    [workspaceId, ids, dueAt],
+  );
+}
+
 /** Checks the assets in: nobody holds them, no due date. */
 export async function takeBack(
   tx: EntityManager,

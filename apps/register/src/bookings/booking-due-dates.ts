@@ -18,8 +18,9 @@ import { BOOKING_NO_SHOW, BOOKING_OVERDUE, noShowAt } from './bookings.service';
  *
  * - `booking.overdue` at its end, armed by the check-out: still checked out then, it becomes
  *   `overdue` (its assets stay held; each asset's own `assignment.overdue` fires beside it).
- * - `booking.no_show` at its start plus the grace, armed when it is confirmed: not checked out
- *   by then, it becomes `no_show` and its assets are free for others.
+ * - `booking.no_show` at its start plus the grace (bookings.no_show_at), armed when it is made:
+ *   not checked out by then, confirmed or still requested (nobody approved it in time), it
+ *   becomes `no_show` and its assets are free for others.
  *
  * A notice whose booking moved on (checked out, cancelled, dates changed) is obsolete.
  */
@@ -48,8 +49,8 @@ export class BookingDueDates implements OnModuleInit {
     const due =
       status === 'overdue'
         ? row.status === 'checked_out' && row.ends_at.getTime() === notice.dueAt.getTime()
-        : row.status === 'confirmed' &&
-          noShowAt(row.starts_at).getTime() === notice.dueAt.getTime();
+        : (row.status === 'confirmed' || row.status === 'requested') &&
+          (row.no_show_at ?? noShowAt(row.starts_at)).getTime() === notice.dueAt.getTime();
     if (!due) return 'obsolete';
     await markLapsed(tx, row.id, status);
     const booking = toBooking(await findBookingRow(tx, workspaceId, row.id));

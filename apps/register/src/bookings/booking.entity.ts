@@ -47,6 +47,21 @@ export class BookingEntity {
   @Column({ type: 'timestamptz', nullable: true })
   cancelled_at!: Date | null;
 
+  /**
+   * When it becomes a no-show if not checked out: its start plus the workspace's grace when it
+   * was made or moved (the notice is compared with it). Null on rows the version before wrote.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  no_show_at!: Date | null;
+
+  /** The key id of whoever made it (`console:<member id>` from the console). */
+  @Column({ type: 'text', nullable: true })
+  created_by!: string | null;
+
+  /** When it was confirmed: at once, or by a manager's approval. */
+  @Column({ type: 'timestamptz', nullable: true })
+  confirmed_at!: Date | null;
+
   /** When its assets were handed out (check-out), if they were. */
   @Column({ type: 'timestamptz', nullable: true })
   checked_out_at!: Date | null;
@@ -92,4 +107,21 @@ export class BookingAssetEntity {
   /** When this asset came back from the booking's check-out; null while out or not yet out. */
   @Column({ type: 'timestamptz', nullable: true })
   returned_at!: Date | null;
+}
+
+/** register.booking_settings: a workspace's booking settings, when it changed a default. */
+@Entity({ schema: 'register', name: 'booking_settings' })
+@Check('booking_settings_grace_check', 'no_show_grace_minutes BETWEEN 0 AND 10080')
+export class BookingSettingsEntity {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'booking_settings_pkey' })
+  workspace_id!: string;
+
+  @Column({ type: 'boolean', default: false })
+  approval_required!: boolean;
+
+  @Column({ type: 'integer', default: 60 })
+  no_show_grace_minutes!: number;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updated_at!: Date;
 }

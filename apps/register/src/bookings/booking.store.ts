@@ -11,7 +11,15 @@ import type { BookingEntity } from './booking.entity';
 
 export type NewBookingRow = Pick<
   BookingEntity,
-  'id' | 'workspace_id' | 'person_id' | 'status' | 'starts_at' | 'ends_at' | 'notes'
+  | 'id'
+  | 'workspace_id'
+  | 'person_id'
+  | 'status'
+  | 'starts_at'
+  | 'ends_at'
+  | 'notes'
+  | 'no_show_at'
+  | 'created_by'
 >;
 
 /** A booking with its person's name and its assets as they are now (or were, if binned). */
@@ -41,8 +49,9 @@ export async function insertBooking(
   assetIds: string[],
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO register.bookings (id, workspace_id, person_id, status, starts_at, ends_at, notes)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO register.bookings (id, workspace_id, person_id, status, starts_at, ends_at, notes,
+                                    no_show_at, created_by, confirmed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $4 = 'confirmed' THEN now() END)`,
     [
       booking.id,
       booking.workspace_id,
@@ -51,6 +60,8 @@ export async function insertBooking(
       booking.starts_at,
       booking.ends_at,
       booking.notes,
+      booking.no_show_at,
+      booking.created_by,
     ],
   );
   await tx.query(
@@ -66,13 +77,17 @@ export function isBookingOverlap(error: unknown): boolean {
   return driver?.code === '23P01' && driver.constraint === 'booking_assets_no_overlap';
 }
 
-/** The holding bookings of `assetIds` that overlap [startsAt, endsAt), by asset and start. */
+/**
+ * The holding bookings of `assetIds` that overlap [startsAt, endsAt), by asset and start;
+ * `except` leaves out the booking being moved.
+ */
 export function conflictsWith(
   db: EntityManager,
   workspaceId: string,
   assetIds: string[],
   startsAt: Date,
   endsAt: Date,
+  except: string | null = null,
 ): Promise<ConflictRow[]> {
   return queryRows<ConflictRow>(
     db,
@@ -82,9 +97,9 @@ export function conflictsWith(
        JOIN register.bookings b ON b.id = ba.booking_id
        LEFT JOIN register.assets a ON a.id = ba.asset_id
       WHERE ba.workspace_id = $1 AND ba.asset_id = ANY($2::text[]) AND ba.holds
-        AND ba.during && tstzrange($3, $4)
+        AND ba.during && tstzrange($3, $4) AND ($5::text IS NULL OR ba.booking_id <> $5)
       ORDER BY ba.asset_id, b.starts_at`,
-    [workspaceId, assetIds, startsAt, endsAt],
+    [workspaceId, assetIds, startsAt, endsAt, except],
   );
 }
 
@@ -205,6 +220,86 @@ export async function cancelBooking(
   await tx.query(`UPDATE register.booking_assets SET holds = false WHERE booking_id = $1`, [id]);
 }
 
+/** A requested booking is confirmed: its no-show date stays as armed. */
+export async function markConfirmed(tx: EntityManager, id: string): Promise<void> {
+  await tx.query(
+    `UPDATE register.bookings SET status = 'confirmed', confirmed_at = now(), updated_at = now()
+      WHERE id = $1`,
+    [id],
+  );
+}
+
+export interface BookingMove {
+  id: string;
+  workspaceId: string;
+  startsAt: Date;
+  endsAt: Date;
+  noShowAt: Date | null;
+  notes: string | null;
+  /** The assets it holds after the move, sorted. */
+  assetIds: string[];
+}
+
+/**
+ * Moves a booking not yet handed out: its row, and its assets' rows (removed ones deleted,
+ * kept ones moved, new ones inserted, all holding the new range). The exclusion constraint
+ * refuses the statement if the new range meets another holding booking of one of them.
+ */
+export async function moveBooking(tx: EntityManager, move: BookingMove): Promise<void> {
+  await tx.query(
+    `UPDATE register.bookings
+        SET starts_at = $2, ends_at = $3, no_show_at = $4, notes = $5, updated_at = now()
+      WHERE id = $1`,
+    [move.id, move.startsAt, move.endsAt, move.noShowAt, move.notes],
+  );
+  await tx.query(
+    `DELETE FROM register.booking_assets WHERE booking_id = $1 AND asset_id <> ALL($2::text[])`,
+    [move.id, move.assetIds],
+  );
+  await tx.query(
+    `INSERT INTO register.booking_assets (booking_id, asset_id, workspace_id, during, holds)
+     SELECT $1, asset_id, $2, tstzrange($3, $4), true FROM unnest($5::text[]) AS asset_id
+     ON CONFLICT ON CONSTRAINT booking_assets_pkey DO UPDATE SET during = EXCLUDED.during`,
+    [move.id, move.workspaceId, move.startsAt, move.endsAt, move.assetIds],
+  );
+}
+
+/**
+ * A handed-out booking's end moves (kept longer, or due back sooner): its row, and the range
+ * its assets hold, from where it starts holding them now. An overdue booking given a later end
+ * is checked out again.
+ */
+export async function moveEnd(
+  tx: EntityManager,
+  id: string,
+  endsAt: Date,
+  notes: string | null,
+): Promise<void> {
+  await tx.query(
+    `UPDATE register.bookings
+        SET ends_at = $2, notes = $3, updated_at = now(),
+            status = CASE WHEN status = 'overdue' THEN 'checked_out' ELSE status END
+      WHERE id = $1`,
+    [id, endsAt, notes],
+  );
+  await tx.query(
+    `UPDATE register.booking_assets SET during = tstzrange(lower(during), $2)
+      WHERE booking_id = $1 AND holds`,
+    [id, endsAt],
+  );
+}
+
+export async function updateNotes(
+  tx: EntityManager,
+  id: string,
+  notes: string | null,
+): Promise<void> {
+  await tx.query(`UPDATE register.bookings SET notes = $2, updated_at = now() WHERE id = $1`, [
+    id,
+    notes,
+  ]);
+}
+
 /** How the activity feed names a booking: its assets and who they are for. */
 export function bookingName(booking: Booking): string {
   return `${booking.assets.map((asset) => asset.name).join(', ')} for ${booking.person.name}`;
@@ -281,6 +376,11 @@ export async function markReturned(
   }
 }
 
+type NoticeBookingRow = Pick<
+  BookingEntity,
+  'id' | 'status' | 'starts_at' | 'ends_at' | 'no_show_at'
+>;
+
 /**
  * The booking's row locked for a due-date handler: SKIP LOCKED (a write holding it answers
  * `busy`, ADR 0020); undefined when locked or gone.
@@ -289,10 +389,10 @@ export async function lockBookingForNotice(
   tx: EntityManager,
   workspaceId: string,
   id: string,
-): Promise<Pick<BookingEntity, 'id' | 'status' | 'starts_at' | 'ends_at'> | 'busy' | undefined> {
-  const [row] = await queryRows<Pick<BookingEntity, 'id' | 'status' | 'starts_at' | 'ends_at'>>(
+): Promise<NoticeBookingRow | 'busy' | undefined> {
+  const [row] = await queryRows<NoticeBookingRow>(
     tx,
-    `SELECT id, status, starts_at, ends_at FROM register.bookings
+    `SELECT id, status, starts_at, ends_at, no_show_at FROM register.bookings
       WHERE id = $1 AND workspace_id = $2 FOR UPDATE SKIP LOCKED`,
     [id, workspaceId],
   );

@@ -3,9 +3,13 @@ import {
   BookingListMessage,
   CancelBookingMessage,
   CheckInBookingMessage,
+  CallerMessage,
   CreateBookingMessage,
   RecordMessage,
   RegisterRpc,
+  RejectBookingMessage,
+  UpdateBookingMessage,
+  UpdateBookingSettingsMessage,
 } from '@custodian/contracts';
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
@@ -50,5 +54,30 @@ export class BookingsRpcController {
   @Handles(RegisterRpc.bookingsCancel, REGISTER_RPC_TRANSPORT)
   cancel(@Payload() message: CancelBookingMessage) {
     return this.bookings.cancel(message.caller, message.id, message.body);
+  }
+
+  @Handles(RegisterRpc.bookingsUpdate, REGISTER_RPC_TRANSPORT)
+  update(@Payload() message: UpdateBookingMessage) {
+    return this.bookings.update(message.caller, message.id, message.body);
+  }
+
+  @Handles(RegisterRpc.bookingsConfirm, REGISTER_RPC_TRANSPORT)
+  confirm(@Payload() message: RecordMessage) {
+    return this.bookings.confirm(message.caller, message.id);
+  }
+
+  @Handles(RegisterRpc.bookingsReject, REGISTER_RPC_TRANSPORT)
+  reject(@Payload() message: RejectBookingMessage) {
+    return this.bookings.reject(message.caller, message.id, message.body);
+  }
+
+  @Handles(RegisterRpc.bookingSettingsGet, REGISTER_RPC_TRANSPORT)
+  settings(@Payload() message: CallerMessage) {
+    return this.bookings.getSettings(message.caller);
+  }
+
+  @Handles(RegisterRpc.bookingSettingsUpdate, REGISTER_RPC_TRANSPORT)
+  updateSettings(@Payload() message: UpdateBookingSettingsMessage) {
+    return this.bookings.updateSettings(message.caller, message.body);
   }
 }

@@ -5,23 +5,35 @@ import {
   BOOKING_PAGE_SIZE_MAX,
   DomainError,
   callerActivity,
+  type ActivityChange,
   type AssetAvailability,
   type AvailabilityQuery,
   type Booking,
   type BookingListQuery,
+  type BookingSettings,
   type BookingStatus,
   type CallerContext,
   type CancelBookingInput,
   type CheckInBookingInput,
   type CreateBookingInput,
   type Page,
+  type RejectBookingInput,
+  type UpdateBookingInput,
+  type UpdateBookingSettingsInput,
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
-import { ActivityLog, newId, queryRows } from '@custodian/persistence';
+import { ActivityLog, changedFields, newId, queryRows } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { assetChanges } from '../activity/record-changes';
-import { findAssetRow, handOut, lockAssets, takeBack, toDetail } from '../assets/asset.store';
+import {
+  findAssetRow,
+  handOut,
+  lockAssets,
+  moveDue,
+  takeBack,
+  toDetail,
+} from '../assets/asset.store';
 import { writeCustodyEvent } from '../assets/assets.service';
 import { armOverdue } from '../assets/assignment-overdue';
 import { armNotice, cancelNotices, type DueSubject } from '../due-dates/due-notice.store';
@@ -37,12 +49,18 @@ import {
   insertBooking,
   isBookingOverlap,
   markCheckedOut,
+  markConfirmed,
   markReturned,
+  moveBooking,
+  moveEnd,
+  updateNotes,
   bookingName,
   toBooking,
   type BookingRow,
   type ConflictRow,
 } from './booking.store';
+import { bookingSettings, writeBookingSettings } from './booking-settings.store';
+import { mayApprove, notAllowed } from './booking-roles';
 
 /** The due-date kinds of a booking: the events they fire (booking-due-dates.ts). */
 export const BOOKING_OVERDUE = 'booking.overdue';
@@ -52,9 +70,16 @@ export function bookingSubject(workspaceId: string, bookingId: string): DueSubje
   return { workspaceId, type: 'booking', id: bookingId };
 }
 
-/** When a confirmed booking not checked out becomes a no-show. */
-export function noShowAt(startsAt: Date): Date {
-  return new Date(startsAt.getTime() + BOOKING_NO_SHOW_GRACE_MINUTES * 60_000);
+/**
+ * When a booking not checked out becomes a no-show: its start plus the workspace's grace when
+ * it was made or moved (bookings.no_show_at); the 60 minutes of the version before for a row
+ * it wrote.
+ */
+export function noShowAt(
+  startsAt: Date,
+  graceMinutes: number = BOOKING_NO_SHOW_GRACE_MINUTES,
+): Date {
+  return new Date(startsAt.getTime() + graceMinutes * 60_000);
 }
 
 const DAY_MS = 86_400_000;
@@ -78,8 +103,12 @@ interface BookableAsset {
  * current check-out due after the start) and turns the constraint's refusal into a 409 that
  * names each conflicting booking, asset and range.
  *
- * Every booking made here is confirmed at once (the approval setting comes with requests):
- * `booking.created` then `booking.confirmed`, in the transaction that makes it.
+ * Approval (the workspace's booking settings): a booking made by someone who may confirm
+ * (a write key, a manager and above) is confirmed at once, `booking.created` then
+ * `booking.confirmed`; with `approval_required`, a member's is `requested` (`booking.created`
+ * then `booking.requested`), holds its slot, and waits for confirm or reject. Every booking
+ * that becomes confirmed fires `booking.confirmed` once: a member may not move a confirmed
+ * booking's dates or assets while approval is on (it would need confirming again).
  */
 @Injectable()
 export class BookingsService {
@@ -176,27 +205,38 @@ export class BookingsService {
     const workspaceId = caller.workspaceId;
     try {
       return await this.writes.run(workspaceId, async (tx) => {
+        const settings = await bookingSettings(tx, workspaceId);
+        const confirmed = !settings.approval_required || (await mayApprove(tx, caller));
         const person = await this.bookablePerson(tx, workspaceId, input.person_id);
         await this.checkAssets(tx, workspaceId, assetIds, startsAt);
         const id = newId('bkg');
+        const noShow = noShowAt(startsAt, settings.no_show_grace_minutes);
         await insertBooking(
           tx,
           {
             id,
             workspace_id: workspaceId,
             person_id: person.id,
-            status: 'confirmed',
+            status: confirmed ? 'confirmed' : 'requested',
             starts_at: startsAt,
             ends_at: endsAt,
             notes: input.notes ?? null,
+            no_show_at: noShow,
+            created_by: caller.keyId,
           },
           assetIds,
         );
-        // Not checked out by its start and the grace: a no-show (booking-due-dates.ts).
-        await armNotice(tx, bookingSubject(workspaceId, id), BOOKING_NO_SHOW, noShowAt(startsAt));
+        // Not checked out by its start and the grace: a no-show, confirmed or still requested
+        // (booking-due-dates.ts).
+        await armNotice(tx, bookingSubject(workspaceId, id), BOOKING_NO_SHOW, noShow);
         const booking = toBooking(await findBookingRow(tx, workspaceId, id));
         await this.outbox.write(tx, workspaceId, 'booking.created', booking);
-        await this.outbox.write(tx, workspaceId, 'booking.confirmed', booking);
+        await this.outbox.write(
+          tx,
+          workspaceId,
+          confirmed ? 'booking.confirmed' : 'booking.requested',
+          booking,
+        );
         await this.record(tx, caller, booking, 'created');
         return booking;
       });
@@ -211,11 +251,174 @@ export class BookingsService {
     }
   }
 
+  /** A requested booking is confirmed by a manager and above: `booking.confirmed`, once. */
+  confirm(caller: CallerContext, id: string): Promise<Booking> {
+    const workspaceId = caller.workspaceId;
+    return this.writes.run(workspaceId, async (tx) => {
+      const row = await findBookingRow(tx, workspaceId, id, true);
+      if (!(await mayApprove(tx, caller))) throw notAllowed('confirm a booking');
+      if (row.status !== 'requested') {
+        throw new DomainError(
+          'conflict',
+          `Booking ${id} is ${row.status.replace('_', ' ')}; only a requested booking can be ` +
+            'confirmed',
+        );
+      }
+      if (row.ends_at.getTime() <= Date.now()) {
+        throw new DomainError(
+          'conflict',
+          `Booking ${id} ended at ${row.ends_at.toISOString()}; it can no longer be confirmed`,
+        );
+      }
+      await markConfirmed(tx, row.id);
+      const booking = toBooking(await findBookingRow(tx, workspaceId, id));
+      await this.outbox.write(tx, workspaceId, 'booking.confirmed', booking);
+      await this.record(tx, caller, booking, 'confirmed', row.status);
+      return booking;
+    });
+  }
+
+  /**
+   * A requested booking is refused by a manager and above, with the reason its asker sees:
+   * `booking.cancelled` with `cancellation.reason: rejected`; its slot is free again.
+   */
+  reject(caller: CallerContext, id: string, input: RejectBookingInput): Promise<Booking> {
+    const workspaceId = caller.workspaceId;
+    return this.writes.run(workspaceId, async (tx) => {
+      const row = await findBookingRow(tx, workspaceId, id, true);
+      if (!(await mayApprove(tx, caller))) throw notAllowed('reject a booking');
+      if (row.status !== 'requested') {
+        throw new DomainError(
+          'conflict',
+          `Booking ${id} is ${row.status.replace('_', ' ')}; only a requested booking can be ` +
+            'rejected (cancel a confirmed one)',
+        );
+      }
+      await cancelNotices(tx, bookingSubject(workspaceId, row.id));
+      await cancelBooking(tx, row.id, 'rejected', input.note.trim());
+      const booking = toBooking(await findBookingRow(tx, workspaceId, id));
+      await this.outbox.write(tx, workspaceId, 'booking.cancelled', booking);
+      await this.record(tx, caller, booking, 'rejected', row.status);
+      return booking;
+    });
+  }
+
+  /**
+   * Moves a booking or changes its notes. Before check-out its assets, start and end may
+   * change (the database refuses an overlap, a 409 naming it; the no-show date follows the
+   * start); once handed out only its end (each asset's due date and overdue date follow,
+   * `asset.updated` each) and its notes. The spec has no `booking.updated`: the change is in
+   * the feed and in the next event of the booking.
+   */
+  async update(caller: CallerContext, id: string, input: UpdateBookingInput): Promise<Booking> {
+    const workspaceId = caller.workspaceId;
+    let assetIds: string[] = [];
+    let range: [Date, Date] | undefined;
+    try {
+      return await this.writes.run(workspaceId, async (tx) => {
+        const row = await findBookingRow(tx, workspaceId, id, true);
+        const approver = await mayApprove(tx, caller);
+        if (!approver && row.created_by !== caller.keyId) {
+          throw notAllowed('change a booking someone else made');
+        }
+        const notes = input.notes === undefined ? row.notes : input.notes;
+        const moves =
+          input.asset_ids !== undefined ||
+          input.starts_at !== undefined ||
+          input.ends_at !== undefined;
+        if (row.status === 'requested' || row.status === 'confirmed') {
+          if (moves && row.status === 'confirmed' && !approver) {
+            const settings = await bookingSettings(tx, workspaceId);
+            if (settings.approval_required) {
+              throw notAllowed(
+                'move a confirmed booking while bookings need approval; change its notes, or ' +
+                  'cancel it and book again',
+              );
+            }
+          }
+          const startsAt = input.starts_at ? new Date(input.starts_at) : row.starts_at;
+          const endsAt = input.ends_at ? new Date(input.ends_at) : row.ends_at;
+          assetIds = [...(input.asset_ids ?? row.assets.map((asset) => asset.id))].sort();
+          range = [startsAt, endsAt];
+          if (!moves) await updateNotes(tx, row.id, notes);
+          else {
+            checkRange(startsAt, endsAt);
+            const subject = bookingSubject(workspaceId, row.id);
+            let noShow = row.no_show_at ?? noShowAt(row.starts_at);
+            if (startsAt.getTime() !== row.starts_at.getTime()) {
+              const settings = await bookingSettings(tx, workspaceId);
+              noShow = noShowAt(startsAt, settings.no_show_grace_minutes);
+              await armNotice(tx, subject, BOOKING_NO_SHOW, noShow);
+            }
+            await this.checkAssets(tx, workspaceId, assetIds, startsAt);
+            await moveBooking(tx, {
+              id: row.id,
+              workspaceId,
+              startsAt,
+              endsAt,
+              noShowAt: noShow,
+              notes,
+              assetIds,
+            });
+          }
+        } else if (row.status === 'checked_out' || row.status === 'overdue') {
+          if (input.asset_ids !== undefined || input.starts_at !== undefined) {
+            throw new DomainError(
+              'conflict',
+              `Booking ${id} is ${row.status.replace('_', ' ')}; only its ends_at and notes can ` +
+                'change (check assets in, or make a new booking)',
+            );
+          }
+          if (!input.ends_at) await updateNotes(tx, row.id, notes);
+          else await this.moveEnd(tx, caller, row, new Date(input.ends_at), notes);
+        } else {
+          throw new DomainError(
+            'conflict',
+            `Booking ${id} is ${row.status.replace('_', ' ')} and can no longer change`,
+          );
+        }
+        const booking = toBooking(await findBookingRow(tx, workspaceId, id));
+        await this.record(tx, caller, booking, 'updated', row.status, toBooking(row));
+        return booking;
+      });
+    } catch (error) {
+      if (!isBookingOverlap(error) || !range) throw error;
+      const [startsAt, endsAt] = range;
+      const conflicts = await this.reads.run((db) =>
+        conflictsWith(db, workspaceId, assetIds, startsAt, endsAt, id),
+      );
+      throw new DomainError('conflict', conflictMessage(conflicts));
+    }
+  }
+
+  getSettings(caller: CallerContext): Promise<BookingSettings> {
+    return this.reads.run((db) => bookingSettings(db, caller.workspaceId));
+  }
+
+  /** Admins and owners, and write keys, change them (the gateway checks who may call). */
+  updateSettings(
+    caller: CallerContext,
+    input: UpdateBookingSettingsInput,
+  ): Promise<BookingSettings> {
+    if (input.approval_required === undefined && input.no_show_grace_minutes === undefined) {
+      throw new DomainError(
+        'invalid_input',
+        'Send approval_required, no_show_grace_minutes, or both',
+      );
+    }
+    return this.writes.run(caller.workspaceId, (tx) =>
+      writeBookingSettings(tx, caller.workspaceId, input),
+    );
+  }
+
   /** Before its assets are handed out: frees its range and fires `booking.cancelled`. */
   cancel(caller: CallerContext, id: string, input: CancelBookingInput): Promise<Booking> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const row = await findBookingRow(tx, workspaceId, id, true);
+      if (row.created_by !== caller.keyId && !(await mayApprove(tx, caller))) {
+        throw notAllowed('cancel a booking someone else made');
+      }
       if (row.status !== 'requested' && row.status !== 'confirmed') {
         throw new DomainError(
           'conflict',
@@ -245,6 +448,7 @@ export class BookingsService {
       return await this.writes.run(workspaceId, async (tx) => {
         const row = await findBookingRow(tx, workspaceId, id, true);
         held = row;
+        if (!(await mayApprove(tx, caller))) throw notAllowed('hand out a booking');
         if (row.status !== 'confirmed') {
           throw new DomainError(
             'conflict',
@@ -320,6 +524,7 @@ export class BookingsService {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const row = await findBookingRow(tx, workspaceId, id, true);
+      if (!(await mayApprove(tx, caller))) throw notAllowed('take back a booking');
       if (row.status !== 'checked_out' && row.status !== 'overdue') {
         throw new DomainError(
           'conflict',
@@ -469,9 +674,12 @@ export class BookingsService {
     tx: EntityManager,
     caller: CallerContext,
     booking: Booking,
-    action: 'created' | 'cancelled' | 'checked_out' | 'completed',
+    action:
+      'created' | 'confirmed' | 'rejected' | 'updated' | 'cancelled' | 'checked_out' | 'completed',
     /** The status it left (null for a new booking): the row read under its lock. */
     from: BookingStatus | null = null,
+    /** For `updated`: the booking before, whose fields are compared. */
+    before?: Booking,
   ): Promise<void> {
     return this.activity.record(tx, caller.workspaceId, {
       ...callerActivity(caller),
@@ -487,9 +695,69 @@ export class BookingsService {
               { field: 'starts_at', from: null, to: booking.starts_at },
               { field: 'ends_at', from: null, to: booking.ends_at },
             ]
-          : [{ field: 'status', from, to: booking.status }],
+          : before
+            ? bookingChanges(before, booking)
+            : [{ field: 'status', from, to: booking.status }],
     });
   }
+
+  /**
+   * A handed-out booking's end moves: its range (which another booking may refuse), its
+   * overdue date, and each asset still out with its person (due date, overdue date,
+   * `asset.updated`). Locks: the booking's row first, then the notices, then the assets
+   * (ADR 0020).
+   */
+  private async moveEnd(
+    tx: EntityManager,
+    caller: CallerContext,
+    row: BookingRow,
+    endsAt: Date,
+    notes: string | null,
+  ): Promise<void> {
+    const workspaceId = caller.workspaceId;
+    if (endsAt.getTime() <= Date.now()) {
+      throw new DomainError('invalid_input', 'ends_at must be in the future');
+    }
+    const start = row.checked_out_at ?? row.starts_at;
+    if (endsAt <= start) {
+      throw new DomainError('invalid_input', 'ends_at must be after the booking was handed out');
+    }
+    const out = row.assets.filter((asset) => asset.returned_at === null).map((a) => a.id);
+    const subject = bookingSubject(workspaceId, row.id);
+    await armNotice(tx, subject, BOOKING_OVERDUE, endsAt);
+    for (const assetId of out) await armOverdue(tx, workspaceId, assetId, endsAt);
+    const locked = await lockAssets(tx, workspaceId, [...out].sort());
+    const held = locked
+      .filter((asset) => asset.assigned_to_id === row.person_id)
+      .map((asset) => asset.id);
+    const befores = [];
+    for (const assetId of held) befores.push(await findAssetRow(tx, workspaceId, assetId));
+    await moveEnd(tx, row.id, endsAt, notes);
+    await moveDue(tx, workspaceId, held, endsAt);
+    for (const before of befores) {
+      const asset = toDetail(await findAssetRow(tx, workspaceId, before.id));
+      await this.outbox.write(tx, workspaceId, 'asset.updated', asset);
+      await this.activity.record(tx, workspaceId, {
+        ...callerActivity(caller),
+        recordType: 'asset',
+        recordId: asset.id,
+        recordName: asset.name,
+        action: 'updated',
+        changes: assetChanges(toDetail(before), asset),
+      });
+    }
+  }
+}
+
+/** What a PATCH changed, as the feed shows it. */
+function bookingChanges(before: Booking, after: Booking): ActivityChange[] {
+  return changedFields(before, after, {
+    starts_at: (booking) => booking.starts_at,
+    ends_at: (booking) => booking.ends_at,
+    notes: (booking) => booking.notes,
+    assets: (booking) => booking.assets.map((asset) => asset.name).join(', '),
+    status: (booking) => booking.status,
+  });
 }
 
 function checkRange(startsAt: Date, endsAt: Date): void {

@@ -29,7 +29,12 @@ import { WorkspacePlans1764000000000 } from './migrations/1764000000000-Workspac
 import { CreateDueNotices1764010000000 } from './migrations/1764010000000-CreateDueNotices';
 import { OverdueNotices1764020000000 } from './migrations/1764020000000-OverdueNotices';
 import { CreateBookings1764400000000 } from './migrations/1764400000000-CreateBookings';
-import { BookingAssetEntity, BookingEntity } from '../bookings/booking.entity';
+import { BookingApproval1764410000000 } from './migrations/1764410000000-BookingApproval';
+import {
+  BookingAssetEntity,
+  BookingEntity,
+  BookingSettingsEntity,
+} from '../bookings/booking.entity';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
 import { DueNoticeEntity } from '../due-dates/due-notice.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
@@ -71,6 +76,7 @@ export function registerDataSource(
       CreateDueNotices1764010000000,
       OverdueNotices1764020000000,
       CreateBookings1764400000000,
+      BookingApproval1764410000000,
     ],
     entities: [
       CategoryEntity,
@@ -92,6 +98,7 @@ export function registerDataSource(
       DueNoticeEntity,
       BookingEntity,
       BookingAssetEntity,
+      BookingSettingsEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

@@ -27,9 +27,11 @@ export type BookingCancelReason = (typeof BOOKING_CANCEL_REASONS)[number];
 
 /**
  * How long after its start a confirmed booking waits to be checked out before it is a no-show
- * (`booking.no_show`, its assets freed). A workspace setting comes with the settings route.
+ * (`booking.no_show`, its assets freed): the default of the workspace setting
+ * (`no_show_grace_minutes`), which goes up to a week.
  */
 export const BOOKING_NO_SHOW_GRACE_MINUTES = 60;
+export const BOOKING_NO_SHOW_GRACE_MINUTES_MAX = 7 * 24 * 60;
 
 /** Assets one booking may hold. */
 export const BOOKING_ASSETS_MAX = 50;

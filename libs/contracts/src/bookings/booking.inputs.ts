@@ -3,11 +3,17 @@ import {
   ArrayMinSize,
   ArrayUnique,
   IsArray,
+  IsBoolean,
   IsString,
   Matches,
 } from 'class-validator';
-import { EnumField, Field, InstantField, TextField } from '../fields/field.decorators';
-import { BOOKING_ASSETS_MAX, BOOKING_STATUSES, type BookingStatus } from './booking.constants';
+import { EnumField, Field, InstantField, IntField, TextField } from '../fields/field.decorators';
+import {
+  BOOKING_ASSETS_MAX,
+  BOOKING_NO_SHOW_GRACE_MINUTES_MAX,
+  BOOKING_STATUSES,
+  type BookingStatus,
+} from './booking.constants';
 
 const ID = (prefix: string) => new RegExp(`^${prefix}_[0-9a-z]{26}$`);
 
@@ -48,6 +54,52 @@ export class CreateBookingInput {
   @InstantField({ description: 'When the booking starts.' }) starts_at!: string;
   @InstantField({ description: 'When it ends: after starts_at.' }) ends_at!: string;
   @TextField({ max: 2000, optional: true, nullable: true }) notes?: string | null;
+}
+
+/**
+ * Body of PATCH /bookings/{id}: only the fields sent change. Before check-out every field may
+ * change; a checked-out booking may move its end (an extension or an earlier return date)
+ * and its notes.
+ */
+export class UpdateBookingInput {
+  @assetIdList(`The assets booked, 1 to ${BOOKING_ASSETS_MAX}, each once.`, true)
+  asset_ids?: string[];
+
+  @InstantField({ optional: true, description: 'When the booking starts.' }) starts_at?: string;
+  @InstantField({ optional: true, description: 'When it ends: after starts_at.' })
+  ends_at?: string;
+  @TextField({ max: 2000, optional: true, nullable: true }) notes?: string | null;
+}
+
+/** Body of POST /bookings/{id}/reject: why, which the booking's cancellation keeps. */
+export class RejectBookingInput {
+  @TextField({
+    min: 1,
+    max: 500,
+    notBlank: true,
+    description: 'Why the booking is refused; shown to whoever asked.',
+  })
+  note!: string;
+}
+
+/** Body of PATCH /settings/bookings: only the fields sent change. */
+export class UpdateBookingSettingsInput {
+  @Field({ type: 'boolean' }, [IsBoolean({ message: 'approval_required must be true or false' })], {
+    optional: true,
+    description:
+      'Bookings made by members wait for a manager (`requested`) instead of being confirmed.',
+  })
+  approval_required?: boolean;
+
+  @IntField({
+    min: 0,
+    max: BOOKING_NO_SHOW_GRACE_MINUTES_MAX,
+    optional: true,
+    description:
+      'Minutes after its start a booking not checked out becomes a no-show; applies to ' +
+      'bookings made or moved after the change.',
+  })
+  no_show_grace_minutes?: number;
 }
 
 /** Body of POST /bookings/{id}/check-in: the assets that came back; all still out if left out. */

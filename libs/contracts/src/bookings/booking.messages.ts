@@ -10,11 +10,26 @@ import {
   CancelBookingInput,
   CheckInBookingInput,
   CreateBookingInput,
+  RejectBookingInput,
+  UpdateBookingInput,
+  UpdateBookingSettingsInput,
 } from './booking.inputs';
-import type { AssetAvailability, Booking } from './booking.views';
+import type { AssetAvailability, Booking, BookingSettings } from './booking.views';
 
 export class CreateBookingMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateBookingInput) body!: CreateBookingInput;
+}
+
+export class UpdateBookingMessage extends RecordMessage {
+  @ValidateNested() @Type(() => UpdateBookingInput) body!: UpdateBookingInput;
+}
+
+export class RejectBookingMessage extends RecordMessage {
+  @ValidateNested() @Type(() => RejectBookingInput) body!: RejectBookingInput;
+}
+
+export class UpdateBookingSettingsMessage extends CallerMessage {
+  @ValidateNested() @Type(() => UpdateBookingSettingsInput) body!: UpdateBookingSettingsInput;
 }
 
 export class CancelBookingMessage extends RecordMessage {
@@ -38,7 +53,16 @@ export const BOOKING_RPC = {
   bookingsList: rpc('bookings.list', BookingListMessage, reply<Page<Booking>>(), LIST),
   bookingsGet: rpc('bookings.get', RecordMessage, reply<Booking>(), READ),
   bookingsCreate: rpc('bookings.create', CreateBookingMessage, reply<Booking>()),
+  bookingsUpdate: rpc('bookings.update', UpdateBookingMessage, reply<Booking>()),
+  bookingsConfirm: rpc('bookings.confirm', RecordMessage, reply<Booking>()),
+  bookingsReject: rpc('bookings.reject', RejectBookingMessage, reply<Booking>()),
   bookingsCancel: rpc('bookings.cancel', CancelBookingMessage, reply<Booking>()),
+  bookingSettingsGet: rpc('bookings.settings.get', CallerMessage, reply<BookingSettings>(), READ),
+  bookingSettingsUpdate: rpc(
+    'bookings.settings.update',
+    UpdateBookingSettingsMessage,
+    reply<BookingSettings>(),
+  ),
   assetAvailability: rpc(
     'assets.availability',
     AvailabilityMessage,

@@ -1,6 +1,8 @@
 import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
   EnumField,
+  Field,
+  IntField,
   IdField,
   ListField,
   NestedField,
@@ -114,4 +116,25 @@ export class AssetAvailability {
     description: 'Busy stretches, by start; the asset is free outside them.',
   })
   busy!: BusyInterval[];
+}
+
+/** GET /settings/bookings: how the workspace's bookings behave. */
+@ContractSchema({
+  name: 'BookingSettings',
+  examples: [{ approval_required: false, no_show_grace_minutes: 60, updated_at: null }],
+})
+export class BookingSettings {
+  @Field({ type: 'boolean' }, [], {
+    description:
+      'Bookings made by members are `requested` until a manager confirms or rejects them; ' +
+      'managers, admins, owners and write keys are confirmed at once.',
+  })
+  approval_required!: boolean;
+  @IntField({
+    min: 0,
+    description: 'Minutes after its start a confirmed booking not checked out is a no-show.',
+  })
+  no_show_grace_minutes!: number;
+  @TimestampField({ nullable: true, description: 'Last changed; null: the defaults.' })
+  updated_at!: string | null;
 }

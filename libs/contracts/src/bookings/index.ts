@@ -6,5 +6,8 @@ export {
   CancelBookingMessage,
   CheckInBookingMessage,
   CreateBookingMessage,
+  RejectBookingMessage,
+  UpdateBookingMessage,
+  UpdateBookingSettingsMessage,
 } from './booking.messages';
 export * from './booking.views';

@@ -269,7 +269,12 @@ export const EVENT_CATALOG = {
     'A booking was made (then `booking.confirmed` or `booking.requested` follows).',
     'confirmed',
   ),
-  'booking.requested': booking('A booking awaits approval.', 'requested', false),
+  'booking.requested': booking(
+    'A booking made by a member awaits a manager (the workspace requires approval); it holds its slot meanwhile. Then `booking.confirmed`, or `booking.cancelled` with `cancellation.reason: rejected`.',
+    'requested',
+    // Emitted once the console's bookings routes land (members book only in the console).
+    false,
+  ),
   'booking.confirmed': booking(
     'A booking was confirmed: its assets are held for its range. Once per booking.',
     'confirmed',
@@ -287,11 +292,11 @@ export const EVENT_CATALOG = {
     'completed',
   ),
   'booking.overdue': booking(
-    'A checked-out booking passed its end with assets still out. Once per booking.',
+    'A checked-out booking passed its end with assets still out. Once per end date (a booking given a later end is checked out again, and fires again if that end passes too).',
     'overdue',
   ),
   'booking.no_show': booking(
-    'A confirmed booking was not checked out by its start plus the grace (60 minutes); its assets are free again. Once per booking.',
+    'A confirmed (or still requested) booking was not checked out by its start plus the grace (the workspace’s `no_show_grace_minutes`, 60 by default); its assets are free again. Once per booking.',
     'no_show',
   ),
 
