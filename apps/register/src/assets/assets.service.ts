@@ -32,7 +32,7 @@ import {
   updateAsset,
   type AssetSummaryRow,
 } from './asset.store';
-import { checkoutTarget, type Holder } from '../custody/custody.store';
+import { checkoutTarget, refuseBookedCheckout, type Holder } from '../custody/custody.store';
 import { customFieldDefinitions } from '../custom-fields/custom-field.store';
 import { applyCustomFields } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
@@ -205,6 +205,10 @@ export class AssetsService {
             set('custody_due_at', dueAt);
             update.raw('overdue_at = NULL');
           }
+        }
+        // A check-out by hand, or a new due date, may not take the asset from a booking.
+        if (custody.out || (custodyDue?.at && current.assigned_to_id !== null)) {
+          await refuseBookedCheckout(tx, caller.workspaceId, current.id, custodyDue?.at ?? null);
         }
         // Its notice follows now, holding only the asset (and the people): the UPDATE below
         // takes the workspace's counters row (a trigger), which the due-date engine's handler

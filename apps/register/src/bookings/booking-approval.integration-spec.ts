@@ -5,6 +5,7 @@ import {
   CreatePersonInput,
   RejectBookingInput,
   UpdateBookingInput,
+  UpdateAssetInput,
   UpdateBookingSettingsInput,
   type CallerContext,
   type MemberRole,
@@ -390,5 +391,38 @@ describe('moving a booking', () => {
     expect((await bookings.checkIn(ws.key, booked.id, {})).status).toBe('completed');
     const done = await domainRejection(ws.update(ws.key, booked.id, { notes: 'late' }));
     expect(done.code).toBe('conflict');
+  });
+});
+
+describe('check-outs by hand of a booked asset', () => {
+  it('refuses one that would take the asset from a booking, naming it; allows one that ends before', async () => {
+    const ws = workspace();
+    const camera = await ws.asset('Camera');
+    const [ada, bob] = [await ws.person('Ada'), await ws.person('Bob')];
+    const patch = async (body: ClientBody<UpdateAssetInput>) =>
+      assets.update(ws.key, camera.id, await received(UpdateAssetInput, body));
+    const booked = await ws.book(ws.key, {
+      person_id: ada.id,
+      asset_ids: [camera.id],
+      starts_at: at(2),
+      ends_at: at(4),
+    });
+    // Due back after the booking starts: refused, the booking named.
+    const late = await domainRejection(patch({ assigned_to_id: bob.id, due_at: at(3) }));
+    expect(late.code).toBe('conflict');
+    expect(late.message).toContain(`by booking ${booked.id}`);
+    expect(late.message).toContain('Ada');
+    expect((await assets.get(ws.key, camera.id)).custody).toBeNull();
+    // Due back before it starts: fine; then a due date moved into the booking is refused too.
+    const early = await patch({ assigned_to_id: bob.id, due_at: at(1) });
+    expect(early.custody?.person.id).toBe(bob.id);
+    expect((await domainRejection(patch({ due_at: at(3) }))).code).toBe('conflict');
+    await patch({ assigned_to_id: null });
+    // While the booking holds it now, even a check-out with no due date is refused.
+    await ws.update(ws.key, booked.id, { starts_at: at(-1) });
+    const now = await domainRejection(patch({ assigned_to_id: bob.id }));
+    expect(now.message).toContain(booked.id);
+    // The booking's own hand-out is the way.
+    expect((await bookings.checkOut(ws.key, booked.id)).status).toBe('checked_out');
   });
 });

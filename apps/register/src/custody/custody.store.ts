@@ -80,3 +80,43 @@ export function recentHoldings(
     [workspaceId, personId],
   );
 }
+
+/**
+ * A check-out by hand must not take an asset a booking holds (register.booking_assets, the
+ * bookings folder's table, read here because assets/ may not import bookings/): the holding
+ * booking whose range meets [now, dueAt), or, for a check-out with no due date, the one that
+ * holds the asset now (the booking side allows the same: a check-out with no due date does not
+ * refuse a booking). An asset already back from its booking is free. A booking's own hand-out
+ * does not come through here. 409 naming it.
+ *
+ * Called with the asset's row locked FOR UPDATE: a booking being made takes it FOR SHARE, so
+ * the two serialize and each sees the other once committed.
+ */
+export async function refuseBookedCheckout(
+  tx: EntityManager,
+  workspaceId: string,
+  assetId: string,
+  dueAt: Date | null,
+): Promise<void> {
+  const [booking] = await tx.query<
+    Array<{ id: string; starts_at: Date; ends_at: Date; status: string; person_name: string }>
+  >(
+    `SELECT b.id, b.starts_at, b.ends_at, b.status, p.full_name AS person_name
+       FROM register.booking_assets ba
+       JOIN register.bookings b ON b.id = ba.booking_id
+       JOIN register.people p ON p.id = b.person_id
+      WHERE ba.workspace_id = $1 AND ba.asset_id = $2 AND ba.holds AND ba.returned_at IS NULL
+        AND ba.during && CASE WHEN $3::timestamptz IS NULL THEN tstzrange(now(), now(), '[]')
+                              ELSE tstzrange(now(), $3::timestamptz) END
+      ORDER BY lower(ba.during) LIMIT 1`,
+    [workspaceId, assetId, dueAt],
+  );
+  if (!booking) return;
+  throw new DomainError(
+    'conflict',
+    `Asset ${assetId} is booked for ${booking.person_name} from ` +
+      `${booking.starts_at.toISOString()} to ${booking.ends_at.toISOString()} by booking ` +
+      `${booking.id} (${booking.status.replace('_', ' ')}): hand it out with the booking's ` +
+      'check-out, or move the booking first',
+  );
+}
