@@ -176,3 +176,37 @@ export class SecretCipher {
     }
   }
 }
+
+/**
+ * Why a key list set in `setting` is refused, or null: the check each app's config runs on its
+ * key list. Unless `relaxed` (NODE_ENV development or test) the list is required and the
+ * development key (in the source, so public) is refused whatever id it is given.
+ */
+export function secretKeysProblem(
+  value: unknown,
+  setting: string,
+  relaxed: boolean,
+): string | null {
+  if (typeof value !== 'string' || value.trim() === '') {
+    return (
+      `${setting} is required unless NODE_ENV is development or test: a comma ` +
+      'list of id:base64key, the first encrypting (generate a key with openssl rand -base64 32)'
+    );
+  }
+  try {
+    const keys = parseSecretKeys(value, setting);
+    const [development] = parseSecretKeys(developmentSecretKeys(setting), 'dev');
+    if (
+      !relaxed &&
+      keys.some((key) => key.id === 'dev' || (development && key.key.equals(development.key)))
+    ) {
+      return (
+        `${setting} holds the development key (id dev), which is public: unless ` +
+        'NODE_ENV is development or test, use keys of your own (openssl rand -base64 32)'
+      );
+    }
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

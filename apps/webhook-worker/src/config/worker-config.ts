@@ -6,39 +6,15 @@ import {
   WORKER_EVENTS_QUEUE,
 } from '@custodian/contracts';
 import { loadConfig, relaxedDefaults } from '@custodian/config';
-import { developmentSecretKeys, parseSecretKeys } from '@custodian/secret-cipher';
+import { developmentSecretKeys, secretKeysProblem } from '@custodian/secret-cipher';
 import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 
 /** The variable that holds the keys of the webhook signing secrets. */
 export const WEBHOOK_SECRET_KEYS = 'WEBHOOK_SECRET_KEYS';
 
-/**
- * Why a WEBHOOK_SECRET_KEYS value is refused, or null. Outside development and test the
- * development key (in the source, so public) is refused whatever id it is given.
- */
-function secretKeysProblem(value: unknown): string | null {
-  if (typeof value !== 'string' || value.trim() === '') {
-    return (
-      `${WEBHOOK_SECRET_KEYS} is required unless NODE_ENV is development or test: a comma ` +
-      'list of id:base64key, the first encrypting (generate a key with openssl rand -base64 32)'
-    );
-  }
-  try {
-    const keys = parseSecretKeys(value, WEBHOOK_SECRET_KEYS);
-    const [development] = parseSecretKeys(developmentSecretKeys(WEBHOOK_SECRET_KEYS), 'dev');
-    if (
-      !relaxedDefaults() &&
-      keys.some((key) => key.id === 'dev' || (development && key.key.equals(development.key)))
-    ) {
-      return (
-        `${WEBHOOK_SECRET_KEYS} holds the development key (id dev), which is public: unless ` +
-        'NODE_ENV is development or test, use keys of your own (openssl rand -base64 32)'
-      );
-    }
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
+/** Why a WEBHOOK_SECRET_KEYS value is refused, or null (the rules: secretKeysProblem). */
+function keysProblem(value: unknown): string | null {
+  return secretKeysProblem(value, WEBHOOK_SECRET_KEYS, relaxedDefaults());
 }
 
 export class WorkerConfig {
@@ -162,8 +138,8 @@ export class WorkerConfig {
   @ValidateBy({
     name: 'isSecretKeyList',
     validator: {
-      validate: (value: unknown) => secretKeysProblem(value) === null,
-      defaultMessage: (args) => secretKeysProblem(args?.value) ?? '',
+      validate: (value: unknown) => keysProblem(value) === null,
+      defaultMessage: (args) => keysProblem(args?.value) ?? '',
     },
   })
   WEBHOOK_SECRET_KEYS: string = relaxedDefaults() ? developmentSecretKeys(WEBHOOK_SECRET_KEYS) : '';
