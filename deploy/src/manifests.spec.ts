@@ -51,12 +51,13 @@ const SECRET_VARIABLES = [
   'REDIS_URL',
   'RABBITMQ_URL',
   'WEBHOOK_SECRET_KEYS',
+  'LICENSE_KEY_SECRETS',
   'SMTP_URL',
 ];
 /** What each app must be given from the Secret (SMTP_URL is optional for the register). */
 const REQUIRED_SECRETS: Record<App, string[]> = {
   gateway: ['DATABASE_URL', 'REDIS_URL', 'RABBITMQ_URL'],
-  register: ['DATABASE_URL', 'RABBITMQ_URL'],
+  register: ['DATABASE_URL', 'RABBITMQ_URL', 'LICENSE_KEY_SECRETS'],
   'webhook-worker': ['DATABASE_URL', 'RABBITMQ_URL', 'WEBHOOK_SECRET_KEYS'],
 };
 const SECRET_NAME = 'custodian-secrets';
@@ -709,14 +710,18 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  it('refuses to start without WEBHOOK_SECRET_KEYS: no key of its own, public in the file', () => {
+  it('refuses to start without WEBHOOK_SECRET_KEYS and LICENSE_KEY_SECRETS: no key of its own, public in the file', () => {
     const text = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
     const required = [...text.matchAll(/\$\{([A-Z0-9_]+):\?[^}]+\}/g)].map((match) => match[1]);
-    expect(required).toEqual(['WEBHOOK_SECRET_KEYS']);
-    // No default anywhere for it, and the worker and its migration get the required value.
+    expect(required).toEqual(['WEBHOOK_SECRET_KEYS', 'LICENSE_KEY_SECRETS']);
+    // No default anywhere for either, and each app and its migration get the required value.
     expect(text).not.toMatch(/\$\{WEBHOOK_SECRET_KEYS:?-/);
+    expect(text).not.toMatch(/\$\{LICENSE_KEY_SECRETS:?-/);
     for (const name of ['webhook-worker', 'webhook-worker-migrate']) {
       expect(services[name].environment.WEBHOOK_SECRET_KEYS).toBe('<WEBHOOK_SECRET_KEYS>');
+    }
+    for (const name of ['register', 'register-migrate']) {
+      expect(services[name].environment.LICENSE_KEY_SECRETS).toBe('<LICENSE_KEY_SECRETS>');
     }
   });
 

@@ -15,7 +15,9 @@ export type IdPrefix =
   | 'inv'
   | 'cfd'
   | 'act'
-  | 'bkg';
+  | 'bkg'
+  | 'lic'
+  | 'lst';
 
 const nextUlid = monotonicFactory();
 

@@ -33,6 +33,9 @@ const VERBS: Record<string, string> = {
   secret_rotated: 'rotated the signing secret of',
   disabled: 'disabled',
   enabled: 'enabled',
+  key_revealed: 'revealed the product key of',
+  seat_assigned: 'assigned a seat of',
+  seat_released: 'released a seat of',
 };
 
 const NOUNS: Record<ActivityEntry['record_type'], string> = {
@@ -42,6 +45,7 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   key: 'API key',
   endpoint: 'webhook endpoint',
   booking: 'booking',
+  license: 'licence',
 };
 
 /** "checked out", "changed the role of": the action as a verb phrase. */
@@ -72,6 +76,9 @@ export function recordLink(entry: ActivityEntry): string | null {
         : '/members';
     case 'booking':
       // No booking page in the console yet (issue 32 adds it).
+      return null;
+    case 'license':
+      // No licence page in the console yet (issue 33 adds it).
       return null;
   }
 }

@@ -1,3 +1,5 @@
+import { developmentSecretKeys } from '@custodian/secret-cipher';
+import { randomBytes } from 'node:crypto';
 import { heavyReadLimit, loadRegisterConfig } from './register-config';
 
 function loadError(env: NodeJS.ProcessEnv): string {
@@ -62,5 +64,34 @@ describe('the register config: the due-date engine', () => {
     ).toBe(750);
     // Validated under the new name, whichever name it came by.
     expect(loadError({ OVERDUE_SWEEP_MS: '10' })).toMatch(/DUE_DATES_SWEEP_MS/);
+  });
+});
+
+describe('LICENSE_KEY_SECRETS', () => {
+  const nodeEnv = process.env.NODE_ENV;
+  afterEach(() => {
+    process.env.NODE_ENV = nodeEnv;
+  });
+
+  it('defaults to the development key in development and test', () => {
+    process.env.NODE_ENV = 'development';
+    expect(loadRegisterConfig({}).LICENSE_KEY_SECRETS).toBe(
+      developmentSecretKeys('LICENSE_KEY_SECRETS'),
+    );
+  });
+
+  it('is required outside development and test, and the development key refused', () => {
+    process.env.NODE_ENV = 'production';
+    expect(loadError({})).toMatch(
+      /LICENSE_KEY_SECRETS is required unless NODE_ENV is development or test/,
+    );
+    expect(
+      loadError({ LICENSE_KEY_SECRETS: developmentSecretKeys('LICENSE_KEY_SECRETS') }),
+    ).toMatch(/LICENSE_KEY_SECRETS holds the development key/);
+    expect(loadError({ LICENSE_KEY_SECRETS: 'k1:short' })).toMatch(
+      /LICENSE_KEY_SECRETS: key k1 must be 32 bytes/,
+    );
+    const keys = `k1:${randomBytes(32).toString('base64')}`;
+    expect(loadRegisterConfig({ LICENSE_KEY_SECRETS: keys }).LICENSE_KEY_SECRETS).toBe(keys);
   });
 });

@@ -1,5 +1,6 @@
 import { EVENTS_EXCHANGE, REGISTER_ADMIN_QUEUE, REGISTER_RPC_QUEUE } from '@custodian/contracts';
-import { loadConfig } from '@custodian/config';
+import { loadConfig, relaxedDefaults } from '@custodian/config';
+import { developmentSecretKeys, secretKeysProblem } from '@custodian/secret-cipher';
 import { availableParallelism } from 'node:os';
 import {
   IsIn,
@@ -12,6 +13,13 @@ import {
   ValidateBy,
   type ValidationArguments,
 } from 'class-validator';
+
+/** The variable that holds the keys of the licences' product keys. */
+export const LICENSE_KEY_SECRETS = 'LICENSE_KEY_SECRETS';
+
+function licenseKeysProblem(value: unknown): string | null {
+  return secretKeysProblem(value, LICENSE_KEY_SECRETS, relaxedDefaults());
+}
 
 export class RegisterConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
@@ -132,6 +140,21 @@ export class RegisterConfig {
 
   /** Hours a published outbox row is kept (to look back at what was sent) before pruning. */
   @IsInt() @Min(1) @Max(8_760) OUTBOX_RETENTION_HOURS: number = 72;
+
+  /**
+   * Keys that encrypt licences' product keys at rest (libs/secret-cipher): `id:base64key,...`,
+   * 32-byte keys, the first encrypting, each decrypting what it encrypted. Required, and the
+   * development key refused, unless NODE_ENV is development or test (then it is the default,
+   * public, protecting nothing), as WEBHOOK_SECRET_KEYS is for the worker.
+   */
+  @ValidateBy({
+    name: 'isSecretKeyList',
+    validator: {
+      validate: (value: unknown) => licenseKeysProblem(value) === null,
+      defaultMessage: (args) => licenseKeysProblem(args?.value) ?? '',
+    },
+  })
+  LICENSE_KEY_SECRETS: string = relaxedDefaults() ? developmentSecretKeys(LICENSE_KEY_SECRETS) : '';
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 

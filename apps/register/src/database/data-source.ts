@@ -30,6 +30,8 @@ import { CreateDueNotices1764010000000 } from './migrations/1764010000000-Create
 import { OverdueNotices1764020000000 } from './migrations/1764020000000-OverdueNotices';
 import { CreateBookings1764400000000 } from './migrations/1764400000000-CreateBookings';
 import { BookingApproval1764410000000 } from './migrations/1764410000000-BookingApproval';
+import { CreateLicenses1764460000000 } from './migrations/1764460000000-CreateLicenses';
+import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
 import {
   BookingAssetEntity,
   BookingEntity,
@@ -77,6 +79,7 @@ export function registerDataSource(
       OverdueNotices1764020000000,
       CreateBookings1764400000000,
       BookingApproval1764410000000,
+      CreateLicenses1764460000000,
     ],
     entities: [
       CategoryEntity,
@@ -99,6 +102,8 @@ export function registerDataSource(
       BookingEntity,
       BookingAssetEntity,
       BookingSettingsEntity,
+      LicenseEntity,
+      LicenseSeatEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

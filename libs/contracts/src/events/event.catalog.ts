@@ -4,6 +4,7 @@ import { AssetScan, ConditionChange } from '../assets/asset.events';
 import { AssignmentOverdue, CustodyChange } from '../custody/custody.events';
 import { examplesOf } from '../fields/contract-schema.decorator';
 import type { ContractClass } from '../fields/field.decorators';
+import { LICENSE_EXAMPLE, License, LicenseSeatChange } from '../licenses/license.views';
 import { MEMBER_EXAMPLE, Member } from '../members/member.views';
 import { PERSON_HOLDINGS_MAX } from '../people/person.constants';
 import { PERSON_EXAMPLE, Person } from '../people/person.views';
@@ -14,8 +15,6 @@ import {
   AssetRequest,
   Audit,
   AuditItemMissing,
-  License,
-  LicenseSeatChange,
   Maintenance,
   Reminder,
   WarrantyNotice,
@@ -52,6 +51,11 @@ export const EMITTED_EVENTS = [
   'booking.completed',
   'booking.overdue',
   'booking.no_show',
+  'license.created',
+  'license.updated',
+  'license.deleted',
+  'license.seat_assigned',
+  'license.seat_released',
   'employee.created',
   'employee.offboarded',
   'member.invited',
@@ -114,25 +118,28 @@ const maintenance = {
   resolved_at: null,
 };
 
-const licence = {
-  id: 'lic_01jd8z3a4b5c6d7e8f9g0h1j2k',
-  name: 'JetBrains All Products',
-  vendor: 'JetBrains',
-  seats: 25,
-  seats_used: 12,
-  expires_on: '2027-03-31',
-  created_at: AT,
-  updated_at: AT,
-};
-const licenceData = (what: string) => ({
+const licenceData = (what: string, emitted = true) => ({
   data: License,
-  description: notEmitted(what),
-  examples: [licence],
+  description: emitted ? what : notEmitted(what),
+  examples: [LICENSE_EXAMPLE],
 });
 const licenceSeat = (what: string) => ({
   data: LicenseSeatChange,
-  description: notEmitted(what),
-  examples: [{ license: { id: licence.id, name: licence.name }, person: PERSON, at: AT }],
+  description: what,
+  examples: [
+    {
+      seat: {
+        id: 'lst_01jd8z3a4b5c6d7e8f9g0h1j2m',
+        license: { id: LICENSE_EXAMPLE.id, name: LICENSE_EXAMPLE.name },
+        person: PERSON,
+        asset: null,
+        assigned_at: AT,
+      },
+      seats: LICENSE_EXAMPLE.seats,
+      seats_used: LICENSE_EXAMPLE.seats_used,
+      at: AT,
+    },
+  ],
 });
 
 /** booking.*: the booking after the change. */
@@ -258,12 +265,20 @@ export const EVENT_CATALOG = {
   },
 
   'license.created': licenceData('A software licence was created.'),
-  'license.updated': licenceData('A software licence was changed.'),
-  'license.deleted': licenceData('A software licence was deleted; as it was.'),
-  'license.seat_assigned': licenceSeat('A licence seat was assigned to a person.'),
-  'license.seat_released': licenceSeat('A licence seat was released by a person.'),
-  'license.expiring': licenceData('A software licence ends soon.'),
-  'license.expired': licenceData('A software licence has ended.'),
+  'license.updated': licenceData(
+    'A software licence was changed (PATCH, or restored from the bin). Never carries the product key.',
+  ),
+  'license.deleted': licenceData(
+    'A software licence was deleted (to the bin, restorable); as it was.',
+  ),
+  'license.seat_assigned': licenceSeat(
+    'A seat of a licence was assigned to a person or an asset; with the seats used after it.',
+  ),
+  'license.seat_released': licenceSeat(
+    'A seat was released (by hand, or when its person was offboarded); with the seats used after it.',
+  ),
+  'license.expiring': licenceData('A software licence ends soon.', false),
+  'license.expired': licenceData('A software licence has ended.', false),
 
   'booking.created': booking(
     'A booking was made (then `booking.confirmed` or `booking.requested` follows).',

@@ -33,7 +33,6 @@ function plainRef(schemaName: string) {
 }
 
 export const AuditRef = plainRef('AuditRef');
-export const LicenseRef = plainRef('LicenseRef');
 
 @ContractSchema({ name: 'AssetRequest' })
 export class AssetRequest {
@@ -80,26 +79,6 @@ export class Maintenance {
 export class WarrantyNotice {
   @NestedField(AssetRef) asset!: AssetRef;
   @DateField({ description: 'Last day of the warranty.' }) expires_on!: string;
-}
-
-@ContractSchema({ name: 'License' })
-export class License {
-  @TextField({ description: 'Id of the licence.' }) id!: string;
-  @TextField() name!: string;
-  @TextField({ nullable: true }) vendor!: string | null;
-  @IntField({ min: 0, nullable: true, description: 'Seats bought; null if unlimited.' })
-  seats!: number | null;
-  @IntField({ min: 0 }) seats_used!: number;
-  @DateField({ nullable: true }) expires_on!: string | null;
-  @TimestampField() created_at!: string;
-  @TimestampField() updated_at!: string;
-}
-
-@ContractSchema({ name: 'LicenseSeatChange' })
-export class LicenseSeatChange {
-  @NestedField(LicenseRef) license!: NamedRef;
-  @NestedField(PersonRef) person!: NamedRef;
-  @TimestampField() at!: string;
 }
 
 @ContractSchema({ name: 'Reminder' })

@@ -1,6 +1,7 @@
 import { ACTIVITY_ADMIN_RPC, ACTIVITY_CONSOLE_RPC } from '../activity/activity.messages';
 import { ASSET_RPC } from '../assets/asset.messages';
 import { BOOKING_RPC } from '../bookings/booking.messages';
+import { LICENSE_RPC } from '../licenses/license.messages';
 import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
 import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
@@ -40,8 +41,14 @@ export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
  * `*.messages.ts` declares its messages and their entries).
  */
 
-/** The register's API queue: the public API's assets, people, members and bookings. */
-export const RegisterRpc = { ...ASSET_RPC, ...PEOPLE_RPC, ...MEMBER_RPC, ...BOOKING_RPC };
+/** The register's API queue: the public API's assets, people, members, bookings, licences. */
+export const RegisterRpc = {
+  ...ASSET_RPC,
+  ...PEOPLE_RPC,
+  ...MEMBER_RPC,
+  ...BOOKING_RPC,
+  ...LICENSE_RPC,
+};
 
 /**
  * Console work the register owns, reached by the admin CLI and the gateway (which also signs
