@@ -1,5 +1,7 @@
 import {
   Booking,
+  type License,
+  type LicenseSeat,
   RegisterAdminPatterns,
   AssetSummary,
   DomainError,
@@ -468,6 +470,18 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     const missed = await book(2, 3);
     await clock(hours(3.5));
     expect((await own.get<Booking>(`/bookings/${missed.id}`)).body.status).toBe('no_show');
+    // A licence's life: created, changed, a seat assigned and released, deleted.
+    const licence = await own.post<License>('/licenses', { name: 'Contract licence', seats: 1 });
+    expect(licence.status).toBe(201);
+    expect((await own.patch(`/licenses/${licence.body.id}`, { vendor: 'Acme' })).status).toBe(200);
+    const seat = await own.post<LicenseSeat>(`/licenses/${licence.body.id}/seats`, {
+      person_id: person.body.id,
+    });
+    expect(seat.status).toBe(201);
+    expect((await own.delete(`/licenses/${licence.body.id}/seats/${seat.body.id}`)).status).toBe(
+      200,
+    );
+    expect((await own.delete(`/licenses/${licence.body.id}`)).status).toBe(200);
     const offboarded = await own.patch<PersonDetail>(`/people/${person.body.id}`, {
       status: 'inactive',
     });

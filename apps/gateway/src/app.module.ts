@@ -20,6 +20,7 @@ import { MembersModule } from './members/members.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
+import { LicensesModule } from './licenses/licenses.module';
 import { PingModule } from './ping/ping.module';
 
 /** The gateway: one feature module per job, wired here and nowhere else. */
@@ -52,6 +53,7 @@ export class GatewayAppModule {
         AssetsModule,
         PeopleModule,
         BookingsModule,
+        LicensesModule,
         MembersModule,
         InvitationsModule,
         AdminModule,

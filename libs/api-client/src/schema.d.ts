@@ -350,6 +350,158 @@ export interface paths {
         patch: operations["updateBookingSettings"];
         trace?: never;
     };
+    "/api/v1/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List licences
+         * @description Paged, by name then id; licences in the bin are left out. `search` looks in the name and the vendor; `expires_before` keeps those ending on or before that day.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listLicenses"];
+        put?: never;
+        /**
+         * Create a licence
+         * @description `seats` left out or null is unlimited. The product key is stored encrypted and never answered (see `has_product_key`; read it with POST /licenses/{id}/key). Fires `license.created`.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licenses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one licence
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getLicense"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a licence (to the bin)
+         * @description Soft: it leaves lists and fetches (404) with its seats kept, until restored (POST /licenses/{id}/restore). Fires `license.deleted` with the licence as it was.
+         *
+         *     Needs a `write` key.
+         */
+        delete: operations["deleteLicense"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a licence
+         * @description Partial; `null` clears a field (not `name`). `seats` below the seats in use is a 409 saying how many to release. Fires `license.updated` when something changed.
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateLicense"];
+        trace?: never;
+    };
+    "/api/v1/licenses/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted licence
+         * @description Back from the bin with its seats. Fires `license.updated`.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["restoreLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licenses/{id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a licence’s product key
+         * @description Decrypted for this answer only (`product_key` null when none is stored). Write scope: a key acts as admin; in the console admins and the owner. Recorded in the activity feed. A value under a key no longer in the register’s LICENSE_KEY_SECRETS is a 409 naming the key id.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["revealLicenseKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licenses/{id}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seats of a licence
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["listLicenseSeats"];
+        put?: never;
+        /**
+         * Assign a seat
+         * @description To a person (active) or an asset: exactly one of `person_id` and `asset_id`. A full licence is a 409 naming it and its seat count, exact under concurrency; a holder that already has a seat is a 409. Fires `license.seat_assigned`.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["assignLicenseSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licenses/{id}/seats/{seatId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a seat
+         * @description Fires `license.seat_released`; the seat as it was.
+         *
+         *     Needs a `write` key.
+         */
+        delete: operations["releaseLicenseSeat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -1902,6 +2054,103 @@ export interface components {
             no_show_grace_minutes?: number;
         };
         /**
+         * @example {
+         *       "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+         *       "name": "JetBrains All Products",
+         *       "vendor": "JetBrains",
+         *       "seats": 25,
+         *       "seats_used": 12,
+         *       "expires_on": "2027-03-31",
+         *       "cost": "6490.00",
+         *       "notes": null,
+         *       "has_product_key": true,
+         *       "created_at": "2026-11-28T10:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z"
+         *     }
+         */
+        License: {
+            /** @description Id of the licence. */
+            id: string;
+            name: string;
+            vendor: string | null;
+            /** @description Seats bought; null if unlimited. */
+            seats: number | null;
+            /** @description Seats assigned now. */
+            seats_used: number;
+            /** @description Last day it is valid. */
+            expires_on: string | null;
+            /** @description What it cost (decimal string). */
+            cost: string | null;
+            notes: string | null;
+            /** @description Whether a product key is stored (read it with POST /licenses/{id}/key). */
+            has_product_key: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LicensePage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["License"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateLicenseInput: {
+            name: string;
+            vendor?: string | null;
+            /** @description Seats bought; null or left out: unlimited. */
+            seats?: number | null;
+            /** @description Last day the licence is valid. */
+            expires_on?: string | null;
+            /** @description What it cost, as a decimal string (`1299.00`), in the workspace’s currency. */
+            cost?: string | null;
+            notes?: string | null;
+            /** @description The product key: stored encrypted, never in a list, a fetch or an event; read it with `POST /licenses/{id}/key`. */
+            product_key?: string | null;
+        };
+        UpdateLicenseInput: {
+            name?: string;
+            vendor?: string | null;
+            /** @description Seats bought; null: unlimited. Fewer than are in use is a 409. */
+            seats?: number | null;
+            expires_on?: string | null;
+            cost?: string | null;
+            notes?: string | null;
+            product_key?: string | null;
+        };
+        LicenseKey: {
+            /** @description Id of the licence. */
+            id: string;
+            /** @description The product key; null if none is stored. */
+            product_key: string | null;
+        };
+        LicenseRef: {
+            /** @description Id of the licence. */
+            id: string;
+            name: string;
+        };
+        LicenseSeat: {
+            /** @description Id of the seat. */
+            id: string;
+            license: components["schemas"]["LicenseRef"];
+            /** @description The person holding it, if a person. */
+            person: components["schemas"]["PersonRef"] | null;
+            /** @description The asset holding it, if an asset. */
+            asset: components["schemas"]["AssetRef"] | null;
+            /** Format: date-time */
+            assigned_at: string;
+        };
+        AssignSeatInput: {
+            /** @description The person the seat is for. */
+            person_id?: string;
+            /** @description The asset the seat is for. */
+            asset_id?: string;
+        };
+        /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
          *       "id": "usr_01jd8x9z8y7x6w5v4t3s2r1q0p",
@@ -2071,28 +2320,16 @@ export interface components {
             created_at: string;
             resolved_at: string | null;
         };
-        License: {
-            /** @description Id of the licence. */
-            id: string;
-            name: string;
-            vendor: string | null;
+        LicenseSeatChange: {
+            seat: components["schemas"]["LicenseSeat"];
             /** @description Seats bought; null if unlimited. */
             seats: number | null;
+            /** @description Seats assigned after the change. */
             seats_used: number;
-            expires_on: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        LicenseRef: {
-            id: string;
-            name: string;
-        };
-        LicenseSeatChange: {
-            license: components["schemas"]["LicenseRef"];
-            person: components["schemas"]["PersonRef"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was assigned or released.
+             */
             at: string;
         };
         Reminder: {
@@ -3252,6 +3489,419 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listLicenses: {
+        parameters: {
+            query?: {
+                /** @description In the name or the vendor. */
+                search?: string;
+                /** @description Licences ending on or before this day. */
+                expires_before?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicensePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createLicense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLicenseInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The licence's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteLicense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The licence's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the licence as it was. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateLicense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The licence's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLicenseInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    restoreLicense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The licence's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Restored. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    revealLicenseKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The licence's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listLicenseSeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The licence's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseSeat"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    assignLicenseSeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The licence's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignSeatInput"];
+            };
+        };
+        responses: {
+            /** @description Assigned. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseSeat"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    releaseLicenseSeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The licence's id */
+                id: string;
+                /** @description The seat's id */
+                seatId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseSeat"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5713,7 +6363,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * license.created data
-                     * @description A software licence was created. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A software licence was created.
                      * @example {
                      *       "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
                      *       "name": "JetBrains All Products",
@@ -5721,8 +6371,11 @@ export interface operations {
                      *       "seats": 25,
                      *       "seats_used": 12,
                      *       "expires_on": "2027-03-31",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "cost": "6490.00",
+                     *       "notes": null,
+                     *       "has_product_key": true,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["License"];
@@ -5793,7 +6446,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * license.updated data
-                     * @description A software licence was changed. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A software licence was changed (PATCH, or restored from the bin). Never carries the product key.
                      * @example {
                      *       "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
                      *       "name": "JetBrains All Products",
@@ -5801,8 +6454,11 @@ export interface operations {
                      *       "seats": 25,
                      *       "seats_used": 12,
                      *       "expires_on": "2027-03-31",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "cost": "6490.00",
+                     *       "notes": null,
+                     *       "has_product_key": true,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["License"];
@@ -5873,7 +6529,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * license.deleted data
-                     * @description A software licence was deleted; as it was. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A software licence was deleted (to the bin, restorable); as it was.
                      * @example {
                      *       "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
                      *       "name": "JetBrains All Products",
@@ -5881,8 +6537,11 @@ export interface operations {
                      *       "seats": 25,
                      *       "seats_used": 12,
                      *       "expires_on": "2027-03-31",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "cost": "6490.00",
+                     *       "notes": null,
+                     *       "has_product_key": true,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["License"];
@@ -5953,16 +6612,23 @@ export interface operations {
                     created_at: string;
                     /**
                      * license.seat_assigned data
-                     * @description A licence seat was assigned to a person. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A seat of a licence was assigned to a person or an asset; with the seats used after it.
                      * @example {
-                     *       "license": {
-                     *         "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
-                     *         "name": "JetBrains All Products"
+                     *       "seat": {
+                     *         "id": "lst_01jd8z3a4b5c6d7e8f9g0h1j2m",
+                     *         "license": {
+                     *           "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *           "name": "JetBrains All Products"
+                     *         },
+                     *         "person": {
+                     *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+                     *           "name": "Margaret Hamilton"
+                     *         },
+                     *         "asset": null,
+                     *         "assigned_at": "2026-11-22T10:15:00.000Z"
                      *       },
-                     *       "person": {
-                     *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
-                     *         "name": "Margaret Hamilton"
-                     *       },
+                     *       "seats": 25,
+                     *       "seats_used": 12,
                      *       "at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
@@ -6034,16 +6700,23 @@ export interface operations {
                     created_at: string;
                     /**
                      * license.seat_released data
-                     * @description A licence seat was released by a person. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A seat was released (by hand, or when its person was offboarded); with the seats used after it.
                      * @example {
-                     *       "license": {
-                     *         "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
-                     *         "name": "JetBrains All Products"
+                     *       "seat": {
+                     *         "id": "lst_01jd8z3a4b5c6d7e8f9g0h1j2m",
+                     *         "license": {
+                     *           "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *           "name": "JetBrains All Products"
+                     *         },
+                     *         "person": {
+                     *           "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+                     *           "name": "Margaret Hamilton"
+                     *         },
+                     *         "asset": null,
+                     *         "assigned_at": "2026-11-22T10:15:00.000Z"
                      *       },
-                     *       "person": {
-                     *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
-                     *         "name": "Margaret Hamilton"
-                     *       },
+                     *       "seats": 25,
+                     *       "seats_used": 12,
                      *       "at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
@@ -6123,8 +6796,11 @@ export interface operations {
                      *       "seats": 25,
                      *       "seats_used": 12,
                      *       "expires_on": "2027-03-31",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "cost": "6490.00",
+                     *       "notes": null,
+                     *       "has_product_key": true,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["License"];
@@ -6203,8 +6879,11 @@ export interface operations {
                      *       "seats": 25,
                      *       "seats_used": 12,
                      *       "expires_on": "2027-03-31",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "cost": "6490.00",
+                     *       "notes": null,
+                     *       "has_product_key": true,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["License"];

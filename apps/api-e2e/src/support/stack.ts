@@ -446,6 +446,10 @@ export class Tenant {
   patch<T = unknown>(path: string, body: unknown): Promise<ApiResponse<T>> {
     return this.request<T>(path, { method: 'PATCH', body });
   }
+
+  delete<T = unknown>(path: string): Promise<ApiResponse<T>> {
+    return this.request<T>(path, { method: 'DELETE' });
+  }
 }
 
 export function isDomainError(error: unknown, code: string): boolean {

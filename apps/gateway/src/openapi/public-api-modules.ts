@@ -1,6 +1,7 @@
 import { AssetsModule } from '../assets/assets.module';
 import { BookingsModule } from '../bookings/bookings.module';
 import { InvitationsModule } from '../invitations/invitations.module';
+import { LicensesModule } from '../licenses/licenses.module';
 import { MembersModule } from '../members/members.module';
 import { PeopleModule } from '../people/people.module';
 import { PingModule } from '../ping/ping.module';
@@ -11,6 +12,7 @@ export const PUBLIC_API_MODULES = [
   AssetsModule,
   PeopleModule,
   BookingsModule,
+  LicensesModule,
   MembersModule,
   InvitationsModule,
 ];

@@ -2,7 +2,6 @@ import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
   DateField,
   EnumField,
-  IntField,
   NestedField,
   TextField,
   TimestampField,

@@ -1,3 +1,4 @@
+import { IsBoolean } from 'class-validator';
 import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
   DateField,
@@ -39,7 +40,7 @@ export class License {
   @TextField({ nullable: true, description: 'What it cost (decimal string).' })
   cost!: string | null;
   @TextField({ nullable: true }) notes!: string | null;
-  @Field({ type: 'boolean' }, [], {
+  @Field({ type: 'boolean' }, [IsBoolean()], {
     description: 'Whether a product key is stored (read it with POST /licenses/{id}/key).',
   })
   has_product_key!: boolean;

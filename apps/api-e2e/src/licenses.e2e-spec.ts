@@ -1,0 +1,148 @@
+import {
+  WorkerAdminPatterns,
+  type CreatedWebhookView,
+  type ErrorBody,
+  type EventEnvelope,
+  type License,
+  type LicenseKey,
+  type LicenseSeat,
+  type Page,
+  type PersonDetail,
+} from '@custodian/contracts';
+import { WebhookReceiver, envelopeErrors, eventually } from '@custodian/testing';
+import { Tenant, TestStack } from './support/stack';
+
+const RACE = 20;
+
+/**
+ * Issue 33, licences over HTTP: the seat count exact under a race, the product key only on
+ * demand, and the licence events at a real receiver. Every answer is checked against
+ * docs/openapi.json (the stack's contract check).
+ */
+describe('licences (e2e)', () => {
+  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
+  const receiver = new WebhookReceiver();
+  let tenant: Tenant;
+  let reader: Tenant;
+
+  beforeAll(async () => {
+    await receiver.start();
+    await stack.start();
+    tenant = await stack.tenant('pro', 'write');
+    reader = new Tenant(
+      stack,
+      tenant.workspace,
+      await stack.createKey(tenant.workspace.id, 'read'),
+    );
+    await stack.workerAdminCall<CreatedWebhookView>(WorkerAdminPatterns.webhookCreate, {
+      workspace: tenant.workspace.id,
+      url: receiver.url('/licenses'),
+      events:
+        'license.created,license.updated,license.deleted,license.seat_assigned,license.seat_released',
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack.stop();
+    await receiver.stop();
+  });
+
+  const person = async (name: string) =>
+    (await tenant.post<PersonDetail>('/people', { full_name: name })).body;
+
+  it(`gives exactly 2 of ${RACE} concurrent seat assigns when 2 seats are left`, async () => {
+    const made = await tenant.post<License>('/licenses', { name: 'Race licence', seats: 3 });
+    expect(made.status).toBe(201);
+    const first = await person('First holder');
+    expect(
+      (await tenant.post(`/licenses/${made.body.id}/seats`, { person_id: first.id })).status,
+    ).toBe(201);
+    const crowd = [];
+    for (let i = 0; i < RACE; i += 1) crowd.push(await person(`Racer ${i}`));
+    const answers = await Promise.all(
+      crowd.map((racer) =>
+        tenant.post<LicenseSeat | ErrorBody>(`/licenses/${made.body.id}/seats`, {
+          person_id: racer.id,
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(2);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(RACE - 2);
+    const refusal = answers.find((answer) => answer.status === 409)?.body as ErrorBody;
+    expect(refusal.message).toBe(
+      `Licence Race licence (${made.body.id}) has all 3 seats in use; release one or raise seats first`,
+    );
+    const after = await reader.get<License>(`/licenses/${made.body.id}`);
+    expect(after.body.seats_used).toBe(3);
+    const seats = await reader.get<LicenseSeat[]>(`/licenses/${made.body.id}/seats`);
+    expect(seats.body).toHaveLength(3);
+  });
+
+  it('keeps the product key out of every answer but the reveal, which a read key cannot make', async () => {
+    const made = await tenant.post<License>('/licenses', {
+      name: 'Keyed licence',
+      product_key: 'SECRET-KEY-42',
+      expires_on: '2027-01-31',
+      cost: '99.90',
+    });
+    expect(made.status).toBe(201);
+    expect(made.text).not.toContain('SECRET-KEY-42');
+    const listed = await reader.get<Page<License>>('/licenses?search=keyed');
+    expect(listed.body.data.map((license) => license.id)).toEqual([made.body.id]);
+    expect(listed.text).not.toContain('SECRET-KEY-42');
+    expect((await reader.post(`/licenses/${made.body.id}/key`, {})).status).toBe(403);
+    const revealed = await tenant.post<LicenseKey>(`/licenses/${made.body.id}/key`, {});
+    expect(revealed.status).toBe(200);
+    expect(revealed.body).toEqual({ id: made.body.id, product_key: 'SECRET-KEY-42' });
+  });
+
+  it('answers bad input naming the field, and a deleted licence 404 until restored', async () => {
+    const bad = await tenant.post<ErrorBody>('/licenses', { name: 'Bad', cost: '12.345' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^cost must match/);
+    const seats = await tenant.post<ErrorBody>('/licenses', { name: 'Bad', seats: 0 });
+    expect(seats.status).toBe(400);
+    expect(seats.body.message).toMatch(/seats/);
+    const date = await tenant.post<ErrorBody>('/licenses', { name: 'Bad', expires_on: '31/01' });
+    expect(date.body.message).toBe('expires_on must be a date (YYYY-MM-DD)');
+    const made = await tenant.post<License>('/licenses', { name: 'Binned licence' });
+    const deleted = await tenant.delete<License>(`/licenses/${made.body.id}`);
+    expect([deleted.status, deleted.body.id]).toEqual([200, made.body.id]);
+    expect((await reader.get(`/licenses/${made.body.id}`)).status).toBe(404);
+    expect((await tenant.post(`/licenses/${made.body.id}/restore`, {})).status).toBe(200);
+    expect((await reader.get(`/licenses/${made.body.id}`)).status).toBe(200);
+  });
+
+  it('delivers the licence events, signed, with seats used after each seat change', async () => {
+    const made = await tenant.post<License>('/licenses', { name: 'Evented licence', seats: 2 });
+    const holder = await person('Evented holder');
+    await tenant.patch(`/licenses/${made.body.id}`, { vendor: 'Acme' });
+    const seat = await tenant.post<LicenseSeat>(`/licenses/${made.body.id}/seats`, {
+      person_id: holder.id,
+    });
+    const released = await tenant.delete<LicenseSeat>(
+      `/licenses/${made.body.id}/seats/${seat.body.id}`,
+    );
+    expect(released.status).toBe(200);
+    await tenant.delete(`/licenses/${made.body.id}`);
+    const got = await eventually(() => {
+      const envelopes = receiver
+        .on('/licenses')
+        .map((request) => JSON.parse(request.rawBody) as EventEnvelope<Record<string, unknown>>)
+        .filter((envelope) => JSON.stringify(envelope.data).includes(made.body.id));
+      if (envelopes.length < 5) throw new Error(`${envelopes.length} of 5`);
+      return Promise.resolve(envelopes);
+    });
+    for (const envelope of got) expect(envelopeErrors(envelope)).toEqual([]);
+    expect(got.map((envelope) => envelope.event).sort()).toEqual([
+      'license.created',
+      'license.deleted',
+      'license.seat_assigned',
+      'license.seat_released',
+      'license.updated',
+    ]);
+    const assigned = got.find((envelope) => envelope.event === 'license.seat_assigned');
+    expect(assigned?.data).toMatchObject({ seats: 2, seats_used: 1, seat: { id: seat.body.id } });
+  });
+});

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { RegisterClientModule } from '../register-client/register-client.module';
+import { LicensesController } from './licenses.controller';
+
+/** The public API's licence routes; the register owns the rules and the data. */
+@Module({
+  imports: [RegisterClientModule],
+  controllers: [LicensesController],
+})
+export class LicensesModule {}
