@@ -1,3 +1,4 @@
+import { IsBoolean } from 'class-validator';
 import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
   EnumField,
@@ -124,7 +125,7 @@ export class AssetAvailability {
   examples: [{ approval_required: false, no_show_grace_minutes: 60, updated_at: null }],
 })
 export class BookingSettings {
-  @Field({ type: 'boolean' }, [], {
+  @Field({ type: 'boolean' }, [IsBoolean()], {
     description:
       'Bookings made by members are `requested` until a manager confirms or rejects them; ' +
       'managers, admins, owners and write keys are confirmed at once.',
