@@ -1871,6 +1871,8 @@ export interface components {
             location?: string | null;
             /** @enum {string} */
             status?: "active" | "inactive";
+            /** @description With `status: inactive` (offboarding): also release every licence seat the person holds, in the same change (`license.seat_released` each, beside `employee.offboarded`). */
+            release_licenses?: boolean;
         };
         BookingAsset: {
             /** @description Id of the asset. */

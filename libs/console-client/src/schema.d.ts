@@ -1597,6 +1597,8 @@ export interface components {
             location?: string | null;
             /** @enum {string} */
             status?: "active" | "inactive";
+            /** @description With `status: inactive` (offboarding): also release every licence seat the person holds, in the same change (`license.seat_released` each, beside `employee.offboarded`). */
+            release_licenses?: boolean;
         };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.

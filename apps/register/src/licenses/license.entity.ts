@@ -1,5 +1,4 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { PersonEntity } from '../people/person.entity';
 
 /** register.licenses: software licences; the product key encrypted, never plain. */
 @Entity({ schema: 'register', name: 'licenses' })
@@ -76,7 +75,9 @@ export class LicenseSeatEntity {
   license_id!: string;
 
   @Column({ type: 'text', nullable: true })
-  @ForeignKey(() => PersonEntity, { name: 'license_seats_person_id_fkey' })
+  // By name, not by class: people/ imports licenses/ (an offboarding releases seats), so this
+  // folder may not import people/.
+  @ForeignKey('PersonEntity', { name: 'license_seats_person_id_fkey' })
   person_id!: string | null;
 
   @Column({ type: 'text', nullable: true })

@@ -4,6 +4,7 @@ import {
   CreateLicenseInput,
   CreatePersonInput,
   UpdateLicenseInput,
+  UpdatePersonInput,
   type CallerContext,
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
@@ -250,5 +251,47 @@ describe('licences', () => {
     expect((await domainRejection(theirs.assign(made.id, { person_id: person.id }))).code).toBe(
       'not_found',
     );
+  });
+
+  it('releases every seat of a person offboarded with release_licenses, one event each', async () => {
+    const ws = workspace();
+    const [one, two] = [
+      await ws.create({ name: 'One', seats: 2 }),
+      await ws.create({ name: 'Two' }),
+    ];
+    const [ada, bob] = [await ws.person('Ada'), await ws.person('Bob')];
+    await ws.assign(one.id, { person_id: ada.id });
+    await ws.assign(two.id, { person_id: ada.id });
+    await ws.assign(one.id, { person_id: bob.id });
+    const offboard = async (id: string, body: ClientBody<UpdatePersonInput>) =>
+      people.update(ws.key, id, await received(UpdatePersonInput, body));
+    const misplaced = await domainRejection(offboard(ada.id, { release_licenses: true }));
+    expect([misplaced.code, misplaced.message]).toEqual([
+      'invalid_input',
+      'release_licenses goes with status: inactive (it releases the seats of an offboarding)',
+    ]);
+    // Without the flag the seats stay with the inactive person.
+    await offboard(bob.id, { status: 'inactive' });
+    expect((await licenses.seats(ws.key, one.id)).map((seat) => seat.person?.name)).toEqual([
+      'Ada',
+      'Bob',
+    ]);
+    await offboard(ada.id, { status: 'inactive', release_licenses: true });
+    expect((await licenses.seats(ws.key, one.id)).map((seat) => seat.person?.name)).toEqual([
+      'Bob',
+    ]);
+    expect(await licenses.seats(ws.key, two.id)).toEqual([]);
+    const rows = await db.query<Array<{ event: string }>>(
+      `SELECT event FROM register.outbox WHERE workspace_id = $1
+          AND (event = 'employee.offboarded' OR event = 'license.seat_released')
+          AND data::text LIKE $2
+        ORDER BY created_at, id`,
+      [ws.key.workspaceId, `%${ada.id}%`],
+    );
+    expect(rows.map((row) => row.event).sort()).toEqual([
+      'employee.offboarded',
+      'license.seat_released',
+      'license.seat_released',
+    ]);
   });
 });

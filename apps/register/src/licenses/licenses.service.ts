@@ -24,6 +24,7 @@ import { findMemberRow } from '../members/member.store';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { LicenseKeyCipher } from './license-key-cipher';
+import { seatChanged } from './license-seats';
 import {
   deleteSeat,
   findLicenseRow,
@@ -205,11 +206,13 @@ export class LicensesService {
     }
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
-      // The licence first: every assign of it waits here, so the count below is exact.
-      const license = await findLicenseRow(tx, workspaceId, id, { forUpdate: true });
+      // The holder first (FOR SHARE: an offboarding, which locks the person and then their
+      // licences, waits for this assign or comes first; never a cycle), then the licence:
+      // every assign of it waits there, so the count below is exact.
       const holder = personId
         ? await seatPerson(tx, workspaceId, personId)
         : await seatAsset(tx, workspaceId, assetId ?? '');
+      const license = await findLicenseRow(tx, workspaceId, id, { forUpdate: true });
       if (await seatHeldBy(tx, id, { personId, assetId })) {
         throw new DomainError(
           'conflict',
@@ -232,7 +235,10 @@ export class LicensesService {
         asset_id: assetId ?? null,
       });
       const seat = toSeat(await findSeatRow(tx, id, seatId));
-      await this.seatChanged(tx, caller, license.seats, license.seats_used + 1, seat, 'assigned');
+      await seatChanged(
+        { tx, outbox: this.outbox, activity: this.activity, caller },
+        { seats: license.seats, seatsUsed: license.seats_used + 1, seat, how: 'assigned' },
+      );
       return seat;
     });
   }
@@ -243,42 +249,11 @@ export class LicensesService {
       const license = await findLicenseRow(tx, workspaceId, id, { forUpdate: true });
       const seat = toSeat(await findSeatRow(tx, id, seatId));
       await deleteSeat(tx, seatId);
-      await this.seatChanged(tx, caller, license.seats, license.seats_used - 1, seat, 'released');
+      await seatChanged(
+        { tx, outbox: this.outbox, activity: this.activity, caller },
+        { seats: license.seats, seatsUsed: license.seats_used - 1, seat, how: 'released' },
+      );
       return seat;
-    });
-  }
-
-  /** license.seat_assigned or _released, and the licence's feed entry naming the holder. */
-  private async seatChanged(
-    tx: EntityManager,
-    caller: CallerContext,
-    seats: number | null,
-    seatsUsed: number,
-    seat: LicenseSeat,
-    how: 'assigned' | 'released',
-  ): Promise<void> {
-    const holder = seat.person ?? seat.asset;
-    await this.outbox.write(tx, caller.workspaceId, `license.seat_${how}`, {
-      seat,
-      seats,
-      seats_used: seatsUsed,
-      at: new Date().toISOString(),
-    });
-    await this.activity.record(tx, caller.workspaceId, {
-      ...callerActivity(caller),
-      recordType: 'license',
-      recordId: seat.license.id,
-      recordName: seat.license.name,
-      action: `seat_${how}`,
-      relatedId: holder?.id ?? null,
-      relatedName: holder?.name ?? null,
-      changes: [
-        {
-          field: 'seats_used',
-          from: String(how === 'assigned' ? seatsUsed - 1 : seatsUsed + 1),
-          to: String(seatsUsed),
-        },
-      ],
     });
   }
 

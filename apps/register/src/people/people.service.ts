@@ -15,6 +15,7 @@ import { ActivityLog, newId } from '@custodian/persistence';
 import { personChanges } from '../activity/record-changes';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { recentHoldings } from '../custody/custody.store';
+import { releasePersonSeats } from '../licenses/license-seats';
 import { ListCache } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
@@ -148,6 +149,19 @@ export class PeopleService {
         set(
           'location_id',
           await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+        );
+      }
+      if (input.release_licenses !== undefined && input.status !== 'inactive') {
+        throw new DomainError(
+          'invalid_input',
+          'release_licenses goes with status: inactive (it releases the seats of an offboarding)',
+        );
+      }
+      // Right after the person's lock: the licences' locks come next (license-seats.ts).
+      if (input.release_licenses) {
+        await releasePersonSeats(
+          { tx, outbox: this.outbox, activity: this.activity, caller },
+          current.id,
         );
       }
       if (update.empty) return this.detail(tx, caller.workspaceId, current.id);

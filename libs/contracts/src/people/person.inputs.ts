@@ -1,4 +1,5 @@
-import { EmailField, EnumField, TextField } from '../fields/field.decorators';
+import { IsBoolean } from 'class-validator';
+import { EmailField, EnumField, Field, TextField } from '../fields/field.decorators';
 import { PERSON_STATUSES, type PersonStatus } from './person.constants';
 
 const TEXT_MAX = 200;
@@ -24,4 +25,11 @@ export class UpdatePersonInput {
   @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) department?: string | null;
   @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
   @EnumField(PERSON_STATUSES, { optional: true }) status?: PersonStatus;
+  @Field({ type: 'boolean' }, [IsBoolean({ message: 'release_licenses must be true or false' })], {
+    optional: true,
+    description:
+      'With `status: inactive` (offboarding): also release every licence seat the person ' +
+      'holds, in the same change (`license.seat_released` each, beside `employee.offboarded`).',
+  })
+  release_licenses?: boolean;
 }
