@@ -10,6 +10,7 @@ export * from './health';
 export * from './members';
 export * from './people';
 export * from './bookings';
+export * from './calendar';
 export * from './rpc';
 export * from './session';
 export * from './shared';

@@ -1,6 +1,7 @@
 import { ACTIVITY_ADMIN_RPC, ACTIVITY_CONSOLE_RPC } from '../activity/activity.messages';
 import { ASSET_RPC } from '../assets/asset.messages';
 import { BOOKING_RPC } from '../bookings/booking.messages';
+import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar.messages';
 import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
 import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
@@ -41,7 +42,13 @@ export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
  */
 
 /** The register's API queue: the public API's assets, people, members and bookings. */
-export const RegisterRpc = { ...ASSET_RPC, ...PEOPLE_RPC, ...MEMBER_RPC, ...BOOKING_RPC };
+export const RegisterRpc = {
+  ...ASSET_RPC,
+  ...PEOPLE_RPC,
+  ...MEMBER_RPC,
+  ...BOOKING_RPC,
+  ...CALENDAR_FEED_RPC,
+};
 
 /**
  * Console work the register owns, reached by the admin CLI and the gateway (which also signs
@@ -55,6 +62,7 @@ export const RegisterAdminRpc = {
   ...CUSTODY_ADMIN_RPC,
   ...ACTIVITY_ADMIN_RPC,
   ...USAGE_ADMIN_RPC,
+  ...CALENDAR_FEED_ADMIN_RPC,
 };
 
 /** Console work the gateway owns: workspaces, plans and keys. */
