@@ -17,6 +17,7 @@ import { CountersModule } from './counters/counters.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
+import { CalendarModule } from './calendar/calendar.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
 import { DueDatesModule } from './due-dates/due-dates.module';
@@ -87,6 +88,7 @@ export class RegisterAppModule {
         AssetsModule,
         PeopleModule,
         BookingsModule,
+        CalendarModule,
         CustomFieldsModule,
         MembersModule,
         SignInModule,
