@@ -20,6 +20,7 @@ import { MembersModule } from './members/members.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
+import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
 
 /** The gateway: one feature module per job, wired here and nowhere else. */
@@ -54,6 +55,7 @@ export class GatewayAppModule {
         BookingsModule,
         MembersModule,
         InvitationsModule,
+        CalendarFeedModule,
         AdminModule,
         ConsoleModule,
         HealthModule,
