@@ -117,8 +117,11 @@ export function AccountPage() {
 
       <SessionsCard />
 
-      {/* The feed is the workspace's: none before one is picked. */}
-      {session.workspace && <CalendarFeedCard workspaceName={session.workspace.name} />}
+      {/* The feed is the workspace's: none before one is picked, and a URL just made is not
+          shown again after switching to another (the card starts afresh per workspace). */}
+      {session.workspace && (
+        <CalendarFeedCard key={session.workspace.id} workspaceName={session.workspace.name} />
+      )}
 
       <section className="card" aria-labelledby="sign-out-heading">
         <h2 id="sign-out-heading">Sign out</h2>
