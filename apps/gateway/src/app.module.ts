@@ -21,6 +21,7 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { LicensesModule } from './licenses/licenses.module';
+import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
 
 /** The gateway: one feature module per job, wired here and nowhere else. */
@@ -56,6 +57,7 @@ export class GatewayAppModule {
         LicensesModule,
         MembersModule,
         InvitationsModule,
+        CalendarFeedModule,
         AdminModule,
         ConsoleModule,
         HealthModule,

@@ -89,6 +89,8 @@ export function setGlobalPrefix(app: NestFastifyApplication): void {
       { path: 'health', method: RequestMethod.GET },
       { path: 'docs', method: RequestMethod.GET },
       { path: 'docs/:file', method: RequestMethod.GET },
+      // A member's calendar feed, which calendar apps fetch by its secret URL (calendar/).
+      { path: 'calendar/:file', method: RequestMethod.GET },
     ],
   });
 }

@@ -18,6 +18,7 @@ import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { LicensesModule } from './licenses/licenses.module';
+import { CalendarModule } from './calendar/calendar.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
 import { DueDatesModule } from './due-dates/due-dates.module';
@@ -89,6 +90,7 @@ export class RegisterAppModule {
         PeopleModule,
         BookingsModule,
         LicensesModule,
+        CalendarModule,
         CustomFieldsModule,
         MembersModule,
         SignInModule,

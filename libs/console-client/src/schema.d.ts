@@ -807,6 +807,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/calendar-feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your calendar feed
+         * @description Whether you have a feed URL in this workspace, when it was made and last used.
+         *
+         *     Needs the `workspace.view` permission.
+         */
+        get: operations["getCalendarFeed"];
+        put?: never;
+        /**
+         * Make your calendar feed URL, or a new one
+         * @description The URL is in this answer only: only a hash of its token is kept. A URL made before stops working at once.
+         *
+         *     Needs the `workspace.view` permission.
+         */
+        post: operations["issueCalendarFeed"];
+        /**
+         * Revoke your calendar feed URL
+         * @description The URL stops working at once (404). Revoking when there is none is harmless.
+         *
+         *     Needs the `workspace.view` permission.
+         */
+        delete: operations["revokeCalendarFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1820,6 +1854,32 @@ export interface components {
              * @description When the counts were read.
              */
             as_of: string;
+        };
+        /**
+         * @example {
+         *       "active": true,
+         *       "created_at": "2026-11-28T10:00:00.000Z",
+         *       "last_used_at": "2026-11-29T07:12:40.000Z"
+         *     }
+         */
+        CalendarFeed: {
+            /** @description Whether the member has a feed URL; false before one is made, or once revoked. */
+            active: boolean;
+            /** @description When the current URL was made (a new URL resets it); null without a feed. */
+            created_at: string | null;
+            /** @description When a calendar app last fetched it, to the minute; null if never. */
+            last_used_at: string | null;
+        };
+        /** @description A new feed URL: shown this once, since only a hash of its token is kept. */
+        IssuedCalendarFeed: {
+            /** @description Whether the member has a feed URL; false before one is made, or once revoked. */
+            active: boolean;
+            /** @description When the current URL was made (a new URL resets it); null without a feed. */
+            created_at: string | null;
+            /** @description When a calendar app last fetched it, to the minute; null if never. */
+            last_used_at: string | null;
+            /** @description The URL a calendar app subscribes to (`…/calendar/<token>.ics`). Anyone holding it reads the workspace’s bookings until it is regenerated or revoked. */
+            url: string;
         };
         /**
          * @description The body of every error response (4xx and 5xx), including unknown routes, malformed JSON and bodies over 1 MiB.
@@ -6213,6 +6273,249 @@ export interface operations {
             };
             /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    issueCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The password again, when the session’s last sign-in is over 15 minutes old (403 otherwise, its message starting "Confirm your password"). */
+                "x-confirm-password"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedCalendarFeed"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,7 @@ export * from './members';
 export * from './people';
 export * from './bookings';
 export * from './licenses';
+export * from './calendar';
 export * from './rpc';
 export * from './session';
 export * from './shared';

@@ -106,6 +106,13 @@ describe('request logs', () => {
     });
   });
 
+  it("redacts a calendar feed's token from the path", async () => {
+    const { server, lines } = serverAnswering(200);
+    await get(server, {}, `/calendar/${'s'.repeat(43)}.ics`);
+    expect(JSON.stringify(lines[0])).not.toContain('s'.repeat(43));
+    expect(lines[0]).toMatchObject({ req: { url: '/calendar/[Redacted]' } });
+  });
+
   it('names the request on its completion line by the id the app gave it (http)', async () => {
     const { server, lines } = serverAnswering(200, undefined, 'client-chosen-1');
     await get(server);
@@ -158,6 +165,13 @@ describe('redactUrl', () => {
     ['/assets?page=2&q=token', '/assets?page=2&q=token'],
     ['/assets?tokens=3#token=abc', '/assets?tokens=3'],
     ['/assets', '/assets'],
+    // A calendar feed's URL is its token: the path keeps its first segment only, however spelt.
+    [`/calendar/${'t'.repeat(43)}.ics`, '/calendar/[Redacted]'],
+    [`/calendar/${'t'.repeat(43)}.ics?x=1&token=2`, '/calendar/[Redacted]?x=1&token=[Redacted]'],
+    [`/%63alendar/${'t'.repeat(43)}.ics`, '/calendar/[Redacted]'],
+    [`//Calendar/${'t'.repeat(43)}.ics`, '/calendar/[Redacted]'],
+    [`/calendar/${'t'.repeat(43)}%E0%A4%A.ics`, '/calendar/[Redacted]'],
+    ['/calendars', '/calendars'],
   ])('%s -> %s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
   });

@@ -26,13 +26,23 @@ const SECRET_PARAMS = new Set([
 ]);
 
 /**
+ * A path whose rest is a credential: a calendar feed's URL (`/calendar/<token>.ics`, the
+ * gateway's calendar/). Matched on the decoded path, as the router matches it, in any case and
+ * after any run of slashes, so no spelling of it reaches a log with its token.
+ */
+const SECRET_PATH = /^\/+calendar\//i;
+
+/**
  * A URL fit for a log line: the value of every query parameter whose name (parsed, not matched
  * as text) is a credential's is replaced by [Redacted]; a name that does not decode is treated
- * as one. The fragment, which no client sends, is dropped.
+ * as one. A path that carries a credential (SECRET_PATH) keeps its first segment only. The
+ * fragment, which no client sends, is dropped.
  */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start === -1) return url;
+  const sentPath = start === -1 ? url : url.slice(0, start);
+  const path = isSecretPath(sentPath) ? '/calendar/[Redacted]' : sentPath;
+  if (start === -1) return path;
   const end = url.indexOf('#', start);
   const query = url.slice(start + 1, end === -1 ? undefined : end);
   const pairs = query.split('&').map((pair) => {
@@ -40,7 +50,18 @@ export function redactUrl(url: string): string {
     const rawName = equals === -1 ? pair : pair.slice(0, equals);
     return isSecretName(rawName) ? `${rawName}=[Redacted]` : pair;
   });
-  return `${url.slice(0, start)}?${pairs.join('&')}`;
+  return `${path}?${pairs.join('&')}`;
+}
+
+function isSecretPath(path: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not valid percent-encoding: the router refuses it (400), but it may still be a feed's.
+    decoded = path;
+  }
+  return SECRET_PATH.test(decoded);
 }
 
 function isSecretName(raw: string): boolean {

@@ -357,6 +357,31 @@ describe('the console in a browser (e2e)', () => {
     await nav('Overview');
   });
 
+  it('makes a calendar feed URL on the Account page, which a calendar app reads with no cookie', async () => {
+    await nav('Account');
+    const card = page.getByRole('region', { name: 'Calendar feed' });
+    await card.getByText('You have no feed URL in this workspace.').waitFor();
+    await card.getByRole('button', { name: 'Make a feed URL' }).click();
+    const url = await card.getByLabel('Feed URL', { exact: true }).inputValue();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    await card.getByText(/not fetched yet/).waitFor();
+    await screenshot(page, 'account-calendar-feed');
+
+    const fetched = await httpRequest(url);
+    expect(fetched.status).toBe(200);
+    expect(fetched.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(fetched.text).toContain('BEGIN:VCALENDAR');
+
+    await card.getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke your feed URL?' })
+      .getByRole('button', { name: 'Revoke URL' })
+      .click();
+    await card.getByText(/Feed URL revoked/).waitFor();
+    expect((await httpRequest(url)).status).toBe(404);
+    await nav('Overview');
+  });
+
   it('signs out to the sign-in page, and the screens then ask to sign in', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to Custodian' }).waitFor();

@@ -4,6 +4,7 @@ import { setPassword } from '../api/session.api';
 import { ErrorNotice, Notice } from '../shared/notices';
 import { useSession, useSignOut } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import { CalendarFeedCard } from './calendar-feed-card';
 import { SessionsCard } from './sessions-card';
 
 const MIN_LENGTH = 12;
@@ -115,6 +116,12 @@ export function AccountPage() {
       </section>
 
       <SessionsCard />
+
+      {/* The feed is the workspace's: none before one is picked, and a URL just made is not
+          shown again after switching to another (the card starts afresh per workspace). */}
+      {session.workspace && (
+        <CalendarFeedCard key={session.workspace.id} workspaceName={session.workspace.name} />
+      )}
 
       <section className="card" aria-labelledby="sign-out-heading">
         <h2 id="sign-out-heading">Sign out</h2>

@@ -162,6 +162,12 @@ export class GatewayConfig {
   /** Test pings a minute per endpoint, and resends a minute per delivery. */
   @IsInt() @Min(1) @Max(10_000) CONSOLE_PINGS_PER_MINUTE: number = 10;
 
+  /**
+   * Fetches a minute of one calendar feed URL before 429: calendar apps poll every few minutes
+   * at most; more is a script, or a leaked URL.
+   */
+  @IsInt() @Min(1) @Max(10_000) CALENDAR_FEED_FETCHES_PER_MINUTE: number = 10;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
 
   @IsIn(['json', 'pretty']) LOG_FORMAT: 'json' | 'pretty' = 'json';

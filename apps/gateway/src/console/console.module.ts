@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConsoleActivityModule } from './activity/console-activity.module';
+import { ConsoleCalendarFeedModule } from './calendar/console-calendar-feed.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
 import { ConsoleCustomFieldsModule } from './register/console-custom-fields.module';
 import { ConsoleRegisterModule } from './register/console-register.module';
@@ -22,6 +23,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleActivityModule,
     ConsoleCustomFieldsModule,
     ConsoleUsageModule,
+    ConsoleCalendarFeedModule,
   ],
 })
 export class ConsoleModule {}

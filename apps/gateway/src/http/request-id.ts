@@ -1,6 +1,7 @@
 import {
   REQUEST_ID_HEADER,
   newRequestId,
+  redactUrl,
   runWithRequestId,
   tracer,
   tracingOn,
@@ -54,7 +55,8 @@ export function registerRequestContext(fastify: FastifyInstance): void {
         attributes: {
           'http.request.method': request.method,
           'http.route': route,
-          'url.path': request.url.split('?')[0],
+          // A calendar feed's path is its token (redactUrl keeps the first segment only).
+          'url.path': redactUrl(request.url.split('?')[0] ?? ''),
           'custodian.request_id': request.id,
         },
       },

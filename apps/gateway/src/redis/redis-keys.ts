@@ -37,6 +37,9 @@ export const RedisKeys = {
    * `workspace:<id>`, or `ping:<endpoint id>` (Test pings).
    */
   consoleWrites: (scope: string, window: string) => `console:writes:${scope}:${window}`,
+  /** Fetches of one calendar feed URL (its token's digest) in one minute window. */
+  calendarFeedFetches: (tokenDigest: string, window: string) =>
+    `calendar:fetch:${tokenDigest}:${window}`,
 } as const;
 
 // Not `quota:`, where the month counters were plain strings before they had generations.

@@ -30,6 +30,7 @@ import { CreateDueNotices1764010000000 } from './migrations/1764010000000-Create
 import { OverdueNotices1764020000000 } from './migrations/1764020000000-OverdueNotices';
 import { CreateBookings1764400000000 } from './migrations/1764400000000-CreateBookings';
 import { BookingApproval1764410000000 } from './migrations/1764410000000-BookingApproval';
+import { CreateCalendarFeeds1764450000000 } from './migrations/1764450000000-CreateCalendarFeeds';
 import { CreateLicenses1764460000000 } from './migrations/1764460000000-CreateLicenses';
 import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
 import {
@@ -37,6 +38,7 @@ import {
   BookingEntity,
   BookingSettingsEntity,
 } from '../bookings/booking.entity';
+import { CalendarFeedEntity } from '../calendar/calendar-feed.entity';
 import { DeletedAssetEntity } from '../assets/deleted-asset.entity';
 import { DueNoticeEntity } from '../due-dates/due-notice.entity';
 import { AppliedRequestEntity } from '../requests/applied-request.entity';
@@ -79,6 +81,7 @@ export function registerDataSource(
       OverdueNotices1764020000000,
       CreateBookings1764400000000,
       BookingApproval1764410000000,
+      CreateCalendarFeeds1764450000000,
       CreateLicenses1764460000000,
     ],
     entities: [
@@ -102,6 +105,7 @@ export function registerDataSource(
       BookingEntity,
       BookingAssetEntity,
       BookingSettingsEntity,
+      CalendarFeedEntity,
       LicenseEntity,
       LicenseSeatEntity,
     ],

@@ -2,6 +2,7 @@ import { ACTIVITY_ADMIN_RPC, ACTIVITY_CONSOLE_RPC } from '../activity/activity.m
 import { ASSET_RPC } from '../assets/asset.messages';
 import { BOOKING_RPC } from '../bookings/booking.messages';
 import { LICENSE_RPC } from '../licenses/license.messages';
+import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar.messages';
 import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
 import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
@@ -48,6 +49,7 @@ export const RegisterRpc = {
   ...MEMBER_RPC,
   ...BOOKING_RPC,
   ...LICENSE_RPC,
+  ...CALENDAR_FEED_RPC,
 };
 
 /**
@@ -62,6 +64,7 @@ export const RegisterAdminRpc = {
   ...CUSTODY_ADMIN_RPC,
   ...ACTIVITY_ADMIN_RPC,
   ...USAGE_ADMIN_RPC,
+  ...CALENDAR_FEED_ADMIN_RPC,
 };
 
 /** Console work the gateway owns: workspaces, plans and keys. */

@@ -1,0 +1,3 @@
+export * from './calendar.constants';
+export * from './calendar.inputs';
+export * from './calendar.views';
