@@ -145,4 +145,23 @@ describe('licences (e2e)', () => {
     const assigned = got.find((envelope) => envelope.event === 'license.seat_assigned');
     expect(assigned?.data).toMatchObject({ seats: 2, seats_used: 1, seat: { id: seat.body.id } });
   });
+
+  it('releases an offboarded person’s seats when the PATCH asks for it', async () => {
+    const made = await tenant.post<License>('/licenses', { name: 'Offboarding licence' });
+    const leaver = await person('Leaver');
+    await tenant.post(`/licenses/${made.body.id}/seats`, { person_id: leaver.id });
+    const misplaced = await tenant.patch<ErrorBody>(`/people/${leaver.id}`, {
+      release_licenses: true,
+    });
+    expect([misplaced.status, misplaced.body.message]).toEqual([
+      400,
+      'release_licenses goes with status: inactive (it releases the seats of an offboarding)',
+    ]);
+    const gone = await tenant.patch<PersonDetail>(`/people/${leaver.id}`, {
+      status: 'inactive',
+      release_licenses: true,
+    });
+    expect([gone.status, gone.body.status]).toEqual([200, 'inactive']);
+    expect((await reader.get<LicenseSeat[]>(`/licenses/${made.body.id}/seats`)).body).toEqual([]);
+  });
 });
