@@ -255,6 +255,12 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     path: (ids) => `/console/api/members/${ids.member}/invitation`,
     as: 'owner',
   },
+  // No body: the sweep's JSON bodies are ignored and each makes the owner a new feed URL
+  // (the sweep's session signed in by link a moment ago, so no password is asked).
+  'POST /console/api/calendar-feed': {
+    path: () => '/console/api/calendar-feed',
+    as: 'owner',
+  },
 };
 
 /** Ids no route may answer anything but a 404 or 400 to (sent percent-encoded, as one segment). */
