@@ -1,5 +1,6 @@
 import {
   RegisterAdminPatterns,
+  type AssetRequest,
   WorkerAdminPatterns,
   type AssetDetail,
   type Booking,
@@ -312,5 +313,167 @@ describe('bookings (e2e)', () => {
     const reject = await tenant.post<ErrorBody>(`/bookings/${moving.id}/reject`, { note: 'No' });
     expect(reject.status).toBe(409);
     expect((await reader.patch(`/bookings/${moving.id}`, { notes: 'x' })).status).toBe(403);
+  });
+
+  describe('requests', () => {
+    let requestsHook: CreatedWebhookView;
+
+    beforeAll(async () => {
+      requestsHook = await stack.workerAdminCall<CreatedWebhookView>(
+        WorkerAdminPatterns.webhookCreate,
+        {
+          workspace: tenant.workspace.id,
+          url: receiver.url('/requests'),
+          events: [
+            'request.created,request.approved,request.rejected',
+            'booking.created,booking.confirmed,assignment.checked_out',
+          ].join(','),
+        },
+      );
+    });
+
+    const asset = async (name: string, category?: string) =>
+      (await tenant.post<AssetDetail>('/assets', { name, ...(category ? { category } : {}) })).body;
+
+    it('asks, approves as a booking or a check-out, rejects: the events arrive signed, in order', async () => {
+      const camera = await asset('Request camera', 'Request cameras');
+      const tripod = await asset('Request tripod');
+      const asked = await tenant.post<AssetRequest>('/requests', {
+        person_id: person.id,
+        category: 'request cameras',
+        starts_at: at(72),
+        ends_at: at(80),
+        note: 'Friday shoot',
+      });
+      expect(asked.status).toBe(201);
+      expect(asked.body).toMatchObject({
+        status: 'pending',
+        category: { name: 'Request cameras' },
+      });
+      // The inbox: newest first, pending; the read key sees it too.
+      const inbox = await reader.get<Page<AssetRequest>>('/requests?status=pending');
+      expect(inbox.status).toBe(200);
+      expect(inbox.body.data.map((request) => request.id)).toContain(asked.body.id);
+      // Approved as a booking, with the Idempotency-Key: a retry answers the same approval.
+      const key = randomUUID();
+      const approve = () =>
+        tenant.request<AssetRequest>(`/requests/${asked.body.id}/approve`, {
+          method: 'POST',
+          body: { asset_id: camera.id },
+          headers: { 'idempotency-key': key },
+        });
+      const approved = await approve();
+      expect(approved.status).toBe(200);
+      expect(approved.body.decision).toMatchObject({
+        asset: { id: camera.id },
+        fulfilled_by: 'booking',
+      });
+      expect((await approve()).body).toEqual(approved.body);
+      const bookingId = approved.body.decision?.booking_id ?? '';
+      const booking = await reader.get<Booking>(`/bookings/${bookingId}`);
+      expect(booking.body).toMatchObject({ status: 'confirmed', starts_at: asked.body.starts_at });
+      // Decided already: a 409 whatever the body.
+      const again = await tenant.post<ErrorBody>(`/requests/${asked.body.id}/reject`, {
+        note: 'Too late',
+      });
+      expect(again.status).toBe(409);
+      expect(again.body.message).toBe(
+        `Request ${asked.body.id} is already approved; only a pending request can be rejected`,
+      );
+      // For now, checked out now.
+      const now = await tenant.post<AssetRequest>('/requests', {
+        person_id: person.id,
+        asset_id: tripod.id,
+      });
+      const handed = await tenant.post<AssetRequest>(`/requests/${now.body.id}/approve`, {});
+      expect(handed.status).toBe(200);
+      expect(handed.body.decision?.fulfilled_by).toBe('check_out');
+      expect((await reader.get<AssetDetail>(`/assets/${tripod.id}`)).body.assigned_to?.id).toBe(
+        person.id,
+      );
+      // Refused with the reason.
+      const no = await tenant.post<AssetRequest>('/requests', {
+        person_id: person.id,
+        asset_id: camera.id,
+      });
+      const rejected = await tenant.post<AssetRequest>(`/requests/${no.body.id}/reject`, {
+        note: 'Only one camera',
+      });
+      expect(rejected.body).toMatchObject({
+        status: 'rejected',
+        decision: { note: 'Only one camera' },
+      });
+
+      const ids = [asked.body.id, now.body.id, no.body.id, bookingId, tripod.id];
+      const received = await eventually(() => {
+        const got = receiver
+          .on('/requests')
+          .filter((request) => ids.some((id) => request.rawBody.includes(id)));
+        if (got.length < 9) throw new Error(`${got.length} of 9 events`);
+        return Promise.resolve(got);
+      });
+      for (const request of received) {
+        expect(
+          verify(
+            requestsHook.secret,
+            request.rawBody,
+            request.headers['x-custodian-timestamp'] as string,
+            request.headers['x-custodian-signature'] as string,
+          ),
+        ).toEqual({ ok: true });
+        expect(envelopeErrors(JSON.parse(request.rawBody) as EventEnvelope)).toEqual([]);
+      }
+      const kinds = received.map((request) => request.headers['x-custodian-event']).sort();
+      expect(kinds).toEqual([
+        'assignment.checked_out',
+        'booking.confirmed',
+        'booking.created',
+        'request.approved',
+        'request.approved',
+        'request.created',
+        'request.created',
+        'request.created',
+        'request.rejected',
+      ]);
+    });
+
+    it('answers bad input with the field named, an unknown request with 404, a read key with 403', async () => {
+      const camera = await asset('Request camera 2');
+      const bad = async (body: object, message: string | RegExp) => {
+        const answer = await tenant.post<ErrorBody>('/requests', body);
+        expect(answer.status).toBe(400);
+        expect(answer.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+        expect(answer.body.message).toMatch(message);
+      };
+      await bad({ asset_id: camera.id }, /person_id/);
+      await bad(
+        { person_id: person.id },
+        'asset_id or category: give exactly one (a given asset, or any asset of a category)',
+      );
+      await bad(
+        { person_id: person.id, asset_id: camera.id, starts_at: 'Friday', ends_at: at(2) },
+        /starts_at/,
+      );
+      await bad(
+        { person_id: person.id, category: 'Submarines' },
+        'category: no category named "Submarines" in this workspace',
+      );
+      await bad({ person_id: person.id, asset_id: camera.id, colour: 'red' }, /colour/);
+      const missing = await tenant.get<ErrorBody>('/requests/req_00000000000000000000000000');
+      expect(missing.status).toBe(404);
+      expect(missing.body.message).toBe('Request req_00000000000000000000000000 not found');
+      const asked = await tenant.post<AssetRequest>('/requests', {
+        person_id: person.id,
+        asset_id: camera.id,
+      });
+      const reject = await tenant.post<ErrorBody>(`/requests/${asked.body.id}/reject`, {});
+      expect(reject.status).toBe(400);
+      expect(reject.body.message).toMatch(/note/);
+      const byReader = await reader.post<ErrorBody>(`/requests/${asked.body.id}/approve`, {});
+      expect(byReader.status).toBe(403);
+      expect((await reader.get<AssetRequest>(`/requests/${asked.body.id}`)).body.status).toBe(
+        'pending',
+      );
+    });
   });
 });

@@ -1,4 +1,5 @@
 import {
+  AssetRequest,
   Booking,
   type License,
   type LicenseSeat,
@@ -470,6 +471,25 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     const missed = await book(2, 3);
     await clock(hours(3.5));
     expect((await own.get<Booking>(`/bookings/${missed.id}`)).body.status).toBe('no_show');
+    // Two requests for it: one approved as a booking (cancelled again), one rejected.
+    const ask = async () => {
+      const made = await own.post<AssetRequest>('/requests', {
+        person_id: person.body.id,
+        asset_id: asset.body.id,
+        starts_at: hours(5),
+        ends_at: hours(6),
+      });
+      expect(made.status).toBe(201);
+      expect(schemaErrors(AssetRequest, made.body)).toEqual([]);
+      return made.body;
+    };
+    const granted = await own.post<AssetRequest>(`/requests/${(await ask()).id}/approve`, {});
+    expect(granted.status).toBe(200);
+    expect(schemaErrors(AssetRequest, granted.body)).toEqual([]);
+    const grantedBooking = granted.body.decision?.booking_id ?? '';
+    expect((await own.post(`/bookings/${grantedBooking}/cancel`, {})).status).toBe(200);
+    const refused = await own.post(`/requests/${(await ask()).id}/reject`, { note: 'Not now' });
+    expect(refused.status).toBe(200);
     // A licence's life: created, changed, a seat assigned and released, deleted.
     const licence = await own.post<License>('/licenses', { name: 'Contract licence', seats: 1 });
     expect(licence.status).toBe(201);

@@ -20,6 +20,7 @@ import { MembersModule } from './members/members.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
+import { AssetRequestsModule } from './asset-requests/asset-requests.module';
 import { LicensesModule } from './licenses/licenses.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
@@ -54,6 +55,7 @@ export class GatewayAppModule {
         AssetsModule,
         PeopleModule,
         BookingsModule,
+        AssetRequestsModule,
         LicensesModule,
         MembersModule,
         InvitationsModule,

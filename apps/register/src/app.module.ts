@@ -12,6 +12,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { ActivityModule } from './activity/activity.module';
+import { AssetRequestsModule } from './asset-requests/asset-requests.module';
 import { AssetsModule } from './assets/assets.module';
 import { CountersModule } from './counters/counters.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
@@ -89,6 +90,7 @@ export class RegisterAppModule {
         AssetsModule,
         PeopleModule,
         BookingsModule,
+        AssetRequestsModule,
         LicensesModule,
         CalendarModule,
         CustomFieldsModule,

@@ -350,6 +350,98 @@ export interface paths {
         patch: operations["updateBookingSettings"];
         trace?: never;
     };
+    "/api/v1/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List asset requests
+         * @description Paged, newest first; `status=pending` is the inbox. The filters are exact; `asset_id` matches the asset asked for or the one given.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        /**
+         * Ask for an asset
+         * @description For a person: a given asset (`asset_id`) or any asset of a category (`category`, by name; never created by a request), exactly one; for now, or for a range (`starts_at` and `ends_at` together, the end in the future). An asset not found, retired, lost or stolen, an unknown category and an inactive person are a 400 naming the field. Fires `request.created`; the request is `pending` until approved or rejected.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one asset request
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a request: check the asset out, or book it
+         * @description With the asset given (the one asked for when left out; required, and of the category, for a request by category) and how: `fulfil_by: check_out` hands it out now (due back at `due_at`, or the request’s end), `booking` books it for the request’s range (or `starts_at`/`ends_at`), confirmed at once and the asker’s own to change or cancel. One transaction: fires `request.approved`, then what a PATCH /assets/{id} check-out (`asset.updated`, `assignment.checked_out`) or a POST /bookings (`booking.created`, `booking.confirmed`) fires. When the asset is checked out, booked, or a booking overlaps, nothing is written: a 409 naming the conflict, and the request stays `pending`. A request no longer pending is a 409.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["approveRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a request
+         * @description `note` (required) says why; the asker reads it in `decision.note`. Fires `request.rejected`. A request no longer pending is a 409.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["rejectRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/licenses": {
         parameters: {
             query?: never;
@@ -2055,6 +2147,123 @@ export interface components {
             /** @description Minutes after its start a booking not checked out becomes a no-show; applies to bookings made or moved after the change. */
             no_show_grace_minutes?: number;
         };
+        AssetRequestDecision: {
+            /** @description What they said: the reason of a rejection. */
+            note: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description The asset given; null when rejected. */
+            asset: components["schemas"]["AssetRef"] | null;
+            /** @description How it was given; null when rejected. */
+            fulfilled_by: ("check_out" | "booking") | null;
+            /** @description The booking made, for `fulfilled_by: booking`. */
+            booking_id: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "req_01jd8z0a1b2c3d4e5f6g7h8j9k",
+         *       "status": "pending",
+         *       "person": {
+         *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *         "name": "Margaret Hamilton"
+         *       },
+         *       "asset": {
+         *         "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+         *         "name": "Sony A7 IV",
+         *         "asset_tag": "CAM-0042"
+         *       },
+         *       "category": null,
+         *       "starts_at": "2026-12-04T09:00:00.000Z",
+         *       "ends_at": "2026-12-04T18:00:00.000Z",
+         *       "note": "Product shoot on Friday",
+         *       "decision": null,
+         *       "created_at": "2026-11-28T10:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z"
+         *     }
+         */
+        AssetRequest: {
+            /** @description Id of the request. */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected";
+            /** @description Who the asset is for. */
+            person: components["schemas"]["PersonRef"];
+            /** @description The asset asked for, if a given one. */
+            asset: components["schemas"]["AssetRef"] | null;
+            /** @description The category asked for, if any asset of it will do. */
+            category: components["schemas"]["CategoryRef"] | null;
+            /** @description Needed from; null: now. */
+            starts_at: string | null;
+            /** @description Needed until; null: no end given. */
+            ends_at: string | null;
+            note: string | null;
+            /** @description The manager’s decision; null while pending. */
+            decision: components["schemas"]["AssetRequestDecision"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AssetRequestPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["AssetRequest"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateAssetRequestInput: {
+            /** @description The person the asset is for. */
+            person_id: string;
+            /** @description The asset asked for; or give `category` instead. */
+            asset_id?: string;
+            /** @description Any asset of this category (its name, as assets give it); or give `asset_id`. */
+            category?: string;
+            /**
+             * Format: date-time
+             * @description When it is needed from; with `ends_at`. Left out: now, with no end.
+             */
+            starts_at?: string;
+            /**
+             * Format: date-time
+             * @description Until when; after `starts_at`, in the future.
+             */
+            ends_at?: string;
+            /** @description Why, for the manager. */
+            note?: string | null;
+        };
+        ApproveAssetRequestInput: {
+            /** @description The asset given: the one asked for when left out; required for a request by category, and then of that category. */
+            asset_id?: string;
+            /**
+             * @description `check_out`: handed out now; `booking`: booked for the range (confirmed at once). Left out: `booking` when the request has a range, `check_out` otherwise.
+             * @enum {string}
+             */
+            fulfil_by?: "check_out" | "booking";
+            /**
+             * Format: date-time
+             * @description For a booking: its start; the request’s when left out.
+             */
+            starts_at?: string;
+            /**
+             * Format: date-time
+             * @description For a booking: its end; the request’s when left out.
+             */
+            ends_at?: string;
+            /**
+             * Format: date-time
+             * @description For a check-out: when it is due back; the request’s `ends_at` when left out (none if it has none).
+             */
+            due_at?: string;
+            /** @description For whoever asked. */
+            note?: string | null;
+        };
+        RejectAssetRequestInput: {
+            /** @description Why the request is refused; shown to whoever asked. */
+            note: string;
+        };
         /**
          * @example {
          *       "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
@@ -2268,20 +2477,6 @@ export interface components {
              * @description When it was due back.
              */
             due_at: string;
-        };
-        AssetRequest: {
-            /** @description Id of the request. */
-            id: string;
-            /** @enum {string} */
-            status: "pending" | "approved" | "rejected";
-            requested_by: components["schemas"]["PersonRef"];
-            /** @description The asset asked for, if a specific one. */
-            asset: components["schemas"]["AssetRef"] | null;
-            note: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         Audit: {
             /** @description Id of the audit. */
@@ -3489,6 +3684,218 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                status?: "pending" | "approved" | "rejected";
+                /** @description Requests for this person. */
+                person_id?: string;
+                /** @description Requests naming this asset. */
+                asset_id?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetRequestPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAssetRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Created: the request, pending. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The request's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveAssetRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK: the request, approved. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    rejectRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The request's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectAssetRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK: the request, rejected. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -5194,22 +5601,26 @@ export interface operations {
                     created_at: string;
                     /**
                      * request.created data
-                     * @description An asset request was made. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description An asset was asked for (a given one or any of a category), for now or for a range. It waits for a manager.
                      * @example {
                      *       "id": "req_01jd8z0a1b2c3d4e5f6g7h8j9k",
                      *       "status": "pending",
-                     *       "requested_by": {
+                     *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
                      *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
+                     *         "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *         "name": "Sony A7 IV",
+                     *         "asset_tag": "CAM-0042"
                      *       },
-                     *       "note": "Replacement for a broken screen",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "category": null,
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "note": "Product shoot on Friday",
+                     *       "decision": null,
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["AssetRequest"];
@@ -5280,22 +5691,36 @@ export interface operations {
                     created_at: string;
                     /**
                      * request.approved data
-                     * @description An asset request was approved. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A request was approved with a chosen asset, checked out now or booked: the `assignment.*` or `booking.*` events of that follow, from the same transaction.
                      * @example {
                      *       "id": "req_01jd8z0a1b2c3d4e5f6g7h8j9k",
                      *       "status": "approved",
-                     *       "requested_by": {
+                     *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
                      *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
+                     *         "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *         "name": "Sony A7 IV",
+                     *         "asset_tag": "CAM-0042"
                      *       },
-                     *       "note": "Replacement for a broken screen",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "category": null,
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "note": "Product shoot on Friday",
+                     *       "decision": {
+                     *         "note": null,
+                     *         "at": "2026-11-22T10:15:00.000Z",
+                     *         "asset": {
+                     *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *           "name": "Sony A7 IV",
+                     *           "asset_tag": "CAM-0042"
+                     *         },
+                     *         "fulfilled_by": "booking",
+                     *         "booking_id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k"
+                     *       },
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["AssetRequest"];
@@ -5366,22 +5791,32 @@ export interface operations {
                     created_at: string;
                     /**
                      * request.rejected data
-                     * @description An asset request was rejected. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A request was refused; `decision.note` says why.
                      * @example {
                      *       "id": "req_01jd8z0a1b2c3d4e5f6g7h8j9k",
                      *       "status": "rejected",
-                     *       "requested_by": {
+                     *       "person": {
                      *         "id": "per_01jd8x2b6c8e0g2j4m6p8r0t2w",
                      *         "name": "Margaret Hamilton"
                      *       },
                      *       "asset": {
-                     *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
+                     *         "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+                     *         "name": "Sony A7 IV",
+                     *         "asset_tag": "CAM-0042"
                      *       },
-                     *       "note": "Replacement for a broken screen",
-                     *       "created_at": "2026-11-22T10:15:00.000Z",
-                     *       "updated_at": "2026-11-22T10:15:00.000Z"
+                     *       "category": null,
+                     *       "starts_at": "2026-12-04T09:00:00.000Z",
+                     *       "ends_at": "2026-12-04T18:00:00.000Z",
+                     *       "note": "Product shoot on Friday",
+                     *       "decision": {
+                     *         "note": "All cameras are out that day",
+                     *         "at": "2026-11-22T10:15:00.000Z",
+                     *         "asset": null,
+                     *         "fulfilled_by": null,
+                     *         "booking_id": null
+                     *       },
+                     *       "created_at": "2026-11-28T10:00:00.000Z",
+                     *       "updated_at": "2026-11-28T10:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["AssetRequest"];

@@ -1709,7 +1709,7 @@ export interface components {
             source: "console" | "api" | "cli" | "system";
             actor: components["schemas"]["ActivityActor"];
             /** @enum {string} */
-            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license";
+            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request";
             /** @description Id of the record changed. */
             record_id: string;
             /** @description The record's name at the time (or e-mail). */
@@ -6124,7 +6124,7 @@ export interface operations {
                 actor_id?: string;
                 source?: "console" | "api" | "cli" | "system";
                 record_id?: string;
-                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license";
+                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request";
             };
             header?: never;
             path?: never;

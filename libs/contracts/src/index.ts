@@ -1,5 +1,6 @@
 export * from './activity';
 export * from './api-models';
+export * from './asset-requests';
 export * from './assets';
 export * from './custody';
 export * from './custom-fields';

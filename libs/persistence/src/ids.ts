@@ -17,7 +17,8 @@ export type IdPrefix =
   | 'act'
   | 'bkg'
   | 'lic'
-  | 'lst';
+  | 'lst'
+  | 'req';
 
 const nextUlid = monotonicFactory();
 

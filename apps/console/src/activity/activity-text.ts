@@ -46,6 +46,7 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   endpoint: 'webhook endpoint',
   booking: 'booking',
   license: 'licence',
+  request: 'asset request',
 };
 
 /** "checked out", "changed the role of": the action as a verb phrase. */
@@ -79,6 +80,9 @@ export function recordLink(entry: ActivityEntry): string | null {
       return null;
     case 'license':
       // No licence page in the console yet (issue 33 adds it).
+      return null;
+    case 'request':
+      // No request page in the console yet (issue 32's console requests add it).
       return null;
   }
 }

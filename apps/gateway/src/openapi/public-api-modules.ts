@@ -1,3 +1,4 @@
+import { AssetRequestsModule } from '../asset-requests/asset-requests.module';
 import { AssetsModule } from '../assets/assets.module';
 import { BookingsModule } from '../bookings/bookings.module';
 import { InvitationsModule } from '../invitations/invitations.module';
@@ -12,6 +13,7 @@ export const PUBLIC_API_MODULES = [
   AssetsModule,
   PeopleModule,
   BookingsModule,
+  AssetRequestsModule,
   LicensesModule,
   MembersModule,
   InvitationsModule,

@@ -19,5 +19,6 @@ import { OverdueCatchUp } from './overdue-catch-up';
     AssignmentOverdue,
     OverdueCatchUp,
   ],
+  exports: [AssetsService],
 })
 export class AssetsModule {}

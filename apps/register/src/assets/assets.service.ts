@@ -172,135 +172,149 @@ export class AssetsService {
 
   async update(caller: CallerContext, id: string, input: UpdateAssetInput): Promise<AssetDetail> {
     try {
-      return await this.writes.run(caller.workspaceId, async (tx) => {
-        const current = await findAssetRow(tx, caller.workspaceId, id, true);
-        const update = new UpdateSet(current.id, caller.workspaceId);
-        const set = (column: string, value: unknown) => update.set(column, value);
-        // Custody first: the asset row is locked (FOR UPDATE above), so concurrent PATCHes of one
-        // asset check it out and in one after the other and every change has its event; and
-        // people are locked before any category or location, the order PATCH /people uses.
-        let custody: { out: Holder | null; in: Holder | null } = { out: null, in: null };
-        // The check-out's due date when this write sets or clears it: its notice follows.
-        let custodyDue: { at: Date | null } | null = null;
-        if (input.assigned_to_id !== undefined && input.assigned_to_id !== current.assigned_to_id) {
-          const previous = current.assigned_to_id
-            ? { id: current.assigned_to_id, name: current.assigned_name ?? '' }
-            : null;
-          const next = input.assigned_to_id
-            ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
-            : null;
-          set('assigned_to_id', next?.id ?? null);
-          update.raw(next ? 'assigned_at = now()' : 'assigned_at = NULL');
-          custody = { in: previous, out: next };
-          // A new check-out has the due date given with it, or none; a check-in has none.
-          custodyDue = { at: dueDate(input.due_at, next !== null) };
-          set('custody_due_at', custodyDue.at);
-          // Read by the previous version's sweep while a rollout runs both (ADR 0020).
-          update.raw('overdue_at = NULL');
-        } else if (input.due_at !== undefined) {
-          // The check-out in place gets a new due date (or none), which may fire again.
-          const dueAt = dueDate(input.due_at, current.assigned_to_id !== null);
-          if (current.assigned_to_id !== null) {
-            custodyDue = { at: dueAt };
-            set('custody_due_at', dueAt);
-            update.raw('overdue_at = NULL');
-          }
-        }
-        // A check-out by hand, or a new due date, may not take the asset from a booking.
-        if (custody.out || (custodyDue?.at && current.assigned_to_id !== null)) {
-          await refuseBookedCheckout(tx, caller.workspaceId, current.id, custodyDue?.at ?? null);
-        }
-        // Its notice follows now, holding only the asset (and the people): the UPDATE below
-        // takes the workspace's counters row (a trigger), which the due-date engine's handler
-        // may be waiting for while it holds this notice (ADR 0020).
-        if (custodyDue) await armOverdue(tx, caller.workspaceId, current.id, custodyDue.at);
-        const condition =
-          input.condition !== undefined && input.condition !== current.condition
-            ? { from: current.condition, to: input.condition }
-            : null;
-        if (condition) set('condition', condition.to);
-        if (input.name !== undefined) set('name', input.name.trim());
-        if (input.status !== undefined) set('status', input.status);
-        for (const column of ['sku', 'brand', 'model', 'serial_number'] as const) {
-          if (input[column] !== undefined) set(column, input[column]);
-        }
-        if (input.asset_tag !== undefined && input.asset_tag.trim() !== current.asset_tag) {
-          // Under the counter lock, like creates, so a hand-set tag cannot race a generated one.
-          await lockWorkspaceCounters(tx, caller.workspaceId);
-          await assertTagFree(tx, caller.workspaceId, input.asset_tag.trim());
-          set('asset_tag', input.asset_tag.trim());
-        }
-        if (input.category !== undefined) {
-          set(
-            'category_id',
-            await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
-          );
-        }
-        if (input.location !== undefined) {
-          set(
-            'location_id',
-            await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-          );
-        }
-        if (input.custom_fields !== undefined) {
-          const next = applyCustomFields(
-            await customFieldDefinitions(tx, caller.workspaceId),
-            current.custom_fields,
-            input.custom_fields,
-          );
-          set('custom_fields', JSON.stringify(next));
-        }
-        if (update.empty) return toDetail(current);
-        await updateAsset(tx, update);
-        const asset = toDetail(await findAssetRow(tx, caller.workspaceId, current.id));
-        await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
-        const holder = custody.out ?? custody.in;
-        const changes = assetChanges(toDetail(current), asset);
-        // A write of the values already there is no change to record.
-        if (changes.length > 0) {
-          await this.activity.record(tx, caller.workspaceId, {
-            ...callerActivity(caller),
-            recordType: 'asset',
-            recordId: asset.id,
-            recordName: asset.name,
-            action: custodyAction(custody) ?? 'updated',
-            relatedId: holder?.id ?? null,
-            relatedName: holder?.name ?? null,
-            changes,
-          });
-        }
-        if (condition) {
-          await this.outbox.write(tx, caller.workspaceId, 'asset.condition_changed', {
-            asset,
-            ...condition,
-            at: asset.updated_at,
-          });
-        }
-        if (custody.in) {
-          await writeCustodyEvent(
-            this.outbox,
-            tx,
-            caller.workspaceId,
-            'assignment.checked_in',
-            asset,
-            custody.in,
-          );
-        }
-        if (custody.out) {
-          await writeCustodyEvent(
-            this.outbox,
-            tx,
-            caller.workspaceId,
-            'assignment.checked_out',
-            asset,
-            custody.out,
-          );
-        }
-        return asset;
-      });
+      return await this.writes.run(caller.workspaceId, (tx) =>
+        this.updateIn(tx, caller, id, input),
+      );
     } catch (error) {
       throw translateTagConflict(error, input.asset_tag);
     }
+  }
+
+  /**
+   * PATCH /assets/{id} inside a transaction someone else runs: an approved request's check-out
+   * (asset-requests/) writes the same row, events and feed entry a PATCH would, and rolls
+   * back with the request when anything after it fails.
+   */
+  async updateIn(
+    tx: EntityManager,
+    caller: CallerContext,
+    id: string,
+    input: UpdateAssetInput,
+  ): Promise<AssetDetail> {
+    const current = await findAssetRow(tx, caller.workspaceId, id, true);
+    const update = new UpdateSet(current.id, caller.workspaceId);
+    const set = (column: string, value: unknown) => update.set(column, value);
+    // Custody first: the asset row is locked (FOR UPDATE above), so concurrent PATCHes of one
+    // asset check it out and in one after the other and every change has its event; and
+    // people are locked before any category or location, the order PATCH /people uses.
+    let custody: { out: Holder | null; in: Holder | null } = { out: null, in: null };
+    // The check-out's due date when this write sets or clears it: its notice follows.
+    let custodyDue: { at: Date | null } | null = null;
+    if (input.assigned_to_id !== undefined && input.assigned_to_id !== current.assigned_to_id) {
+      const previous = current.assigned_to_id
+        ? { id: current.assigned_to_id, name: current.assigned_name ?? '' }
+        : null;
+      const next = input.assigned_to_id
+        ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
+        : null;
+      set('assigned_to_id', next?.id ?? null);
+      update.raw(next ? 'assigned_at = now()' : 'assigned_at = NULL');
+      custody = { in: previous, out: next };
+      // A new check-out has the due date given with it, or none; a check-in has none.
+      custodyDue = { at: dueDate(input.due_at, next !== null) };
+      set('custody_due_at', custodyDue.at);
+      // Read by the previous version's sweep while a rollout runs both (ADR 0020).
+      update.raw('overdue_at = NULL');
+    } else if (input.due_at !== undefined) {
+      // The check-out in place gets a new due date (or none), which may fire again.
+      const dueAt = dueDate(input.due_at, current.assigned_to_id !== null);
+      if (current.assigned_to_id !== null) {
+        custodyDue = { at: dueAt };
+        set('custody_due_at', dueAt);
+        update.raw('overdue_at = NULL');
+      }
+    }
+    // A check-out by hand, or a new due date, may not take the asset from a booking.
+    if (custody.out || (custodyDue?.at && current.assigned_to_id !== null)) {
+      await refuseBookedCheckout(tx, caller.workspaceId, current.id, custodyDue?.at ?? null);
+    }
+    // Its notice follows now, holding only the asset (and the people): the UPDATE below
+    // takes the workspace's counters row (a trigger), which the due-date engine's handler
+    // may be waiting for while it holds this notice (ADR 0020).
+    if (custodyDue) await armOverdue(tx, caller.workspaceId, current.id, custodyDue.at);
+    const condition =
+      input.condition !== undefined && input.condition !== current.condition
+        ? { from: current.condition, to: input.condition }
+        : null;
+    if (condition) set('condition', condition.to);
+    if (input.name !== undefined) set('name', input.name.trim());
+    if (input.status !== undefined) set('status', input.status);
+    for (const column of ['sku', 'brand', 'model', 'serial_number'] as const) {
+      if (input[column] !== undefined) set(column, input[column]);
+    }
+    if (input.asset_tag !== undefined && input.asset_tag.trim() !== current.asset_tag) {
+      // Under the counter lock, like creates, so a hand-set tag cannot race a generated one.
+      await lockWorkspaceCounters(tx, caller.workspaceId);
+      await assertTagFree(tx, caller.workspaceId, input.asset_tag.trim());
+      set('asset_tag', input.asset_tag.trim());
+    }
+    if (input.category !== undefined) {
+      set(
+        'category_id',
+        await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
+      );
+    }
+    if (input.location !== undefined) {
+      set(
+        'location_id',
+        await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+      );
+    }
+    if (input.custom_fields !== undefined) {
+      const next = applyCustomFields(
+        await customFieldDefinitions(tx, caller.workspaceId),
+        current.custom_fields,
+        input.custom_fields,
+      );
+      set('custom_fields', JSON.stringify(next));
+    }
+    if (update.empty) return toDetail(current);
+    await updateAsset(tx, update);
+    const asset = toDetail(await findAssetRow(tx, caller.workspaceId, current.id));
+    await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
+    const holder = custody.out ?? custody.in;
+    const changes = assetChanges(toDetail(current), asset);
+    // A write of the values already there is no change to record.
+    if (changes.length > 0) {
+      await this.activity.record(tx, caller.workspaceId, {
+        ...callerActivity(caller),
+        recordType: 'asset',
+        recordId: asset.id,
+        recordName: asset.name,
+        action: custodyAction(custody) ?? 'updated',
+        relatedId: holder?.id ?? null,
+        relatedName: holder?.name ?? null,
+        changes,
+      });
+    }
+    if (condition) {
+      await this.outbox.write(tx, caller.workspaceId, 'asset.condition_changed', {
+        asset,
+        ...condition,
+        at: asset.updated_at,
+      });
+    }
+    if (custody.in) {
+      await writeCustodyEvent(
+        this.outbox,
+        tx,
+        caller.workspaceId,
+        'assignment.checked_in',
+        asset,
+        custody.in,
+      );
+    }
+    if (custody.out) {
+      await writeCustodyEvent(
+        this.outbox,
+        tx,
+        caller.workspaceId,
+        'assignment.checked_out',
+        asset,
+        custody.out,
+      );
+    }
+    return asset;
   }
 }
 

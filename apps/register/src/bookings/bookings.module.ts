@@ -8,5 +8,6 @@ import { BookingsService } from './bookings.service';
   imports: [DueDatesModule],
   controllers: [BookingsRpcController],
   providers: [BookingsService, BookingDueDates],
+  exports: [BookingsService],
 })
 export class BookingsModule {}

@@ -194,6 +194,24 @@ export class BookingsService {
   }
 
   async create(caller: CallerContext, input: CreateBookingInput): Promise<Booking> {
+    try {
+      return await this.writes.run(caller.workspaceId, (tx) => this.createIn(tx, caller, input));
+    } catch (error) {
+      throw await this.overlapRefused(error, caller.workspaceId, input);
+    }
+  }
+
+  /**
+   * POST /bookings inside a transaction someone else runs (an approved request books its
+   * asset with the request's approval). The caller's transaction is gone when the exclusion
+   * constraint refuses the rows: it passes the error to `overlapRefused` after it.
+   */
+  async createIn(
+    tx: EntityManager,
+    caller: CallerContext,
+    input: CreateBookingInput,
+    made: { id?: string; createdBy?: string | null } = {},
+  ): Promise<Booking> {
     const startsAt = new Date(input.starts_at);
     const endsAt = new Date(input.ends_at);
     checkRange(startsAt, endsAt);
@@ -203,52 +221,63 @@ export class BookingsService {
       throw new DomainError('invalid_input', 'asset_ids must name each asset once');
     }
     const workspaceId = caller.workspaceId;
-    try {
-      return await this.writes.run(workspaceId, async (tx) => {
-        const settings = await bookingSettings(tx, workspaceId);
-        const confirmed = !settings.approval_required || (await mayApprove(tx, caller));
-        const person = await this.bookablePerson(tx, workspaceId, input.person_id);
-        await this.checkAssets(tx, workspaceId, assetIds, startsAt);
-        const id = newId('bkg');
-        const noShow = noShowAt(startsAt, settings.no_show_grace_minutes);
-        await insertBooking(
-          tx,
-          {
-            id,
-            workspace_id: workspaceId,
-            person_id: person.id,
-            status: confirmed ? 'confirmed' : 'requested',
-            starts_at: startsAt,
-            ends_at: endsAt,
-            notes: input.notes ?? null,
-            no_show_at: noShow,
-            created_by: caller.keyId,
-          },
-          assetIds,
-        );
-        // Not checked out by its start and the grace: a no-show, confirmed or still requested
-        // (booking-due-dates.ts).
-        await armNotice(tx, bookingSubject(workspaceId, id), BOOKING_NO_SHOW, noShow);
-        const booking = toBooking(await findBookingRow(tx, workspaceId, id));
-        await this.outbox.write(tx, workspaceId, 'booking.created', booking);
-        await this.outbox.write(
-          tx,
-          workspaceId,
-          confirmed ? 'booking.confirmed' : 'booking.requested',
-          booking,
-        );
-        await this.record(tx, caller, booking, 'created');
-        return booking;
-      });
-    } catch (error) {
-      if (!isBookingOverlap(error)) throw error;
-      // The constraint refused the rows; the transaction is gone, so the conflicts are read
-      // afresh (committed bookings: what the caller must move around).
-      const conflicts = await this.reads.run((db) =>
-        conflictsWith(db, workspaceId, assetIds, startsAt, endsAt),
-      );
-      throw new DomainError('conflict', conflictMessage(conflicts));
-    }
+    const settings = await bookingSettings(tx, workspaceId);
+    const confirmed = !settings.approval_required || (await mayApprove(tx, caller));
+    const person = await this.bookablePerson(tx, workspaceId, input.person_id);
+    await this.checkAssets(tx, workspaceId, assetIds, startsAt);
+    const id = made.id ?? newId('bkg');
+    const noShow = noShowAt(startsAt, settings.no_show_grace_minutes);
+    await insertBooking(
+      tx,
+      {
+        id,
+        workspace_id: workspaceId,
+        person_id: person.id,
+        status: confirmed ? 'confirmed' : 'requested',
+        starts_at: startsAt,
+        ends_at: endsAt,
+        notes: input.notes ?? null,
+        no_show_at: noShow,
+        created_by: made.createdBy === undefined ? caller.keyId : made.createdBy,
+      },
+      assetIds,
+    );
+    // Not checked out by its start and the grace: a no-show, confirmed or still requested
+    // (booking-due-dates.ts).
+    await armNotice(tx, bookingSubject(workspaceId, id), BOOKING_NO_SHOW, noShow);
+    const booking = toBooking(await findBookingRow(tx, workspaceId, id));
+    await this.outbox.write(tx, workspaceId, 'booking.created', booking);
+    await this.outbox.write(
+      tx,
+      workspaceId,
+      confirmed ? 'booking.confirmed' : 'booking.requested',
+      booking,
+    );
+    await this.record(tx, caller, booking, 'created');
+    return booking;
+  }
+
+  /**
+   * The error to answer for a failed create: the exclusion constraint's refusal becomes a 409
+   * naming each conflicting booking, asset and range (read afresh: the transaction is gone, so
+   * these are the committed bookings the caller must move around); anything else as it was.
+   */
+  async overlapRefused(
+    error: unknown,
+    workspaceId: string,
+    input: Pick<CreateBookingInput, 'asset_ids' | 'starts_at' | 'ends_at'>,
+  ): Promise<unknown> {
+    if (!isBookingOverlap(error)) return error;
+    const conflicts = await this.reads.run((db) =>
+      conflictsWith(
+        db,
+        workspaceId,
+        [...new Set(input.asset_ids)].sort(),
+        new Date(input.starts_at),
+        new Date(input.ends_at),
+      ),
+    );
+    return new DomainError('conflict', conflictMessage(conflicts));
   }
 
   /** A requested booking is confirmed by a manager and above: `booking.confirmed`, once. */

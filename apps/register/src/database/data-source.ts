@@ -32,6 +32,8 @@ import { CreateBookings1764400000000 } from './migrations/1764400000000-CreateBo
 import { BookingApproval1764410000000 } from './migrations/1764410000000-BookingApproval';
 import { CreateCalendarFeeds1764450000000 } from './migrations/1764450000000-CreateCalendarFeeds';
 import { CreateLicenses1764460000000 } from './migrations/1764460000000-CreateLicenses';
+import { CreateAssetRequests1764470000000 } from './migrations/1764470000000-CreateAssetRequests';
+import { AssetRequestEntity } from '../asset-requests/asset-request.entity';
 import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
 import {
   BookingAssetEntity,
@@ -83,6 +85,7 @@ export function registerDataSource(
       BookingApproval1764410000000,
       CreateCalendarFeeds1764450000000,
       CreateLicenses1764460000000,
+      CreateAssetRequests1764470000000,
     ],
     entities: [
       CategoryEntity,
@@ -108,6 +111,7 @@ export function registerDataSource(
       CalendarFeedEntity,
       LicenseEntity,
       LicenseSeatEntity,
+      AssetRequestEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

@@ -1,3 +1,4 @@
+import { ASSET_REQUEST_EXAMPLE, AssetRequest } from '../asset-requests/asset-request.views';
 import { ASSET_EXAMPLE, Asset } from '../assets/asset.views';
 import { BOOKING_EXAMPLE, Booking } from '../bookings/booking.views';
 import { AssetScan, ConditionChange } from '../assets/asset.events';
@@ -12,7 +13,6 @@ import { PingEvent } from '../webhooks/webhook.events';
 import { PlanChanged, QuotaLimitReached, RecordLimitReached } from '../workspaces/plan.events';
 import type { DeliverableEvent } from './event.constants';
 import {
-  AssetRequest,
   Audit,
   AuditItemMissing,
   Maintenance,
@@ -44,6 +44,9 @@ export const EMITTED_EVENTS = [
   'assignment.checked_out',
   'assignment.checked_in',
   'assignment.overdue',
+  'request.created',
+  'request.approved',
+  'request.rejected',
   'booking.created',
   'booking.confirmed',
   'booking.cancelled',
@@ -84,20 +87,11 @@ const asset = (what: string) => ({
 
 const custody = { asset: ASSET_EXAMPLE, person: PERSON, at: ASSET_EXAMPLE.updated_at };
 
-const request = (what: string, status: string) => ({
+/** request.*: the request after the change; the booking or check-out follows approval. */
+const request = (what: string, status: string, decision: object | null) => ({
   data: AssetRequest,
-  description: notEmitted(what),
-  examples: [
-    {
-      id: 'req_01jd8z0a1b2c3d4e5f6g7h8j9k',
-      status,
-      requested_by: PERSON,
-      asset: ASSET_REF,
-      note: 'Replacement for a broken screen',
-      created_at: AT,
-      updated_at: AT,
-    },
-  ],
+  description: what,
+  examples: [{ ...ASSET_REQUEST_EXAMPLE, status, decision }],
 });
 
 const audit = {
@@ -196,9 +190,29 @@ export const EVENT_CATALOG = {
     examples: [{ asset: ASSET_EXAMPLE, person: PERSON, since: AT, due_at: AT }],
   },
 
-  'request.created': request('An asset request was made.', 'pending'),
-  'request.approved': request('An asset request was approved.', 'approved'),
-  'request.rejected': request('An asset request was rejected.', 'rejected'),
+  'request.created': request(
+    'An asset was asked for (a given one or any of a category), for now or for a range. It waits for a manager.',
+    'pending',
+    null,
+  ),
+  'request.approved': request(
+    'A request was approved with a chosen asset, checked out now or booked: the `assignment.*` or `booking.*` events of that follow, from the same transaction.',
+    'approved',
+    {
+      note: null,
+      at: AT,
+      asset: ASSET_REQUEST_EXAMPLE.asset,
+      fulfilled_by: 'booking',
+      booking_id: 'bkg_01jd8z4a5b6c7d8e9f0g1h2j3k',
+    },
+  ),
+  'request.rejected': request('A request was refused; `decision.note` says why.', 'rejected', {
+    note: 'All cameras are out that day',
+    at: AT,
+    asset: null,
+    fulfilled_by: null,
+    booking_id: null,
+  }),
 
   'audit.started': {
     data: Audit,

@@ -6,7 +6,7 @@ import {
   TextField,
   TimestampField,
 } from '../fields/field.decorators';
-import { AssetRef, LocationRef, PersonRef, type NamedRef } from '../shared/refs';
+import { AssetRef, LocationRef, type NamedRef } from '../shared/refs';
 
 export { AssetRef };
 
@@ -32,20 +32,6 @@ function plainRef(schemaName: string) {
 }
 
 export const AuditRef = plainRef('AuditRef');
-
-@ContractSchema({ name: 'AssetRequest' })
-export class AssetRequest {
-  @TextField({ description: 'Id of the request.' }) id!: string;
-  @EnumField(['pending', 'approved', 'rejected']) status!: 'pending' | 'approved' | 'rejected';
-  @NestedField(PersonRef) requested_by!: NamedRef;
-
-  @NestedField(AssetRef, { nullable: true, description: 'The asset asked for, if a specific one.' })
-  asset!: AssetRef | null;
-
-  @TextField({ nullable: true }) note!: string | null;
-  @TimestampField() created_at!: string;
-  @TimestampField() updated_at!: string;
-}
 
 @ContractSchema({ name: 'Audit' })
 export class Audit {

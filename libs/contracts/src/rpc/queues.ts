@@ -1,4 +1,5 @@
 import { ACTIVITY_ADMIN_RPC, ACTIVITY_CONSOLE_RPC } from '../activity/activity.messages';
+import { ASSET_REQUEST_RPC } from '../asset-requests/asset-request.messages';
 import { ASSET_RPC } from '../assets/asset.messages';
 import { BOOKING_RPC } from '../bookings/booking.messages';
 import { LICENSE_RPC } from '../licenses/license.messages';
@@ -42,13 +43,14 @@ export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
  * `*.messages.ts` declares its messages and their entries).
  */
 
-/** The register's API queue: the public API's assets, people, members, bookings, licences. */
+/** The register's API queue: the public API's assets, people, members, bookings, requests, licences. */
 export const RegisterRpc = {
   ...ASSET_RPC,
   ...PEOPLE_RPC,
   ...MEMBER_RPC,
   ...BOOKING_RPC,
   ...LICENSE_RPC,
+  ...ASSET_REQUEST_RPC,
   ...CALENDAR_FEED_RPC,
 };
 
