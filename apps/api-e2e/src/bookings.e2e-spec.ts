@@ -14,6 +14,7 @@ import {
 import { WebhookReceiver, envelopeErrors, eventually } from '@custodian/testing';
 import { verify } from '@custodian/webhook-signature';
 import { randomUUID } from 'node:crypto';
+import { consoleMember } from './support/console-sign-in';
 import { Tenant, TestStack } from './support/stack';
 
 const HOUR = 3_600_000;
@@ -473,6 +474,56 @@ describe('bookings (e2e)', () => {
       expect(byReader.status).toBe(403);
       expect((await reader.get<AssetRequest>(`/requests/${asked.body.id}`)).body.status).toBe(
         'pending',
+      );
+    });
+
+    it('in the console: members ask and see their own, a manager decides, a member cannot', async () => {
+      const camera = await asset('Console camera');
+      const alice = await consoleMember(tenant, 'member', 'alice@requests.example');
+      const bob = await consoleMember(tenant, 'member', 'bob@requests.example');
+      const manager = await consoleMember(tenant, 'manager', 'manager@requests.example');
+      const ask = async (client: typeof alice) => {
+        const made = await client.post<AssetRequest>('/console/api/requests', {
+          person_id: person.id,
+          asset_id: camera.id,
+          starts_at: at(100),
+          ends_at: at(104),
+        });
+        expect(made.status).toBe(201);
+        return made.body;
+      };
+      const mine = await ask(alice);
+      const theirs = await ask(bob);
+      const own = await alice.get<Page<AssetRequest>>('/console/api/requests');
+      expect(own.body.data.map((request) => request.id)).toEqual([mine.id]);
+      expect((await alice.get(`/console/api/requests/${theirs.id}`)).status).toBe(404);
+      const forbidden = await alice.post<ErrorBody>(`/console/api/requests/${mine.id}/approve`, {});
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.body.message).toMatch(/approve or reject asset requests/);
+      const inbox = await manager.get<Page<AssetRequest>>('/console/api/requests?status=pending');
+      expect(inbox.body.data.map((request) => request.id)).toEqual(
+        expect.arrayContaining([mine.id, theirs.id]),
+      );
+      const approved = await manager.post<AssetRequest>(
+        `/console/api/requests/${mine.id}/approve`,
+        {},
+      );
+      expect(approved.status).toBe(200);
+      expect(approved.body.decision?.fulfilled_by).toBe('booking');
+      // The same slot for Bob: the booking Alice's approval made is in the way, named.
+      const clash = await manager.post<ErrorBody>(`/console/api/requests/${theirs.id}/approve`, {});
+      expect(clash.status).toBe(409);
+      expect(clash.body.message).toContain(approved.body.decision?.booking_id ?? 'bkg_');
+      const rejected = await manager.post<AssetRequest>(
+        `/console/api/requests/${theirs.id}/reject`,
+        { note: 'Alice has it that day' },
+      );
+      expect(rejected.body).toMatchObject({
+        status: 'rejected',
+        decision: { note: 'Alice has it that day' },
+      });
+      expect((await bob.get<AssetRequest>(`/console/api/requests/${theirs.id}`)).body.status).toBe(
+        'rejected',
       );
     });
   });

@@ -84,6 +84,8 @@ interface Ids {
   /** An invited member. */
   member: string;
   person: string;
+  /** A pending asset request (for the person, of the asset). */
+  request: string;
   /** The owner's console session, by its id in the list (not its cookie). */
   session: string;
 }
@@ -125,6 +127,12 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   'DELETE /console/api/members/{id}': (ids) => ({ id: ids.member }),
   'PATCH /console/api/members/{id}': (ids) => ({ id: ids.member, body: { role: 'admin' } }),
   'POST /console/api/members/{id}/invitation': (ids) => ({ id: ids.member }),
+  'GET /console/api/requests/{id}': (ids) => ({ id: ids.request }),
+  'POST /console/api/requests/{id}/approve': (ids) => ({ id: ids.request, body: {} }),
+  'POST /console/api/requests/{id}/reject': (ids) => ({
+    id: ids.request,
+    body: { note: 'taken over' },
+  }),
 };
 
 /**
@@ -254,6 +262,21 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
   'POST /console/api/members/{id}/invitation': {
     path: (ids) => `/console/api/members/${ids.member}/invitation`,
     as: 'owner',
+  },
+  'POST /console/api/requests': {
+    path: () => '/console/api/requests',
+    as: 'owner',
+    valid: (ids) => ({ person_id: ids.person, asset_id: ids.asset }),
+  },
+  'POST /console/api/requests/{id}/approve': {
+    path: (ids) => `/console/api/requests/${ids.request}/approve`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/requests/{id}/reject': {
+    path: (ids) => `/console/api/requests/${ids.request}/reject`,
+    as: 'owner',
+    valid: () => ({ note: 'hostile' }),
   },
   // No body: the sweep's JSON bodies are ignored and each makes the owner a new feed URL
   // (the sweep's session signed in by link a moment ago, so no password is asked).
@@ -519,6 +542,11 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       full_name: `${name} hire`,
     });
     expect(person.status).toBe(201);
+    const request = await client.post<{ id: string }>('/console/api/requests', {
+      person_id: person.body.id,
+      asset_id: asset.body.id,
+    });
+    expect(request.status).toBe(201);
     const invited = await httpRequest<{ id: string }>(`${base}/api/v1/members`, {
       method: 'POST',
       headers: { 'x-api-key': key.body.key },
@@ -540,6 +568,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         deletedAsset: binned.body.id,
         member: invited.body.id,
         person: person.body.id,
+        request: request.body.id,
         session,
       },
       key: key.body.key,

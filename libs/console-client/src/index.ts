@@ -92,3 +92,12 @@ export type UsageMeter = PlanUsage['meters'][number];
 export type UsageNotice = PlanUsage['notices'][number];
 export type KeyUsage = PlanUsage['keys'][number];
 export type CustomField = JsonResponse<'/console/api/custom-fields', 'get', 200>[number];
+export type AssetRequestPage = JsonResponse<'/console/api/requests', 'get', 200>;
+export type AssetRequest = AssetRequestPage['data'][number];
+export type AssetRequestStatus = AssetRequest['status'];
+export type AssetRequestListQuery = NonNullable<
+  paths['/console/api/requests']['get']['parameters']['query']
+>;
+export type AssetRequestInput = JsonBody<'/console/api/requests', 'post'>;
+export type AssetRequestApproval = JsonBody<'/console/api/requests/{id}/approve', 'post'>;
+export type AssetRequestRejection = JsonBody<'/console/api/requests/{id}/reject', 'post'>;

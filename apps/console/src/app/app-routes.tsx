@@ -15,6 +15,9 @@ import { OverviewPage } from '../overview/overview.page';
 import { PeoplePage } from '../people/people.page';
 import { PersonFormPage } from '../people/person-form.page';
 import { PersonPage } from '../people/person.page';
+import { RequestFormPage } from '../requests/request-form.page';
+import { RequestPage } from '../requests/request.page';
+import { RequestsPage } from '../requests/requests.page';
 import { AcceptInvitationPage } from '../sign-in/accept-invitation.page';
 import { SignInLinkPage } from '../sign-in/sign-in-link.page';
 import { SignInPage } from '../sign-in/sign-in.page';
@@ -118,6 +121,30 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="people.manage" action="change people">
                 <PersonFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="requests"
+            element={
+              <RequirePermission permission="requests.view" action="see asset requests">
+                <RequestsPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="requests/new"
+            element={
+              <RequirePermission permission="requests.view" action="ask for assets">
+                <RequestFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="requests/:id"
+            element={
+              <RequirePermission permission="requests.view" action="see asset requests">
+                <RequestPage />
               </RequirePermission>
             }
           />

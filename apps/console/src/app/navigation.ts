@@ -26,6 +26,7 @@ export function navSections(session: Session): NavSection[] {
       items: [
         ...item(can(session, 'assets.view'), '/assets', 'Assets'),
         ...item(can(session, 'people.view'), '/people', 'People'),
+        ...item(can(session, 'requests.view'), '/requests', 'Requests'),
         ...item(can(session, 'assets.scan'), '/scan', 'Scan'),
       ],
     },

@@ -70,6 +70,11 @@ function AssetDetails({ asset }: { asset: Asset }) {
         <Link to={`/assets/${asset.id}/label`} className="button">
           Label
         </Link>
+        {can(session, 'requests.view') && asset.status === 'active' && (
+          <Link to={`/requests/new?asset=${asset.id}`} className="button">
+            Ask for it
+          </Link>
+        )}
         {manage && (
           <Link to={`/assets/${asset.id}/edit`} className="button">
             Edit

@@ -15,6 +15,7 @@ export const QUERY_ROOT = {
   keys: 'keys',
   members: 'members',
   people: 'people',
+  requests: 'requests',
   sessions: 'sessions',
   usage: 'usage',
   webhooks: 'webhooks',

@@ -15,6 +15,8 @@ export const CONSOLE_PERMISSIONS = [
   'people.manage',
   'members.view',
   'members.manage',
+  'requests.view',
+  'requests.decide',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -23,7 +25,8 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * key acting as admin would; managers see keys and the delivery log but change neither, and
  * run the register (assets: create, edit, custody, condition, bin; people: create, edit,
  * offboard); members see assets and people and scan tags. Everyone sees who the members are;
- * owners and admins remove them.
+ * owners and admins remove them. Every member asks for assets (`requests.view`: their own
+ * requests); managers and above see the inbox and decide (`requests.decide`).
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -38,8 +41,17 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'people.view',
     'people.manage',
     'members.view',
+    'requests.view',
+    'requests.decide',
   ],
-  member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view', 'members.view'],
+  member: [
+    'workspace.view',
+    'assets.view',
+    'assets.scan',
+    'people.view',
+    'members.view',
+    'requests.view',
+  ],
 };
 
 export function permissionsOf(role: MemberRole): ConsolePermission[] {

@@ -5,12 +5,18 @@ import { ConsoleSessionModule } from '../session/console-session.module';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { ConsoleMembersController } from './console-members.controller';
 import { ConsolePeopleController } from './console-people.controller';
+import { ConsoleRequestsController } from './console-requests.controller';
 import { ConsoleRegister } from './console-register';
 
-/** Assets, people and members, owned by the register. */
+/** Assets, people, members and asset requests, owned by the register. */
 @Module({
   imports: [ConsoleSessionModule, AdminModule, RegisterClientModule],
-  controllers: [ConsoleAssetsController, ConsolePeopleController, ConsoleMembersController],
+  controllers: [
+    ConsoleAssetsController,
+    ConsolePeopleController,
+    ConsoleMembersController,
+    ConsoleRequestsController,
+  ],
   providers: [ConsoleRegister],
 })
 export class ConsoleRegisterModule {}

@@ -43,6 +43,8 @@ const DOING: Record<ConsolePermission, string> = {
   'people.manage': 'change people',
   'members.view': 'see members',
   'members.manage': 'invite or remove members',
+  'requests.view': 'ask for assets',
+  'requests.decide': 'approve or reject asset requests',
 };
 
 /**

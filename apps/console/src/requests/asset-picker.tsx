@@ -1,0 +1,71 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { assetQueries } from '../assets/assets.queries';
+import { ErrorNotice } from '../shared/notices';
+
+/**
+ * Find an asset by name, tag or serial number and choose it: the request form's "a given
+ * asset" and the approval's "asset given". `initialSearch` starts the list (a category's name).
+ */
+export function AssetPicker({
+  id,
+  label,
+  value,
+  onChange,
+  initialSearch = '',
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (assetId: string) => void;
+  initialSearch?: string;
+}) {
+  const [search, setSearch] = useState(initialSearch);
+  const [query, setQuery] = useState(initialSearch);
+  const assets = useQuery(
+    assetQueries.list({ pageSize: 20, status: 'active', ...(query ? { search: query } : {}) }),
+  );
+  const choices = assets.data?.data ?? [];
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${id}-search`}>Find an asset</label>
+        <div className="inline-form">
+          <input
+            id={`${id}-search`}
+            type="search"
+            value={search}
+            maxLength={200}
+            placeholder="Name, tag or serial number"
+            onChange={(event) => setSearch(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') {
+                event.preventDefault();
+                setQuery(search.trim());
+              }
+            }}
+          />
+          <button type="button" className="button-small" onClick={() => setQuery(search.trim())}>
+            Find
+          </button>
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+          <option value="">
+            {assets.isPending ? 'Loading assets…' : `Choose (${choices.length} shown)`}
+          </option>
+          {choices.map((asset) => (
+            <option key={asset.id} value={asset.id}>
+              {asset.name}
+              {asset.category ? ` · ${asset.category.name}` : ''}
+              {asset.assigned_to ? ' · checked out' : ''}
+            </option>
+          ))}
+        </select>
+        <ErrorNotice error={assets.error} />
+      </div>
+    </>
+  );
+}
