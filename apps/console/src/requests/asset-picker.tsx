@@ -5,27 +5,32 @@ import { ErrorNotice } from '../shared/notices';
 
 /**
  * Find an asset by name, tag or serial number and choose it: the request form's "a given
- * asset" and the approval's "asset given". `initialSearch` starts the list (a category's name).
+ * asset" and the approval's "asset given". With `category`, only the assets found that are of
+ * it are offered (a request by category is met with one of its assets; the register checks).
  */
 export function AssetPicker({
   id,
   label,
   value,
   onChange,
-  initialSearch = '',
+  category,
 }: {
   id: string;
   label: string;
   value: string;
   onChange: (assetId: string) => void;
-  initialSearch?: string;
+  category?: string;
 }) {
-  const [search, setSearch] = useState(initialSearch);
-  const [query, setQuery] = useState(initialSearch);
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
   const assets = useQuery(
     assetQueries.list({ pageSize: 20, status: 'active', ...(query ? { search: query } : {}) }),
   );
-  const choices = assets.data?.data ?? [];
+  const found = assets.data?.data ?? [];
+  const wanted = category?.toLowerCase();
+  const choices = wanted
+    ? found.filter((asset) => asset.category?.name.toLowerCase() === wanted)
+    : found;
   return (
     <>
       <div className="field">
@@ -64,6 +69,12 @@ export function AssetPicker({
             </option>
           ))}
         </select>
+        {category && (
+          <p className="hint">
+            Assets of {category} among the {found.length} found; search by name, tag or serial
+            number for others.
+          </p>
+        )}
         <ErrorNotice error={assets.error} />
       </div>
     </>

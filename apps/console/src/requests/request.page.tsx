@@ -162,7 +162,7 @@ function ApproveForm({ request }: { request: AssetRequest }) {
           label={`Asset given (${request.category?.name ?? 'any'})`}
           value={assetId}
           onChange={setAssetId}
-          initialSearch={request.category?.name ?? ''}
+          {...(request.category ? { category: request.category.name } : {})}
         />
       )}
       <fieldset>
