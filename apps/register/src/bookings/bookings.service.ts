@@ -23,6 +23,7 @@ import {
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
 import { ActivityLog, changedFields, newId, queryRows } from '@custodian/persistence';
+import { AVAILABILITY_ASSET } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { assetChanges } from '../activity/record-changes';
@@ -172,7 +173,7 @@ export class BookingsService {
     return this.reads.heavy(async (db) => {
       const [asset] = await queryRows<{ id: string; name: string; asset_tag: string }>(
         db,
-        `SELECT id, name, asset_tag FROM register.assets WHERE id = $1 AND workspace_id = $2`,
+        AVAILABILITY_ASSET,
         [assetId, caller.workspaceId],
       );
       if (!asset) throw notFound;

@@ -32,6 +32,7 @@ import { CreateBookings1764400000000 } from './migrations/1764400000000-CreateBo
 import { BookingApproval1764410000000 } from './migrations/1764410000000-BookingApproval';
 import { CreateCalendarFeeds1764450000000 } from './migrations/1764450000000-CreateCalendarFeeds';
 import { CreateLicenses1764460000000 } from './migrations/1764460000000-CreateLicenses';
+import { BookingRangeIndex1764470000000 } from './migrations/1764470000000-BookingRangeIndex';
 import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
 import {
   BookingAssetEntity,
@@ -83,6 +84,7 @@ export function registerDataSource(
       BookingApproval1764410000000,
       CreateCalendarFeeds1764450000000,
       CreateLicenses1764460000000,
+      BookingRangeIndex1764470000000,
     ],
     entities: [
       CategoryEntity,
