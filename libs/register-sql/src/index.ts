@@ -1,4 +1,5 @@
 export * from './asset-reads';
+export * from './booking-reads';
 export * from './like-pattern';
 export * from './list-cache';
 export * from './list-sql';

@@ -1,12 +1,20 @@
 import { ASSET_UNPAGED_MAX } from '@custodian/contracts';
-import { ASSET_BY_ID, ASSET_LIST, ListCache, readList } from '@custodian/register-sql';
+import {
+  ASSET_BY_ID,
+  ASSET_LIST,
+  AVAILABILITY_ASSET,
+  BUSY_INTERVALS,
+  ListCache,
+  bookingPageSql,
+  readList,
+} from '@custodian/register-sql';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { BARE_WORKSPACE_HEADER } from './read-cases';
 
 /**
- * The lower bound the full path is measured against: the same SQL (the asset reads of
- * @custodian/register-sql, which the register's asset store serves, and its list reads)
+ * The lower bound the full path is measured against: the same SQL (the asset and booking reads
+ * of @custodian/register-sql, which the register's stores serve, and its list reads)
  * behind a bare Fastify handler, no auth, no broker, no framework. Run as its own process by
  * the bench.
  */
@@ -58,6 +66,43 @@ async function main(): Promise<void> {
       );
       if (filter.page === null) return rows;
       return { data: rows, page: filter.page, pageSize: filter.pageSize, total };
+    },
+  );
+
+  // GET /assets/{id}/availability as BookingsService.availability reads it: the asset, then
+  // its busy stretches, one statement after the other on the pool.
+  app.get<{ Params: { id: string }; Querystring: { from: string; to: string } }>(
+    '/assets/:id/availability',
+    async (request, reply) => {
+      const workspace = workspaceOf(request.headers);
+      const from = new Date(request.query.from);
+      const to = new Date(request.query.to);
+      const { rows } = await pool.query(AVAILABILITY_ASSET, [request.params.id, workspace]);
+      const asset = rows[0] as { id: string } | undefined;
+      if (!asset) return reply.status(404).send({ statusCode: 404 });
+      const busy = await pool.query(BUSY_INTERVALS, [workspace, asset.id, from, to]);
+      return { asset, from, to, busy: busy.rows };
+    },
+  );
+
+  // GET /bookings as BookingsService.list reads it: the count, then the page.
+  app.get<{ Querystring: { from?: string; to?: string; page?: string; pageSize?: string } }>(
+    '/bookings',
+    async (request) => {
+      const page = Number(request.query.page ?? 1);
+      const pageSize = Number(request.query.pageSize ?? 50);
+      const { count, rows, params } = bookingPageSql(
+        {
+          workspaceId: workspaceOf(request.headers),
+          ...(request.query.from ? { from: new Date(request.query.from) } : {}),
+          ...(request.query.to ? { to: new Date(request.query.to) } : {}),
+        },
+        page,
+        pageSize,
+      );
+      const counted = await pool.query<{ total: number }>(count, params);
+      const data = await pool.query(rows, params);
+      return { data: data.rows, page, pageSize, total: counted.rows[0]?.total ?? 0 };
     },
   );
 

@@ -3,6 +3,7 @@ import { benchContext } from './context-cost';
 import { benchIdle } from './idle';
 import { benchLimits } from './limits';
 import { benchObservability } from './observability';
+import { benchRace } from './race';
 import { benchReads } from './reads';
 import { benchRpc } from './rpc';
 import { benchWebhooks } from './webhooks';
@@ -15,6 +16,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   observability: benchObservability,
   context: benchContext,
   idle: benchIdle,
+  race: benchRace,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */

@@ -134,6 +134,21 @@ describe('READ_TARGETS', () => {
     expect(saturation.met({ full: run({ errors: 1 }), beside: run() })).toBe(false);
   });
 
+  it('holds the booking reads to 1.5x the bare p95 at the same rate, both clean', () => {
+    for (const name of ['availability', 'bookings-week'] as const) {
+      const within = target(name);
+      const steady = (full: number, bare: number, over: Partial<LoadResult> = {}) =>
+        measure({ steady: run({ p95: full, ...over }), bareSteady: run({ p95: bare }) });
+      expect(within.met(steady(15, 10))).toBe(true);
+      expect(within.met(steady(15.1, 10))).toBe(false);
+      expect(within.met(steady(1, 10, { errors: 1 }))).toBe(false);
+      expect(within.met(measure({ steady: run({ p95: 1 }) }))).toBe(false);
+      expect(within.met(measure({ steady: run({ p95: 1 }), bareSteady: run({ non2xx: 1 }) }))).toBe(
+        false,
+      );
+    }
+  });
+
   it('has none for the cases issue 13 gives no figure', () => {
     expect(READ_TARGETS.exact).toBeUndefined();
     expect(READ_TARGETS.punctuation).toBeUndefined();

@@ -12,6 +12,8 @@ export const READ_CASES = [
   'punctuation',
   'deep',
   'sorted',
+  'availability',
+  'bookings-week',
   'unpaged',
   'saturation',
   'tenant',
@@ -61,7 +63,17 @@ const steadyP95 = (ms: number): Target => ({
   met: ({ steady }) => clean(steady) && steady.p95 <= ms,
 });
 
-/** Issue 13's targets (this machine, same run). Cases without one only report. */
+/**
+ * Issue 32's: the full path's p95 at half peak within `ratio` times the bare handler's at the
+ * same rate, same run, both clean.
+ */
+const withinBare = (ratio: number): Target => ({
+  text: `p95 <= ${ratio}x bare's at half peak`,
+  met: ({ steady, bareSteady }) =>
+    clean(steady) && clean(bareSteady) && steady.p95 <= ratio * bareSteady.p95,
+});
+
+/** Issue 13's targets (this machine, same run), and issue 32's. Cases without one only report. */
 export const READ_TARGETS: Partial<Record<ReadCase, Target>> = {
   fetch: {
     text: 'full path >= 45% of bare; p99 <= 25 ms at half peak',
@@ -80,6 +92,8 @@ export const READ_TARGETS: Partial<Record<ReadCase, Target>> = {
   // Issue 14 set no target for a sorted page; held to the default order's page 1.
   sorted: steadyP95(20),
   tenant: steadyP95(10),
+  availability: withinBare(1.5),
+  'bookings-week': withinBare(1.5),
   unpaged: {
     text: '0 errors; p95 <= 1 s; RSS growth <= 100 MB per app',
     met: ({ full, rssMb }) =>

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { bookingsIn, seedBookings, weekAnchor, weeks } from './booking-seed';
 import { load, type LoadResult } from './load';
 import { paced } from './paced';
 import { benchEnv, dropDatabase, runNode, stopAll, waitForHttp } from './processes';
@@ -32,6 +33,8 @@ import { benchRpc } from './rpc';
 import { createTenant } from './tenant';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 1_000_000);
+/** Bookings in the big workspace, seeded only when a booking case runs (issue 32). */
+const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 1_000_000);
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 5000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -50,6 +53,9 @@ const BARE = 'http://127.0.0.1:3202';
 
 /** The cases that read the big workspace, which is seeded only when one of them runs. */
 const BIG_WORKSPACE_CASES: ReadCase[] = READ_CASES.filter((name) => name !== 'tenant');
+const BOOKING_CASES: ReadCase[] = ['availability', 'bookings-week'];
+/** The weeks the booking cases read, from this many weeks before the current one. */
+const BOOKING_WEEKS = { first: -5, count: 10 };
 
 interface CaseRun {
   name: ReadCase;
@@ -68,7 +74,9 @@ interface Stack {
  * bare Fastify + pg handler serving the same SQL, case by case (issue 13): single fetch, page 1,
  * searches of each kind on BENCH_ASSETS (1,000,000) assets in one workspace, a deep page, the
  * unpaged array, saturation, and a search in a 1,000-asset workspace beside BENCH_TENANTS
- * (5,000) others of 1,000. BENCH_CASES=a,b runs some. Then the RPC transport alone
+ * (5,000) others of 1,000; then, with BENCH_BOOKINGS (1,000,000) bookings in the big workspace,
+ * a busy asset's availability over a week and a week's first page of bookings (issue 32).
+ * BENCH_CASES=a,b runs some. Then the RPC transport alone
  * (`npm run bench -- rpc`).
  */
 export async function benchReads(): Promise<void> {
@@ -106,6 +114,19 @@ export async function benchReads(): Promise<void> {
         ...TERMS.punctuation,
       ];
       printCounts(await matchCounts(db, big.workspace.id, terms), ASSETS);
+    }
+    const anchor = weekAnchor(new Date());
+    const bookingWeeks = weeks(anchor, BOOKING_WEEKS.first, BOOKING_WEEKS.count);
+    let busyAssetId = '';
+    if (BOOKING_CASES.some((name) => cases.has(name))) {
+      const seeded = await seedBookings(db, big.workspace.id, ASSETS, BOOKINGS, 'bench', anchor);
+      busyAssetId = seeded.busyAssetId;
+      printSeed(`${BOOKINGS} bookings over the ${ASSETS} assets`, seeded);
+      const counts = [];
+      for (const week of bookingWeeks) {
+        counts.push(await bookingsIn(db, big.workspace.id, week.from, week.to));
+      }
+      console.log(`bookings in each week read: ${counts.join(', ')}; busy asset ${busyAssetId}\n`);
     }
     const bare = runNode('tools/bench/src/bare-server.js', {
       ...env,
@@ -154,6 +175,18 @@ export async function benchReads(): Promise<void> {
         ['name', '-name', '-updated_at'].flatMap((sort) =>
           range(1, 10).map((page) => `/assets?page=${page}&pageSize=50&sort=${sort}`),
         ),
+      ],
+      [
+        'availability',
+        `GET /assets/{busy}/availability, ${BOOKING_WEEKS.count} weeks`,
+        bookingWeeks.map(
+          ({ from, to }) => `/assets/${busyAssetId}/availability?${rangeQuery(from, to)}`,
+        ),
+      ],
+      [
+        'bookings-week',
+        `GET /bookings?from&to, ${BOOKING_WEEKS.count} weeks, page 1 of 50`,
+        bookingWeeks.map(({ from, to }) => `/bookings?${rangeQuery(from, to)}`),
       ],
     ];
     for (const [name, route, paths] of plain) {
@@ -316,6 +349,10 @@ async function saturate(
 
 const api = (path: string) => `/api/v1${path}`;
 
+/** `from=...&to=...`, ISO. */
+const rangeQuery = (from: Date, to: Date) =>
+  `from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`;
+
 /**
  * Waits until the register and Postgres have finished the last run's work: requests whose
  * callers gave up at the gateway's deadline stay queued and keep running, and would otherwise
@@ -383,7 +420,8 @@ function printTables(results: CaseRun[]): void {
       ' half of; "answers/s" includes the register\'s quick refusals (503 + Retry-After, ADR' +
       ' 0015), counted with any other non-2xx under "errors". Latencies are of every answer.\n' +
       `\n${CONNECTIONS} connections, ${DURATION} s per run, ` +
-      `${ASSETS} assets in one workspace; many-tenant: ${TENANTS} x ${TENANT_ASSETS}\n`,
+      `${ASSETS} assets in one workspace (${BOOKINGS} bookings when a booking case runs); ` +
+      `many-tenant: ${TENANTS} x ${TENANT_ASSETS}\n`,
   );
   console.log(
     markdownTable(

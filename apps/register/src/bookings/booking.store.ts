@@ -1,6 +1,12 @@
 import type { Booking, BookingCancelReason, BookingStatus } from '@custodian/contracts';
 import { DomainError } from '@custodian/contracts';
 import { queryRows, type Queryable } from '@custodian/persistence';
+import {
+  BOOKING_COLUMNS,
+  BUSY_INTERVALS,
+  bookingPageSql,
+  type BookingFilter,
+} from '@custodian/register-sql';
 import type { EntityManager } from 'typeorm';
 import type { BookingEntity } from './booking.entity';
 
@@ -103,18 +109,6 @@ export function conflictsWith(
   );
 }
 
-const BOOKING_COLUMNS = `b.*, p.full_name AS person_name,
-  (SELECT coalesce(json_agg(json_build_object(
-            'id', ba.asset_id,
-            'name', coalesce(a.name, d.name, ba.asset_id),
-            'asset_tag', coalesce(a.asset_tag, d.asset_tag, ''),
-            'returned_at', to_char(ba.returned_at AT TIME ZONE 'UTC',
-                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY ba.asset_id), '[]')
-     FROM register.booking_assets ba
-     LEFT JOIN register.assets a ON a.id = ba.asset_id
-     LEFT JOIN register.deleted_assets d ON d.id = ba.asset_id
-    WHERE ba.booking_id = b.id) AS assets`;
-
 export async function findBookingRow(
   db: EntityManager,
   workspaceId: string,
@@ -143,37 +137,7 @@ export function bookingNotFound(id: string): DomainError {
   return new DomainError('not_found', `Booking ${id} not found`);
 }
 
-export interface BookingFilter {
-  workspaceId: string;
-  from?: Date;
-  to?: Date;
-  assetId?: string;
-  personId?: string;
-  status?: BookingStatus;
-}
-
-/** The filter as SQL over `register.bookings b`, with its parameters from $1. */
-function where(filter: BookingFilter): { sql: string; parameters: unknown[] } {
-  const parameters: unknown[] = [filter.workspaceId];
-  const clauses = ['b.workspace_id = $1'];
-  const add = (clause: (n: number) => string, value: unknown) => {
-    parameters.push(value);
-    clauses.push(clause(parameters.length));
-  };
-  if (filter.from) add((n) => `b.ends_at > $${n}`, filter.from);
-  if (filter.to) add((n) => `b.starts_at < $${n}`, filter.to);
-  if (filter.personId) add((n) => `b.person_id = $${n}`, filter.personId);
-  if (filter.status) add((n) => `b.status = $${n}`, filter.status);
-  if (filter.assetId) {
-    add(
-      (n) =>
-        `EXISTS (SELECT 1 FROM register.booking_assets ba
-                  WHERE ba.booking_id = b.id AND ba.workspace_id = $1 AND ba.asset_id = $${n})`,
-      filter.assetId,
-    );
-  }
-  return { sql: clauses.join(' AND '), parameters };
-}
+export type { BookingFilter };
 
 /** A page of the filtered bookings, by start then id, and how many match. */
 export async function bookingPage(
@@ -182,21 +146,9 @@ export async function bookingPage(
   page: number,
   pageSize: number,
 ): Promise<{ rows: BookingRow[]; total: number }> {
-  const { sql, parameters } = where(filter);
-  const [counted] = await queryRows<{ total: number }>(
-    db,
-    `SELECT count(*)::int AS total FROM register.bookings b WHERE ${sql}`,
-    parameters,
-  );
-  const rows = await queryRows<BookingRow>(
-    db,
-    `SELECT ${BOOKING_COLUMNS}
-       FROM register.bookings b JOIN register.people p ON p.id = b.person_id
-      WHERE ${sql}
-      ORDER BY b.starts_at, b.id
-      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-    parameters,
-  );
+  const { count, rows: rowsSql, params } = bookingPageSql(filter, page, pageSize);
+  const [counted] = await queryRows<{ total: number }>(db, count, params);
+  const rows = await queryRows<BookingRow>(db, rowsSql, params);
   return { rows, total: counted?.total ?? 0 };
 }
 
@@ -447,28 +399,5 @@ export function busyIntervals(
   from: Date,
   to: Date,
 ): Promise<BusyRow[]> {
-  return queryRows<BusyRow>(
-    db,
-    `SELECT greatest(lower(ba.during), $3) AS "from", least(upper(ba.during), $4) AS "to",
-            'booking' AS kind, b.id AS booking_id, b.status, b.person_id,
-            p.full_name AS person_name
-       FROM register.booking_assets ba
-       JOIN register.bookings b ON b.id = ba.booking_id
-       JOIN register.people p ON p.id = b.person_id
-      WHERE ba.workspace_id = $1 AND ba.asset_id = $2 AND ba.holds
-        AND ba.during && tstzrange($3, $4)
-     UNION ALL
-     SELECT greatest(a.assigned_at, $3), CASE WHEN a.custody_due_at IS NULL THEN NULL
-                                           ELSE least(a.custody_due_at, $4) END,
-            'check_out', NULL, NULL, a.assigned_to_id, p.full_name
-       FROM register.assets a JOIN register.people p ON p.id = a.assigned_to_id
-      WHERE a.workspace_id = $1 AND a.id = $2
-        AND (a.custody_due_at IS NULL OR a.custody_due_at > $3) AND a.assigned_at < $4
-        AND NOT EXISTS (
-          SELECT 1 FROM register.booking_assets ba JOIN register.bookings b ON b.id = ba.booking_id
-           WHERE ba.asset_id = a.id AND ba.returned_at IS NULL
-             AND b.status IN ('checked_out', 'overdue') AND b.person_id = a.assigned_to_id)
-     ORDER BY 1, 4`,
-    [workspaceId, assetId, from, to],
-  );
+  return queryRows<BusyRow>(db, BUSY_INTERVALS, [workspaceId, assetId, from, to]);
 }

@@ -23,6 +23,7 @@ import {
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
 import { ActivityLog, changedFields, newId, queryRows } from '@custodian/persistence';
+import { AVAILABILITY_ASSET } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { assetChanges } from '../activity/record-changes';
@@ -169,10 +170,12 @@ export class BookingsService {
     }
     const notFound = new DomainError('not_found', `Asset ${assetId} not found`);
     if (assetId.length > 64 || assetId.includes('\u0000')) throw notFound;
-    return this.reads.heavy(async (db) => {
+    // A cheap read, as a fetch by id (ADR 0014): two index lookups of one asset, whatever
+    // the workspace's size, so it skips the heavy lane's admission.
+    return this.reads.run(async (db) => {
       const [asset] = await queryRows<{ id: string; name: string; asset_tag: string }>(
         db,
-        `SELECT id, name, asset_tag FROM register.assets WHERE id = $1 AND workspace_id = $2`,
+        AVAILABILITY_ASSET,
         [assetId, caller.workspaceId],
       );
       if (!asset) throw notFound;

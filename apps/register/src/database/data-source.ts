@@ -33,6 +33,7 @@ import { BookingApproval1764410000000 } from './migrations/1764410000000-Booking
 import { CreateCalendarFeeds1764450000000 } from './migrations/1764450000000-CreateCalendarFeeds';
 import { CreateLicenses1764460000000 } from './migrations/1764460000000-CreateLicenses';
 import { CreateAssetRequests1764470000000 } from './migrations/1764470000000-CreateAssetRequests';
+import { BookingRangeIndex1764480000000 } from './migrations/1764480000000-BookingRangeIndex';
 import { AssetRequestEntity } from '../asset-requests/asset-request.entity';
 import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
 import {
@@ -86,6 +87,7 @@ export function registerDataSource(
       CreateCalendarFeeds1764450000000,
       CreateLicenses1764460000000,
       CreateAssetRequests1764470000000,
+      BookingRangeIndex1764480000000,
     ],
     entities: [
       CategoryEntity,

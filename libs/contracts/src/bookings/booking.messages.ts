@@ -63,11 +63,12 @@ export const BOOKING_RPC = {
     UpdateBookingSettingsMessage,
     reply<BookingSettings>(),
   ),
+  // READ, not LIST: one asset's busy stretches are two index lookups at any size (ADR 0014).
   assetAvailability: rpc(
     'assets.availability',
     AvailabilityMessage,
     reply<AssetAvailability>(),
-    LIST,
+    READ,
   ),
   bookingsCheckOut: rpc('bookings.check-out', RecordMessage, reply<Booking>()),
   bookingsCheckIn: rpc('bookings.check-in', CheckInBookingMessage, reply<Booking>()),
