@@ -4,6 +4,8 @@ import {
   type ErrorBody,
   type EventEnvelope,
   type License,
+  type LicenseExpiry,
+  type NoticeSettings,
   type LicenseKey,
   type LicenseSeat,
   type Page,
@@ -38,7 +40,8 @@ describe('licences (e2e)', () => {
       workspace: tenant.workspace.id,
       url: receiver.url('/licenses'),
       events:
-        'license.created,license.updated,license.deleted,license.seat_assigned,license.seat_released',
+        'license.created,license.updated,license.deleted,license.seat_assigned,license.seat_released,' +
+        'license.expiring,license.expired',
     });
   }, 60_000);
 
@@ -144,6 +147,58 @@ describe('licences (e2e)', () => {
     ]);
     const assigned = got.find((envelope) => envelope.event === 'license.seat_assigned');
     expect(assigned?.data).toMatchObject({ seats: 2, seats_used: 1, seat: { id: seat.body.id } });
+  });
+
+  it('tells of expiries on the notice settings: expiring inside a threshold at once, expired once', async () => {
+    const defaults = await reader.get<NoticeSettings>('/settings/notices');
+    expect(defaults.body).toEqual({ expiry_days: [30, 7], updated_at: null });
+    const bad = async (body: object, message: string) => {
+      const answer = await tenant.patch<ErrorBody>('/settings/notices', body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe(message);
+    };
+    await bad({ expiry_days: [0] }, 'each of expiry_days must be at least 1');
+    await bad({ expiry_days: [7, 7] }, 'expiry_days must name each threshold once');
+    await bad({}, 'Give at least one field to change: expiry_days');
+    expect((await reader.patch('/settings/notices', { expiry_days: [3] })).status).toBe(403);
+    const changed = await tenant.patch<NoticeSettings>('/settings/notices', {
+      expiry_days: [3, 10],
+    });
+    expect(changed.body.expiry_days).toEqual([10, 3]);
+    const day = (days: number) =>
+      new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    // Ends in two days: inside the 3-day threshold, told at once (the 10-day one is not).
+    const soon = await tenant.post<License>('/licenses', { name: 'Soon over', expires_on: day(2) });
+    // Ended yesterday: expired, told at once.
+    const over = await tenant.post<License>('/licenses', {
+      name: 'Long over',
+      expires_on: day(-1),
+    });
+    const told = await eventually(
+      () => {
+        const envelopes = receiver
+          .on('/licenses')
+          .map((request) => JSON.parse(request.rawBody) as EventEnvelope<LicenseExpiry>)
+          .filter((envelope) => envelope.event.startsWith('license.expir'));
+        if (envelopes.length < 2) throw new Error(`${envelopes.length} of 2`);
+        return Promise.resolve(envelopes);
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    for (const envelope of told) expect(envelopeErrors(envelope)).toEqual([]);
+    const byLicence = Object.fromEntries(
+      told.map((envelope) => [envelope.data.license.id, envelope]),
+    );
+    expect(byLicence[soon.body.id]).toMatchObject({
+      event: 'license.expiring',
+      data: { expires_on: day(2), license: { name: 'Soon over' } },
+    });
+    expect(byLicence[soon.body.id]!.data.days_left).toBeLessThanOrEqual(3);
+    expect(byLicence[over.body.id]).toMatchObject({
+      event: 'license.expired',
+      data: { expires_on: day(-1), days_left: 0 },
+    });
+    expect(told).toHaveLength(2);
   });
 
   it('releases an offboarded person’s seats when the PATCH asks for it', async () => {

@@ -502,6 +502,16 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
       200,
     );
     expect((await own.delete(`/licenses/${licence.body.id}`)).status).toBe(200);
+    // Two dates: one inside the 7-day threshold (expiring, told at once), one past (expired).
+    const day = (days: number) =>
+      new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    for (const [name, days] of [
+      ['Ending licence', 2],
+      ['Ended licence', -1],
+    ] as const) {
+      const dated = await own.post<License>('/licenses', { name, expires_on: day(days) });
+      expect(dated.status).toBe(201);
+    }
     const offboarded = await own.patch<PersonDetail>(`/people/${person.body.id}`, {
       status: 'inactive',
     });

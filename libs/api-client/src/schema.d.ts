@@ -594,6 +594,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/settings/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The notice settings
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getNoticeSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the notice settings
+         * @description `expiry_days`: up to 5 thresholds, 1 to 365 days each, each once (an empty list leaves only `license.expired`). Applies to dates set from then on; notices already armed keep their day.
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateNoticeSettings"];
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -2362,6 +2388,25 @@ export interface components {
             asset_id?: string;
         };
         /**
+         * @example {
+         *       "expiry_days": [
+         *         30,
+         *         7
+         *       ],
+         *       "updated_at": null
+         *     }
+         */
+        NoticeSettings: {
+            /** @description Days before an expiry date that an `*.expiring` event fires, largest first; 30 and 7 until changed. */
+            expiry_days: number[];
+            /** @description Last changed; null: the defaults. */
+            updated_at: string | null;
+        };
+        UpdateNoticeSettingsInput: {
+            /** @description Days before an expiry date that `license.expiring` fires, once per threshold (an empty list: only `license.expired`, on the day). Applies to dates set from then on. */
+            expiry_days?: number[];
+        };
+        /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
          *       "id": "usr_01jd8x9z8y7x6w5v4t3s2r1q0p",
@@ -2528,6 +2573,16 @@ export interface components {
              * @description When it was assigned or released.
              */
             at: string;
+        };
+        LicenseExpiry: {
+            license: components["schemas"]["License"];
+            /**
+             * Format: date
+             * @description Last day it is valid.
+             */
+            expires_on: string;
+            /** @description Days until it ends: the threshold reached (`expiry_days` of the notice settings), fewer when the date was set already inside it; 0 for `license.expired`. */
+            days_left: number;
         };
         Reminder: {
             /** @description Id of the reminder. */
@@ -4311,6 +4366,78 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getNoticeSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the defaults until changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNoticeSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNoticeSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK: the settings now. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7225,22 +7352,26 @@ export interface operations {
                     created_at: string;
                     /**
                      * license.expiring data
-                     * @description A software licence ends soon. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A licence’s `expires_on` comes within a threshold of the notice settings (`expiry_days`, 30 and 7 by default): once per threshold, at the start (UTC) of the day that many days before it ends; a date set already inside thresholds fires the nearest one at once. A changed date fires them again for the new one.
                      * @example {
-                     *       "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
-                     *       "name": "JetBrains All Products",
-                     *       "vendor": "JetBrains",
-                     *       "seats": 25,
-                     *       "seats_used": 12,
+                     *       "license": {
+                     *         "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *         "name": "JetBrains All Products",
+                     *         "vendor": "JetBrains",
+                     *         "seats": 25,
+                     *         "seats_used": 12,
+                     *         "expires_on": "2027-03-31",
+                     *         "cost": "6490.00",
+                     *         "notes": null,
+                     *         "has_product_key": true,
+                     *         "created_at": "2026-11-28T10:00:00.000Z",
+                     *         "updated_at": "2026-11-28T10:00:00.000Z"
+                     *       },
                      *       "expires_on": "2027-03-31",
-                     *       "cost": "6490.00",
-                     *       "notes": null,
-                     *       "has_product_key": true,
-                     *       "created_at": "2026-11-28T10:00:00.000Z",
-                     *       "updated_at": "2026-11-28T10:00:00.000Z"
+                     *       "days_left": 7
                      *     }
                      */
-                    data: components["schemas"]["License"];
+                    data: components["schemas"]["LicenseExpiry"];
                 };
             };
         };
@@ -7308,22 +7439,26 @@ export interface operations {
                     created_at: string;
                     /**
                      * license.expired data
-                     * @description A software licence has ended. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A licence ended: once, at the end (UTC) of its `expires_on`, or at once when set to a day already past.
                      * @example {
-                     *       "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
-                     *       "name": "JetBrains All Products",
-                     *       "vendor": "JetBrains",
-                     *       "seats": 25,
-                     *       "seats_used": 12,
+                     *       "license": {
+                     *         "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *         "name": "JetBrains All Products",
+                     *         "vendor": "JetBrains",
+                     *         "seats": 25,
+                     *         "seats_used": 12,
+                     *         "expires_on": "2027-03-31",
+                     *         "cost": "6490.00",
+                     *         "notes": null,
+                     *         "has_product_key": true,
+                     *         "created_at": "2026-11-28T10:00:00.000Z",
+                     *         "updated_at": "2026-11-28T10:00:00.000Z"
+                     *       },
                      *       "expires_on": "2027-03-31",
-                     *       "cost": "6490.00",
-                     *       "notes": null,
-                     *       "has_product_key": true,
-                     *       "created_at": "2026-11-28T10:00:00.000Z",
-                     *       "updated_at": "2026-11-28T10:00:00.000Z"
+                     *       "days_left": 0
                      *     }
                      */
-                    data: components["schemas"]["License"];
+                    data: components["schemas"]["LicenseExpiry"];
                 };
             };
         };

@@ -3,6 +3,7 @@ import { AssetsModule } from '../assets/assets.module';
 import { BookingsModule } from '../bookings/bookings.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { LicensesModule } from '../licenses/licenses.module';
+import { NoticesModule } from '../notices/notices.module';
 import { MembersModule } from '../members/members.module';
 import { PeopleModule } from '../people/people.module';
 import { PingModule } from '../ping/ping.module';
@@ -15,6 +16,7 @@ export const PUBLIC_API_MODULES = [
   BookingsModule,
   AssetRequestsModule,
   LicensesModule,
+  NoticesModule,
   MembersModule,
   InvitationsModule,
 ];

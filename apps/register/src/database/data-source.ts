@@ -34,6 +34,8 @@ import { CreateCalendarFeeds1764450000000 } from './migrations/1764450000000-Cre
 import { CreateLicenses1764460000000 } from './migrations/1764460000000-CreateLicenses';
 import { CreateAssetRequests1764470000000 } from './migrations/1764470000000-CreateAssetRequests';
 import { BookingRangeIndex1764480000000 } from './migrations/1764480000000-BookingRangeIndex';
+import { NoticeSettings1764490000000 } from './migrations/1764490000000-NoticeSettings';
+import { NoticeSettingsEntity } from '../notices/notice-settings.entity';
 import { AssetRequestEntity } from '../asset-requests/asset-request.entity';
 import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
 import {
@@ -88,6 +90,7 @@ export function registerDataSource(
       CreateLicenses1764460000000,
       CreateAssetRequests1764470000000,
       BookingRangeIndex1764480000000,
+      NoticeSettings1764490000000,
     ],
     entities: [
       CategoryEntity,
@@ -114,6 +117,7 @@ export function registerDataSource(
       LicenseEntity,
       LicenseSeatEntity,
       AssetRequestEntity,
+      NoticeSettingsEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import { DueDatesModule } from '../due-dates/due-dates.module';
+import { LicenseExpiryDueDates } from './license-expiry';
 import { LicenseKeyCipher } from './license-key-cipher';
 import { LicensesRpcController } from './licenses.rpc-controller';
 import { LicensesService } from './licenses.service';
 
 @Module({
+  imports: [DueDatesModule],
   controllers: [LicensesRpcController],
-  providers: [LicensesService, LicenseKeyCipher],
+  providers: [LicensesService, LicenseKeyCipher, LicenseExpiryDueDates],
 })
 export class LicensesModule {}

@@ -23,6 +23,7 @@ import type { EntityManager } from 'typeorm';
 import { findMemberRow } from '../members/member.store';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
+import { armLicenseExpiry } from './license-expiry';
 import { LicenseKeyCipher } from './license-key-cipher';
 import { seatChanged } from './license-seats';
 import {
@@ -99,6 +100,8 @@ export class LicensesService {
         ...this.columns(input),
         name: input.name.trim(),
       });
+      // Its dates right after its row (ADR 0020): the new row is this transaction's alone.
+      await armLicenseExpiry(tx, workspaceId, id, input.expires_on ?? null);
       const license = toLicense(await findLicenseRow(tx, workspaceId, id));
       await this.outbox.write(tx, workspaceId, 'license.created', license);
       await this.record(tx, caller, license, 'created', licenseChanges(null, license));
@@ -116,6 +119,10 @@ export class LicensesService {
           `seats: licence ${current.name} (${id}) has ${current.seats_used} seats in use; ` +
             `release ${current.seats_used - input.seats} before lowering it to ${input.seats}`,
         );
+      }
+      // A new date re-arms its notices, right after the row's lock (ADR 0020).
+      if (input.expires_on !== undefined && input.expires_on !== current.expires_on) {
+        await armLicenseExpiry(tx, workspaceId, id, input.expires_on);
       }
       const columns = this.columns(input);
       if (input.name !== undefined) columns.name = input.name.trim();
@@ -139,6 +146,8 @@ export class LicensesService {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const license = toLicense(await findLicenseRow(tx, workspaceId, id, { forUpdate: true }));
+      // In the bin, it expires for nobody; a restore arms what is still ahead.
+      await armLicenseExpiry(tx, workspaceId, id, null);
       await setLicenseBinned(tx, id, true);
       await this.outbox.write(tx, workspaceId, 'license.deleted', license);
       await this.record(tx, caller, license, 'deleted', []);
@@ -149,7 +158,9 @@ export class LicensesService {
   restore(caller: CallerContext, id: string): Promise<License> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
-      await findLicenseRow(tx, workspaceId, id, { forUpdate: true, binned: true });
+      const binned = await findLicenseRow(tx, workspaceId, id, { forUpdate: true, binned: true });
+      // What is still ahead, and the expiry if it was never told; nothing fires twice.
+      await armLicenseExpiry(tx, workspaceId, id, binned.expires_on, { passed: false });
       await setLicenseBinned(tx, id, false);
       const license = toLicense(await findLicenseRow(tx, workspaceId, id));
       await this.outbox.write(tx, workspaceId, 'license.updated', license);

@@ -5,7 +5,12 @@ import { AssetScan, ConditionChange } from '../assets/asset.events';
 import { AssignmentOverdue, CustodyChange } from '../custody/custody.events';
 import { examplesOf } from '../fields/contract-schema.decorator';
 import type { ContractClass } from '../fields/field.decorators';
-import { LICENSE_EXAMPLE, License, LicenseSeatChange } from '../licenses/license.views';
+import {
+  LICENSE_EXAMPLE,
+  License,
+  LicenseExpiry,
+  LicenseSeatChange,
+} from '../licenses/license.views';
 import { MEMBER_EXAMPLE, Member } from '../members/member.views';
 import { PERSON_HOLDINGS_MAX } from '../people/person.constants';
 import { PERSON_EXAMPLE, Person } from '../people/person.views';
@@ -59,6 +64,8 @@ export const EMITTED_EVENTS = [
   'license.deleted',
   'license.seat_assigned',
   'license.seat_released',
+  'license.expiring',
+  'license.expired',
   'employee.created',
   'employee.offboarded',
   'member.invited',
@@ -291,8 +298,22 @@ export const EVENT_CATALOG = {
   'license.seat_released': licenceSeat(
     'A seat was released (by hand, or when its person was offboarded); with the seats used after it.',
   ),
-  'license.expiring': licenceData('A software licence ends soon.', false),
-  'license.expired': licenceData('A software licence has ended.', false),
+  'license.expiring': {
+    data: LicenseExpiry,
+    description:
+      'A licence’s `expires_on` comes within a threshold of the notice settings (`expiry_days`, ' +
+      '30 and 7 by default): once per threshold, at the start (UTC) of the day that many days ' +
+      'before it ends; a date set already inside thresholds fires the nearest one at once. A ' +
+      'changed date fires them again for the new one.',
+    examples: [{ license: LICENSE_EXAMPLE, expires_on: LICENSE_EXAMPLE.expires_on, days_left: 7 }],
+  },
+  'license.expired': {
+    data: LicenseExpiry,
+    description:
+      'A licence ended: once, at the end (UTC) of its `expires_on`, or at once when set to a ' +
+      'day already past.',
+    examples: [{ license: LICENSE_EXAMPLE, expires_on: LICENSE_EXAMPLE.expires_on, days_left: 0 }],
+  },
 
   'booking.created': booking(
     'A booking was made (then `booking.confirmed` or `booking.requested` follows).',

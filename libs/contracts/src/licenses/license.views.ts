@@ -89,3 +89,20 @@ export class LicenseKey {
   @TextField({ nullable: true, description: 'The product key; null if none is stored.' })
   product_key!: string | null;
 }
+
+/**
+ * The `data` of license.expiring and license.expired: the licence as it is, its last valid day,
+ * and the whole days left until it ends (the end of `expires_on`, UTC).
+ */
+@ContractSchema({ name: 'LicenseExpiry' })
+export class LicenseExpiry {
+  @NestedField(License) license!: License;
+  @DateField({ description: 'Last day it is valid.' }) expires_on!: string;
+  @IntField({
+    min: 0,
+    description:
+      'Days until it ends: the threshold reached (`expiry_days` of the notice settings), fewer ' +
+      'when the date was set already inside it; 0 for `license.expired`.',
+  })
+  days_left!: number;
+}

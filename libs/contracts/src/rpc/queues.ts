@@ -7,6 +7,7 @@ import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar
 import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
 import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
+import { NOTICE_RPC } from '../notices/notice.messages';
 import { MEMBER_ADMIN_RPC, MEMBER_CONSOLE_ADMIN_RPC, MEMBER_RPC } from '../members/member.messages';
 import { PEOPLE_RPC } from '../people/person.messages';
 import { SIGN_IN_ADMIN_RPC } from '../sign-in/sign-in.messages';
@@ -51,6 +52,7 @@ export const RegisterRpc = {
   ...BOOKING_RPC,
   ...LICENSE_RPC,
   ...ASSET_REQUEST_RPC,
+  ...NOTICE_RPC,
   ...CALENDAR_FEED_RPC,
 };
 
