@@ -92,3 +92,15 @@ export type UsageMeter = PlanUsage['meters'][number];
 export type UsageNotice = PlanUsage['notices'][number];
 export type KeyUsage = PlanUsage['keys'][number];
 export type CustomField = JsonResponse<'/console/api/custom-fields', 'get', 200>[number];
+export type BookingPage = JsonResponse<'/console/api/bookings', 'get', 200>;
+export type Booking = JsonResponse<'/console/api/bookings/{id}', 'get', 200>;
+export type BookingStatus = Booking['status'];
+export type BookingListQuery = NonNullable<
+  paths['/console/api/bookings']['get']['parameters']['query']
+>;
+export type BookingInput = JsonBody<'/console/api/bookings', 'post'>;
+export type BookingChanges = JsonBody<'/console/api/bookings/{id}', 'patch'>;
+export type BookingCheckIn = JsonBody<'/console/api/bookings/{id}/check-in', 'post'>;
+export type AssetAvailability = JsonResponse<'/console/api/assets/{id}/availability', 'get', 200>;
+export type BookingSettings = JsonResponse<'/console/api/settings/bookings', 'get', 200>;
+export type BookingSettingsChanges = JsonBody<'/console/api/settings/bookings', 'patch'>;

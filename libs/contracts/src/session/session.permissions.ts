@@ -15,6 +15,9 @@ export const CONSOLE_PERMISSIONS = [
   'people.manage',
   'members.view',
   'members.manage',
+  'bookings.view',
+  'bookings.request',
+  'bookings.manage',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -23,7 +26,10 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * key acting as admin would; managers see keys and the delivery log but change neither, and
  * run the register (assets: create, edit, custody, condition, bin; people: create, edit,
  * offboard); members see assets and people and scan tags. Everyone sees who the members are;
- * owners and admins remove them.
+ * owners and admins remove them. Every role sees bookings and books (a member's booking is
+ * `requested` while approval is on, and members change only their own: the register decides
+ * that on each call); owners, admins and managers confirm, reject, hand out and take back, and
+ * change the booking settings.
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -38,8 +44,19 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'people.view',
     'people.manage',
     'members.view',
+    'bookings.view',
+    'bookings.request',
+    'bookings.manage',
   ],
-  member: ['workspace.view', 'assets.view', 'assets.scan', 'people.view', 'members.view'],
+  member: [
+    'workspace.view',
+    'assets.view',
+    'assets.scan',
+    'people.view',
+    'members.view',
+    'bookings.view',
+    'bookings.request',
+  ],
 };
 
 export function permissionsOf(role: MemberRole): ConsolePermission[] {

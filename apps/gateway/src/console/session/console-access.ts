@@ -43,6 +43,9 @@ const DOING: Record<ConsolePermission, string> = {
   'people.manage': 'change people',
   'members.view': 'see members',
   'members.manage': 'invite or remove members',
+  'bookings.view': 'see bookings',
+  'bookings.request': 'book assets',
+  'bookings.manage': 'confirm, reject, hand out or take back bookings, or change their settings',
 };
 
 /**
