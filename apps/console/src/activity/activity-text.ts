@@ -16,6 +16,7 @@ const VERBS: Record<string, string> = {
   purged: 'purged from the bin',
   cancelled: 'cancelled',
   confirmed: 'confirmed',
+  rejected: 'rejected',
   completed: 'completed',
   no_show: 'marked as not picked up',
   scanned: 'scanned',
@@ -75,8 +76,8 @@ export function recordLink(entry: ActivityEntry): string | null {
         ? null
         : '/members';
     case 'booking':
-      // No booking page in the console yet (issue 32 adds it).
-      return null;
+      // Bookings are never deleted: a cancelled or rejected one keeps its page.
+      return `/bookings/${entry.record_id}`;
     case 'license':
       // No licence page in the console yet (issue 33 adds it).
       return null;
