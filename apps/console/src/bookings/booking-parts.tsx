@@ -90,11 +90,15 @@ export interface BookingPageNotice {
 /** A 409 naming the bookings in the way, one line each; any other failure as usual. */
 export function CreateFailure({ error }: { error: unknown }) {
   if (!(error instanceof ApiFailure) || error.status !== 409) return <ErrorNotice error={error} />;
-  const { conflicts, more } = parseConflicts(error.message);
+  const { lead, conflicts, more } = parseConflicts(error.message);
   if (conflicts.length === 0) return <ErrorNotice error={error} />;
   return (
     <div className="notice notice-error" role="alert">
-      <p>The assets are already booked then:</p>
+      <p>
+        {lead
+          ? `${lead}: the assets are booked in between:`
+          : 'The assets are already booked then:'}
+      </p>
       <ul className="conflicts">
         {conflicts.map((conflict) => (
           <li key={`${conflict.bookingId}-${conflict.assetId}`}>

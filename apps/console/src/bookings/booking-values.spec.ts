@@ -81,6 +81,7 @@ describe('parseConflicts', () => {
       '2026-12-05T09:00:00.000Z to 2026-12-06T09:00:00.000Z by booking ' +
       'bkg_01jd8z4a5b6c7d8e9f0g1h2j3m; and 3 more';
     expect(parseConflicts(message)).toEqual({
+      lead: '',
       conflicts: [
         {
           assetName: 'Sony A7 (IV)',
@@ -101,10 +102,25 @@ describe('parseConflicts', () => {
     });
   });
 
+  it('keeps what a hand-out refused early said before the conflicts', () => {
+    const message =
+      'Booking bkg_01jd8z4a5b6c7d8e9f0g1h2j3m cannot be checked out before its start: The ' +
+      'booking overlaps: Camera (ast_01jd8x2b6c8e0g2j4m6p8r0t2x) is booked from ' +
+      '2026-12-04T09:00:00.000Z to 2026-12-04T18:00:00.000Z by booking ' +
+      'bkg_01jd8z4a5b6c7d8e9f0g1h2j3k';
+    const parsed = parseConflicts(message);
+    expect(parsed.lead).toBe(
+      'Booking bkg_01jd8z4a5b6c7d8e9f0g1h2j3m cannot be checked out before its start',
+    );
+    expect(parsed.conflicts.map((conflict) => conflict.bookingId)).toEqual([
+      'bkg_01jd8z4a5b6c7d8e9f0g1h2j3k',
+    ]);
+  });
+
   it('finds none in another 409', () => {
     expect(
       parseConflicts('Booking bkg_1 is completed; only a requested booking can be confirmed'),
-    ).toEqual({ conflicts: [], more: 0 });
+    ).toEqual({ lead: '', conflicts: [], more: 0 });
   });
 });
 

@@ -85,15 +85,23 @@ const CONFLICT =
 
 /**
  * The conflicts of a 409's message ("The booking overlaps: Camera (ast_…) is booked from … to
- * … by booking bkg_…; …; and 3 more"), and how many more it did not name. Empty when the
- * message is another 409 (an asset checked out until after the start, a booking just changed).
+ * … by booking bkg_…; …; and 3 more"), how many more it did not name, and what the message said
+ * before them ("Booking bkg_… cannot be checked out before its start", for an early hand-out),
+ * empty for a new booking. No conflicts when the message is another 409 (an asset checked out
+ * until after the start, a booking just changed).
  */
-export function parseConflicts(message: string): { conflicts: BookingConflict[]; more: number } {
-  const prefix = 'The booking overlaps: ';
-  if (!message.startsWith(prefix)) return { conflicts: [], more: 0 };
+export function parseConflicts(message: string): {
+  lead: string;
+  conflicts: BookingConflict[];
+  more: number;
+} {
+  const marker = 'The booking overlaps: ';
+  const at = message.indexOf(marker);
+  if (at === -1) return { lead: '', conflicts: [], more: 0 };
+  const lead = message.slice(0, at).trim().replace(/:$/, '');
   const conflicts: BookingConflict[] = [];
   let more = 0;
-  for (const part of message.slice(prefix.length).split('; ')) {
+  for (const part of message.slice(at + marker.length).split('; ')) {
     const andMore = /^and (\d+) more$/.exec(part);
     if (andMore) {
       more = Number(andMore[1]);
@@ -104,7 +112,7 @@ export function parseConflicts(message: string): { conflicts: BookingConflict[];
       conflicts.push({ assetName, assetId, from, to, bookingId });
     }
   }
-  return { conflicts, more };
+  return { lead, conflicts, more };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
