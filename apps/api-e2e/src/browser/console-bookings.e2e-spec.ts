@@ -231,4 +231,18 @@ describe('bookings in the console, in a browser (e2e)', () => {
       .click();
     await page.getByRole('heading', { name: 'Booking for Gavin Belson' }).waitFor();
   });
+
+  it('lists the bookings on the asset’s page and on the person’s', async () => {
+    await page.goto(`${base}/console/assets/${camera.id}`);
+    const onAsset = page.getByRole('region', { name: 'Bookings' });
+    await onAsset.getByRole('cell', { name: 'Confirmed' }).waitFor();
+    await screenshot(page, 'asset-bookings');
+    await page.goto(`${base}/console/people/${person.id}`);
+    const onPerson = page.getByRole('region', { name: 'Bookings' });
+    await onPerson.getByRole('cell', { name: 'Completed' }).waitFor();
+    await onPerson.getByRole('link', { name: 'Book', exact: true }).click();
+    await page.getByRole('heading', { name: 'New booking' }).waitFor();
+    expect(await page.getByLabel('For', { exact: true }).inputValue()).toBe(person.id);
+    await screenshot(page, 'person-book');
+  });
 });

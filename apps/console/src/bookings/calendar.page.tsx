@@ -162,7 +162,12 @@ function CalendarGrid({
       </div>
       {lanes.length === 0 && <p className="calendar-empty">No bookings in this {range.view}.</p>}
       {lanes.map((lane) => (
-        <CalendarLane key={lane.assetId} lane={lane} days={range.days.length} />
+        <CalendarLane
+          key={lane.assetId}
+          lane={lane}
+          days={range.days.length}
+          week={range.view === 'week'}
+        />
       ))}
       <p className="hint calendar-legend">
         <span className="calendar-key calendar-item-requested" /> Requested{' '}
@@ -177,7 +182,7 @@ function CalendarGrid({
   );
 }
 
-function CalendarLane({ lane, days }: { lane: Lane; days: number }) {
+function CalendarLane({ lane, days, week }: { lane: Lane; days: number; week: boolean }) {
   const style = { gridTemplateRows: `repeat(${lane.rows}, 1.9rem)` } as CSSProperties;
   return (
     <div className="calendar-lane" aria-label={lane.assetName}>
@@ -194,14 +199,19 @@ function CalendarLane({ lane, days }: { lane: Lane; days: number }) {
           />
         ))}
         {lane.items.map((item) => (
-          <CalendarItem key={`${item.kind}-${item.id}-${item.from}`} item={item} />
+          <CalendarItem key={`${item.kind}-${item.id}-${item.from}`} item={item} week={week} />
         ))}
       </div>
     </div>
   );
 }
 
-function CalendarItem({ item }: { item: LaneItem }) {
+/** "14:00": when a booking starts, in the reader's time. */
+function timeOf(iso: string): string {
+  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+function CalendarItem({ item, week }: { item: LaneItem; week: boolean }) {
   const { column, span, clippedStart, clippedEnd } = item.placement;
   const style: CSSProperties = {
     gridColumn: `${column + 1} / span ${span}`,
@@ -221,6 +231,7 @@ function CalendarItem({ item }: { item: LaneItem }) {
       (item.status ? ` (${BOOKING_STATUS_LABEL[item.status]})` : '');
     return (
       <Link to={`/bookings/${item.id}`} className={className} style={style} title={title}>
+        {week && !clippedStart && <span className="calendar-time">{timeOf(item.from)} </span>}
         {item.person}
       </Link>
     );
