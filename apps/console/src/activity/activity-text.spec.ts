@@ -1,5 +1,5 @@
 import type { ActivityEntry } from '@custodian/console-client';
-import { actorText, changeText, nounOf, recordLink, verbOf } from './activity-text';
+import { actorText, changeText, nounOf, recordLink, relatedWord, verbOf } from './activity-text';
 
 function entry(overrides: Partial<ActivityEntry>): ActivityEntry {
   return {
@@ -62,6 +62,11 @@ describe('activity text', () => {
     ]);
     expect(nounOf(booking('created'))).toBe('booking');
     expect(recordLink(booking('cancelled'))).toBe('/bookings/bkg_1');
+    // "ana checked out booking Camera for Ada", never "to Ada" as an asset is.
+    expect(relatedWord(booking('checked_out'))).toBe(' for ');
+    expect(relatedWord(booking('overdue'))).toBe(' for ');
+    expect(relatedWord(entry({ action: 'checked_out' }))).toBe(' to ');
+    expect(relatedWord(entry({ action: 'checked_in' }))).toBe(' from ');
   });
 
   it('links to the record unless it is gone', () => {

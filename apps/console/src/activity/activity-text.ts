@@ -58,6 +58,17 @@ export function nounOf(entry: ActivityEntry): string {
   return NOUNS[entry.record_type];
 }
 
+/**
+ * How the person concerned joins the sentence: "checked out to", "checked in from"; a booking
+ * is for its person ("confirmed booking Camera for Ada").
+ */
+export function relatedWord(entry: Pick<ActivityEntry, 'action' | 'record_type'>): string {
+  if (entry.record_type === 'booking') return ' for ';
+  if (entry.action === 'checked_in') return ' from ';
+  if (entry.action === 'overdue') return ', held by ';
+  return ' to ';
+}
+
 /** The console page of the record an entry is about, when it has one. */
 export function recordLink(entry: ActivityEntry): string | null {
   switch (entry.record_type) {

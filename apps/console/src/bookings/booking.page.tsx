@@ -2,6 +2,7 @@ import type { Booking, BookingChanges } from '@custodian/console-client';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
+import { ActivityList } from '../activity/activity-list';
 import { Dialog } from '../shared/dialog';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice, Notice } from '../shared/notices';
@@ -196,6 +197,11 @@ function BookingDetails({ booking }: { booking: Booking }) {
         <dt>Made</dt>
         <dd>{formatDateTime(booking.created_at)}</dd>
       </dl>
+
+      <section className="card" aria-labelledby="booking-history">
+        <h2 id="booking-history">History</h2>
+        <ActivityList query={{ record_id: booking.id }} showRecord={false} />
+      </section>
 
       <Dialog
         open={opened === 'reject'}
