@@ -36,6 +36,7 @@ describe('bookings in the console, in a browser (e2e)', () => {
   let tripod: Asset;
   let mic: Asset;
   let bookingUrl = '';
+  let member: Awaited<ReturnType<typeof consoleMember>>;
 
   /** Tomorrow at `hour` (UTC), as a datetime-local field holds it, and as an instant. */
   const tomorrow = (hour: number) => {
@@ -151,13 +152,25 @@ describe('bookings in the console, in a browser (e2e)', () => {
     // The conflict's link opens the booking in the way.
     await alert.getByRole('link', { name: bookingId }).click();
     await page.getByRole('heading', { name: 'Booking for Gavin Belson' }).waitFor();
+    // Its end moves half an hour later from the same page.
+    await page.getByRole('button', { name: 'Edit dates' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change the dates' });
+    await dialog.getByLabel('Until').fill(tomorrow(12.5).field);
+    await screenshot(page, 'booking-edit-dates');
+    await dialog.getByRole('button', { name: 'Save dates' }).click();
+    await page.getByText('Booking changed.').waitFor();
+    const moved = await tenant.get<Booking>(`/bookings/${bookingId}`);
+    expect([moved.body.starts_at, moved.body.ends_at]).toEqual([
+      tomorrow(10).iso,
+      tomorrow(12.5).iso,
+    ]);
   });
 
   it('confirms a member’s request, checks it out and back in from the booking page', async () => {
     expect((await tenant.patch('/settings/bookings', { approval_required: true })).status).toBe(
       200,
     );
-    const member = await consoleMember(tenant, 'member', 'dinesh@hooli.example');
+    member = await consoleMember(tenant, 'member', 'dinesh@hooli.example');
     const requested = await member.post<Booking>('/console/api/bookings', {
       person_id: person.id,
       asset_ids: [tripod.id, mic.id],
@@ -205,6 +218,33 @@ describe('bookings in the console, in a browser (e2e)', () => {
     const done = await tenant.get<Booking>(`/bookings/${requested.body.id}`);
     expect(done.body.status).toBe('completed');
     await screenshot(page, 'booking-completed');
+  });
+
+  it('rejects a member’s request with the reason, which the booking keeps', async () => {
+    const requested = await member.post<Booking>('/console/api/bookings', {
+      person_id: person.id,
+      asset_ids: [mic.id],
+      starts_at: tomorrow(18).iso,
+      ends_at: tomorrow(19).iso,
+    });
+    expect(requested.body.status).toBe('requested');
+    await page.goto(`${base}/console/bookings/${requested.body.id}`);
+    await page.getByRole('button', { name: 'Reject' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reject this booking?' });
+    // A reason is required.
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await dialog.getByText('Say why.').waitFor();
+    await dialog.getByLabel('Why').fill('The mic is out for repair');
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('Booking rejected: its slot is free again.').waitFor();
+    await page.locator('dl.details').getByText('“The mic is out for repair”').waitFor();
+    await page.locator('.page-head').getByText('Rejected').waitFor();
+    await screenshot(page, 'booking-rejected');
+    const rejected = await tenant.get<Booking>(`/bookings/${requested.body.id}`);
+    expect(rejected.body).toMatchObject({
+      status: 'cancelled',
+      cancellation: { reason: 'rejected', note: 'The mic is out for repair' },
+    });
   });
 
   it('shows the bookings on the calendar’s week, a lane per asset', async () => {

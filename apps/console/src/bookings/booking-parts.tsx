@@ -3,11 +3,15 @@ import { Link } from 'react-router';
 import { ApiFailure } from '../api/failure';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice } from '../shared/notices';
-import { BOOKING_STATUS_LABEL, parseConflicts } from './booking-values';
+import { parseConflicts, statusLabel } from './booking-values';
 
-/** A booking's status as a badge. */
-export function BookingStatusBadge({ status }: { status: BookingStatus }) {
-  return <span className={`badge badge-booking-${status}`}>{BOOKING_STATUS_LABEL[status]}</span>;
+/** A booking's status as a badge ("Rejected" for a cancelled booking a manager refused). */
+export function BookingStatusBadge({
+  booking,
+}: {
+  booking: Pick<Booking, 'status' | 'cancellation'>;
+}) {
+  return <span className={`badge badge-booking-${booking.status}`}>{statusLabel(booking)}</span>;
 }
 
 /** "Camera (CAM-1), Tripod (TRI-1)": a booking's assets, each a link. */
@@ -64,7 +68,7 @@ export function BookingsTable({
               </td>
               <td className="nowrap">{formatDateTime(booking.ends_at)}</td>
               <td>
-                <BookingStatusBadge status={booking.status} />
+                <BookingStatusBadge booking={booking} />
               </td>
               <td>
                 <BookingAssets booking={booking} />

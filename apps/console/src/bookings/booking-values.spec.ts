@@ -6,6 +6,7 @@ import {
   isBookingStatus,
   movableDates,
   parseConflicts,
+  statusLabel,
   toLocalInput,
 } from './booking-values';
 
@@ -161,6 +162,17 @@ describe('bookingFormErrors', () => {
     expect(bookingFormErrors({ ...valid, endsAt: '2026-12-04T10:00' })).toEqual({
       endsAt: 'The end must be after the start.',
     });
+  });
+
+  it('reads a rejected booking as rejected, not cancelled', () => {
+    const at = '2026-12-04T09:00:00.000Z';
+    expect(
+      statusLabel({ status: 'cancelled', cancellation: { reason: 'rejected', note: 'No', at } }),
+    ).toBe('Rejected');
+    expect(
+      statusLabel({ status: 'cancelled', cancellation: { reason: 'cancelled', note: null, at } }),
+    ).toBe('Cancelled');
+    expect(statusLabel({ status: 'checked_out', cancellation: null })).toBe('Checked out');
   });
 
   it('knows the statuses', () => {

@@ -17,6 +17,14 @@ export const BOOKING_STATUS_LABEL: Record<BookingStatus, string> = {
   no_show: 'No-show',
 };
 
+/** A booking's status as read: a cancelled booking a manager refused says "Rejected". */
+export function statusLabel(booking: Pick<Booking, 'status' | 'cancellation'>): string {
+  if (booking.status === 'cancelled' && booking.cancellation?.reason === 'rejected') {
+    return 'Rejected';
+  }
+  return BOOKING_STATUS_LABEL[booking.status];
+}
+
 export function isBookingStatus(value: string | null): value is BookingStatus {
   return (BOOKING_STATUSES as readonly string[]).includes(value ?? '');
 }

@@ -17,10 +17,10 @@ import {
   CreateFailure,
 } from './booking-parts';
 import {
-  BOOKING_STATUS_LABEL,
   bookingButtons,
   fromLocalInput,
   movableDates,
+  statusLabel,
   toLocalInput,
 } from './booking-values';
 import { type BookingAction, bookingQueries, useBookingAction } from './bookings.queries';
@@ -94,7 +94,7 @@ function BookingDetails({ booking }: { booking: Booking }) {
         <h1>
           Booking for <Link to={`/people/${booking.person.id}`}>{booking.person.name}</Link>
         </h1>
-        <BookingStatusBadge status={booking.status} />
+        <BookingStatusBadge booking={booking} />
       </div>
       {buttons.length > 0 && (
         <div className="actions">
@@ -144,7 +144,7 @@ function BookingDetails({ booking }: { booking: Booking }) {
 
       <dl className="details">
         <dt>Status</dt>
-        <dd>{BOOKING_STATUS_LABEL[booking.status]}</dd>
+        <dd>{statusLabel(booking)}</dd>
         <dt>From</dt>
         <dd>{formatDateTime(booking.starts_at)}</dd>
         <dt>Until</dt>
