@@ -2,6 +2,7 @@ import {
   GatewayAdminPatterns,
   type Asset,
   type AssetSummary,
+  type Booking,
   type DeletedAsset,
   type Page,
   type PersonDetail,
@@ -57,6 +58,7 @@ interface ConsoleDocument {
 }
 
 const WRITE_METHODS = new Set(['post', 'put', 'patch']);
+const DAY = 24 * 3_600_000;
 
 /** Every operation of the document as `METHOD /path`. */
 const OPERATIONS = Object.entries(DOCUMENT.paths).flatMap(([route, item]) =>
@@ -86,6 +88,8 @@ interface Ids {
   person: string;
   /** A pending asset request (for the person, of the asset). */
   request: string;
+  /** A confirmed booking of `asset` for `person`, tomorrow. */
+  booking: string;
   /** The owner's console session, by its id in the list (not its cookie). */
   session: string;
 }
@@ -133,6 +137,17 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
     id: ids.request,
     body: { note: 'taken over' },
   }),
+  'GET /console/api/bookings/{id}': (ids) => ({ id: ids.booking }),
+  'PATCH /console/api/bookings/{id}': (ids) => ({ id: ids.booking, body: { notes: 'taken over' } }),
+  'POST /console/api/bookings/{id}/confirm': (ids) => ({ id: ids.booking }),
+  'POST /console/api/bookings/{id}/reject': (ids) => ({
+    id: ids.booking,
+    body: { note: 'taken over' },
+  }),
+  'POST /console/api/bookings/{id}/cancel': (ids) => ({ id: ids.booking, body: {} }),
+  'POST /console/api/bookings/{id}/check-out': (ids) => ({ id: ids.booking }),
+  'POST /console/api/bookings/{id}/check-in': (ids) => ({ id: ids.booking, body: {} }),
+  'GET /console/api/assets/{id}/availability': (ids) => ({ id: ids.asset }),
 };
 
 /**
@@ -283,6 +298,51 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
   'POST /console/api/calendar-feed': {
     path: () => '/console/api/calendar-feed',
     as: 'owner',
+  },
+  'POST /console/api/bookings': {
+    path: () => '/console/api/bookings',
+    as: 'owner',
+    valid: (ids) => ({
+      person_id: ids.person,
+      asset_ids: [ids.asset],
+      starts_at: new Date(Date.now() + 3 * DAY).toISOString(),
+      ends_at: new Date(Date.now() + 4 * DAY).toISOString(),
+    }),
+  },
+  'PATCH /console/api/bookings/{id}': {
+    path: (ids) => `/console/api/bookings/${ids.booking}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  // Confirmed already: a 409 (the sweep sends it a JSON body it ignores).
+  'POST /console/api/bookings/{id}/confirm': {
+    path: (ids) => `/console/api/bookings/${ids.booking}/confirm`,
+    as: 'owner',
+  },
+  'POST /console/api/bookings/{id}/reject': {
+    path: (ids) => `/console/api/bookings/${ids.booking}/reject`,
+    as: 'owner',
+    valid: () => ({ note: 'hostile' }),
+  },
+  'POST /console/api/bookings/{id}/cancel': {
+    path: (ids) => `/console/api/bookings/${ids.booking}/cancel`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  // Hands A's booking out early (the sweep's bodies are ignored), then a 409: handed out.
+  'POST /console/api/bookings/{id}/check-out': {
+    path: (ids) => `/console/api/bookings/${ids.booking}/check-out`,
+    as: 'owner',
+  },
+  'POST /console/api/bookings/{id}/check-in': {
+    path: (ids) => `/console/api/bookings/${ids.booking}/check-in`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'PATCH /console/api/settings/bookings': {
+    path: () => '/console/api/settings/bookings',
+    as: 'owner',
+    valid: () => ({ no_show_grace_minutes: 60 }),
   },
 };
 
@@ -547,6 +607,13 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       asset_id: asset.body.id,
     });
     expect(request.status).toBe(201);
+    const booking = await client.post<Booking>('/console/api/bookings', {
+      person_id: person.body.id,
+      asset_ids: [asset.body.id],
+      starts_at: new Date(Date.now() + DAY).toISOString(),
+      ends_at: new Date(Date.now() + DAY + 3_600_000).toISOString(),
+    });
+    expect([booking.status, booking.body.status]).toEqual([201, 'confirmed']);
     const invited = await httpRequest<{ id: string }>(`${base}/api/v1/members`, {
       method: 'POST',
       headers: { 'x-api-key': key.body.key },
@@ -569,6 +636,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         member: invited.body.id,
         person: person.body.id,
         request: request.body.id,
+        booking: booking.body.id,
         session,
       },
       key: key.body.key,
@@ -641,6 +709,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       idsB.deletedAsset,
       idsB.member,
       idsB.person,
+      idsB.booking,
     ];
     const noneOfB = (response: ApiResponse<unknown>, what: string) => {
       for (const id of foreign)
@@ -699,6 +768,14 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     const people = await a.get<Page<PersonSummary>>('/console/api/people');
     expect(people.body.data.map((person) => person.id)).toEqual([idsA.person]);
     noneOfB(people, 'GET people');
+    const bookings = await a.get<Page<Booking>>('/console/api/bookings');
+    expect(bookings.body.data.map((booking) => booking.id)).toEqual([idsA.booking]);
+    noneOfB(bookings, 'GET bookings');
+    const filtered = await a.get<ErrorBody | Page<Booking>>(
+      `/console/api/bookings?asset_id=${idsB.asset}`,
+    );
+    expect(filtered.status).toBeLessThan(500);
+    noneOfB({ ...filtered, text: filtered.text.replaceAll(idsB.asset, '') }, 'bookings of B');
     const members = await a.get<Array<{ id: string }>>('/console/api/members');
     expect(members.body.map((member) => member.id)).toContain(idsA.member);
     noneOfB(members, 'GET members');
@@ -738,6 +815,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     expect(bin.body.map((deleted) => deleted.id)).toEqual([idsB.deletedAsset]);
     const person = await b.get<PersonDetail>(`/console/api/people/${idsB.person}`);
     expect(person.body).toMatchObject({ full_name: 'Bravo hire', status: 'active' });
+    const booking = await b.get<Booking>(`/console/api/bookings/${idsB.booking}`);
+    expect(booking.body).toMatchObject({ status: 'confirmed', notes: null });
 
     const log = await b.get<DeliveryLogPage>('/console/api/deliveries');
     expect(log.body.data).toEqual([

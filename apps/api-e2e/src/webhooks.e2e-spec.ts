@@ -28,7 +28,7 @@ import { openConnection } from '@custodian/messaging';
 import { envelopeErrors, eventually, schemaErrors, WebhookReceiver } from '@custodian/testing';
 import { verify } from '@custodian/webhook-signature';
 import { Client } from 'pg';
-import { consoleOwner } from './support/console-sign-in';
+import { consoleMember, consoleOwner } from './support/console-sign-in';
 import { Tenant, TestStack } from './support/stack';
 
 /** `expect.stringMatching`, typed as the string it stands for. */
@@ -490,6 +490,18 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     expect((await own.post(`/bookings/${grantedBooking}/cancel`, {})).status).toBe(200);
     const refused = await own.post(`/requests/${(await ask()).id}/reject`, { note: 'Not now' });
     expect(refused.status).toBe(200);
+    // Under approval, a member books in the console: requested (booking.requested).
+    const approval = await own.patch('/settings/bookings', { approval_required: true });
+    expect(approval.status).toBe(200);
+    const booker = await consoleMember(own, 'member', 'contract-booker@example.com');
+    const requested = await booker.post<Booking>('/console/api/bookings', {
+      person_id: person.body.id,
+      asset_ids: [asset.body.id],
+      starts_at: hours(4),
+      ends_at: hours(5),
+    });
+    expect([requested.status, requested.body.status]).toEqual([201, 'requested']);
+    expect(schemaErrors(Booking, requested.body)).toEqual([]);
     // A licence's life: created, changed, a seat assigned and released, deleted.
     const licence = await own.post<License>('/licenses', { name: 'Contract licence', seats: 1 });
     expect(licence.status).toBe(201);

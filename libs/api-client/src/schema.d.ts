@@ -7620,7 +7620,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * booking.requested data
-                     * @description A booking made by a member awaits a manager (the workspace requires approval); it holds its slot meanwhile. Then `booking.confirmed`, or `booking.cancelled` with `cancellation.reason: rejected`. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A booking made by a member awaits a manager (the workspace requires approval); it holds its slot meanwhile. Then `booking.confirmed`, or `booking.cancelled` with `cancellation.reason: rejected`.
                      * @example {
                      *       "id": "bkg_01jd8z4a5b6c7d8e9f0g1h2j3k",
                      *       "status": "requested",

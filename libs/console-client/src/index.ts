@@ -101,3 +101,15 @@ export type AssetRequestListQuery = NonNullable<
 export type AssetRequestInput = JsonBody<'/console/api/requests', 'post'>;
 export type AssetRequestApproval = JsonBody<'/console/api/requests/{id}/approve', 'post'>;
 export type AssetRequestRejection = JsonBody<'/console/api/requests/{id}/reject', 'post'>;
+export type BookingPage = JsonResponse<'/console/api/bookings', 'get', 200>;
+export type Booking = JsonResponse<'/console/api/bookings/{id}', 'get', 200>;
+export type BookingStatus = Booking['status'];
+export type BookingListQuery = NonNullable<
+  paths['/console/api/bookings']['get']['parameters']['query']
+>;
+export type BookingInput = JsonBody<'/console/api/bookings', 'post'>;
+export type BookingChanges = JsonBody<'/console/api/bookings/{id}', 'patch'>;
+export type BookingCheckIn = JsonBody<'/console/api/bookings/{id}/check-in', 'post'>;
+export type AssetAvailability = JsonResponse<'/console/api/assets/{id}/availability', 'get', 200>;
+export type BookingSettings = JsonResponse<'/console/api/settings/bookings', 'get', 200>;
+export type BookingSettingsChanges = JsonBody<'/console/api/settings/bookings', 'patch'>;

@@ -5,6 +5,7 @@
 // a type), which keeps this file free to import.
 export * from './activity/activity.constants';
 export * from './assets/asset.constants';
+export * from './bookings/booking.constants';
 export * from './calendar/calendar.constants';
 export * from './custom-fields/custom-field.constants';
 export * from './deliveries/delivery.constants';

@@ -5,7 +5,7 @@ import { formatDateTime } from '../shared/format';
 import { LoadMore } from '../shared/load-more';
 import { QueryState } from '../shared/query-state';
 import { activityQueries } from './activity.queries';
-import { actorText, changeText, nounOf, recordLink, verbOf } from './activity-text';
+import { actorText, changeText, nounOf, recordLink, relatedWord, verbOf } from './activity-text';
 
 const SOURCE_LABEL: Record<ActivityEntry['source'], string> = {
   console: 'Console',
@@ -49,13 +49,6 @@ export function ActivityList({
   );
 }
 
-/** How the person concerned joins the sentence: "checked out to", "checked in from". */
-function relatedWord(action: string): string {
-  if (action === 'checked_in') return ' from ';
-  if (action === 'overdue') return ', held by ';
-  return ' to ';
-}
-
 function ActivityItem({ entry, showRecord }: { entry: ActivityEntry; showRecord: boolean }) {
   const link = recordLink(entry);
   const name = entry.record_name ?? entry.record_id;
@@ -74,7 +67,7 @@ function ActivityItem({ entry, showRecord }: { entry: ActivityEntry; showRecord:
           )}
           {entry.related_name && entry.related_id && (
             <>
-              {relatedWord(entry.action)}
+              {relatedWord(entry)}
               <Link to={`/people/${entry.related_id}`}>{entry.related_name}</Link>
             </>
           )}

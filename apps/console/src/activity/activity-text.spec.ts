@@ -1,5 +1,5 @@
 import type { ActivityEntry } from '@custodian/console-client';
-import { actorText, changeText, recordLink, verbOf } from './activity-text';
+import { actorText, changeText, nounOf, recordLink, relatedWord, verbOf } from './activity-text';
 
 function entry(overrides: Partial<ActivityEntry>): ActivityEntry {
   return {
@@ -32,6 +32,41 @@ describe('activity text', () => {
   it('reads actions as verbs, and an unknown one as its words', () => {
     expect(verbOf(entry({ action: 'checked_out' }))).toBe('checked out');
     expect(verbOf(entry({ action: 'made_coffee' }))).toBe('made coffee');
+  });
+
+  it('reads every transition of a booking, and links to its page', () => {
+    const booking = (action: string) =>
+      entry({ record_type: 'booking', record_id: 'bkg_1', record_name: 'Camera for Ada', action });
+    expect(
+      [
+        'created',
+        'confirmed',
+        'rejected',
+        'updated',
+        'cancelled',
+        'checked_out',
+        'completed',
+        'overdue',
+        'no_show',
+      ].map((action) => verbOf(booking(action))),
+    ).toEqual([
+      'created',
+      'confirmed',
+      'rejected',
+      'changed',
+      'cancelled',
+      'checked out',
+      'completed',
+      'marked overdue',
+      'marked as not picked up',
+    ]);
+    expect(nounOf(booking('created'))).toBe('booking');
+    expect(recordLink(booking('cancelled'))).toBe('/bookings/bkg_1');
+    // "ana checked out booking Camera for Ada", never "to Ada" as an asset is.
+    expect(relatedWord(booking('checked_out'))).toBe(' for ');
+    expect(relatedWord(booking('overdue'))).toBe(' for ');
+    expect(relatedWord(entry({ action: 'checked_out' }))).toBe(' to ');
+    expect(relatedWord(entry({ action: 'checked_in' }))).toBe(' from ');
   });
 
   it('links to the record unless it is gone', () => {

@@ -16,6 +16,7 @@ const VERBS: Record<string, string> = {
   purged: 'purged from the bin',
   cancelled: 'cancelled',
   confirmed: 'confirmed',
+  rejected: 'rejected',
   completed: 'completed',
   no_show: 'marked as not picked up',
   scanned: 'scanned',
@@ -58,6 +59,17 @@ export function nounOf(entry: ActivityEntry): string {
   return NOUNS[entry.record_type];
 }
 
+/**
+ * How the person concerned joins the sentence: "checked out to", "checked in from"; a booking
+ * is for its person ("confirmed booking Camera for Ada").
+ */
+export function relatedWord(entry: Pick<ActivityEntry, 'action' | 'record_type'>): string {
+  if (entry.record_type === 'booking') return ' for ';
+  if (entry.action === 'checked_in') return ' from ';
+  if (entry.action === 'overdue') return ', held by ';
+  return ' to ';
+}
+
 /** The console page of the record an entry is about, when it has one. */
 export function recordLink(entry: ActivityEntry): string | null {
   switch (entry.record_type) {
@@ -76,8 +88,8 @@ export function recordLink(entry: ActivityEntry): string | null {
         ? null
         : '/members';
     case 'booking':
-      // No booking page in the console yet (issue 32 adds it).
-      return null;
+      // Bookings are never deleted: a cancelled or rejected one keeps its page.
+      return `/bookings/${entry.record_id}`;
     case 'license':
       // No licence page in the console yet (issue 33 adds it).
       return null;

@@ -7,6 +7,10 @@ import { AssetsPage } from '../assets/assets.page';
 import { BinPage } from '../assets/bin.page';
 import { LabelPage } from '../assets/label.page';
 import { ScanPage } from '../assets/scan.page';
+import { BookingFormPage } from '../bookings/booking-form.page';
+import { BookingPage } from '../bookings/booking.page';
+import { BookingsPage } from '../bookings/bookings.page';
+import { CalendarPage } from '../bookings/calendar.page';
 import { DeliveriesPage } from '../deliveries/deliveries.page';
 import { DeliveryPage } from '../deliveries/delivery.page';
 import { KeysPage } from '../keys/keys.page';
@@ -121,6 +125,38 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="people.manage" action="change people">
                 <PersonFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="bookings"
+            element={
+              <RequirePermission permission="bookings.view" action="see bookings">
+                <BookingsPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="bookings/new"
+            element={
+              <RequirePermission permission="bookings.request" action="book assets">
+                <BookingFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="calendar"
+            element={
+              <RequirePermission permission="bookings.view" action="see bookings">
+                <CalendarPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="bookings/:id"
+            element={
+              <RequirePermission permission="bookings.view" action="see bookings">
+                <BookingPage />
               </RequirePermission>
             }
           />

@@ -36,11 +36,12 @@ describe('navSections', () => {
         'assets.scan',
         'people.view',
         'members.view',
+        'bookings.view',
       ],
       2,
     );
     expect(summary(navSections(owner))).toEqual([
-      ['Register', ['Assets', 'People', 'Scan']],
+      ['Register', ['Assets', 'People', 'Bookings', 'Calendar', 'Scan']],
       ['Integrations', ['API keys', 'Webhooks', 'Delivery log']],
       ['Workspace', ['Members', 'Activity', 'Plan & usage', 'Workspaces', 'Account']],
     ]);

@@ -27,6 +27,8 @@ export function navSections(session: Session): NavSection[] {
         ...item(can(session, 'assets.view'), '/assets', 'Assets'),
         ...item(can(session, 'people.view'), '/people', 'People'),
         ...item(can(session, 'requests.view'), '/requests', 'Requests'),
+        ...item(can(session, 'bookings.view'), '/bookings', 'Bookings'),
+        ...item(can(session, 'bookings.view'), '/calendar', 'Calendar'),
         ...item(can(session, 'assets.scan'), '/scan', 'Scan'),
       ],
     },

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
+import { BookingsSection } from '../bookings/bookings-section';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice, Notice } from '../shared/notices';
@@ -67,6 +68,11 @@ function AssetDetails({ asset }: { asset: Asset }) {
         <span className={`badge badge-status-${asset.status}`}>{STATUS_LABEL[asset.status]}</span>
       </div>
       <div className="actions">
+        {can(session, 'bookings.request') && (
+          <Link to={`/bookings/new?asset=${asset.id}`} className="button">
+            Book
+          </Link>
+        )}
         <Link to={`/assets/${asset.id}/label`} className="button">
           Label
         </Link>
@@ -138,6 +144,8 @@ function AssetDetails({ asset }: { asset: Asset }) {
       </dl>
 
       <CustodyPanel asset={asset} manage={manage} />
+
+      {can(session, 'bookings.view') && <BookingsSection assetId={asset.id} />}
 
       <section className="card" aria-labelledby="asset-history">
         <h2 id="asset-history">History</h2>

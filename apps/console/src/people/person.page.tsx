@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
+import { BookingsSection } from '../bookings/bookings-section';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime, plural } from '../shared/format';
 import { Notice } from '../shared/notices';
@@ -118,6 +119,17 @@ function PersonDetails({ person }: { person: Person }) {
       </dl>
 
       {can(session, 'assets.view') && <PersonHoldings person={person} />}
+
+      {can(session, 'bookings.view') && (
+        <BookingsSection
+          personId={person.id}
+          bookLink={
+            can(session, 'bookings.request') && person.status === 'active'
+              ? `/bookings/new?person=${person.id}`
+              : undefined
+          }
+        />
+      )}
 
       <ConfirmDialog
         open={confirming}

@@ -10,6 +10,7 @@ import type { QueryClient } from '@tanstack/react-query';
 export const QUERY_ROOT = {
   activity: 'activity',
   assets: 'assets',
+  bookings: 'bookings',
   calendarFeed: 'calendar-feed',
   deliveries: 'deliveries',
   keys: 'keys',

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConsoleActivityModule } from './activity/console-activity.module';
+import { ConsoleBookingsModule } from './bookings/console-bookings.module';
 import { ConsoleCalendarFeedModule } from './calendar/console-calendar-feed.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
 import { ConsoleCustomFieldsModule } from './register/console-custom-fields.module';
@@ -22,6 +23,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleRegisterModule,
     ConsoleActivityModule,
     ConsoleCustomFieldsModule,
+    ConsoleBookingsModule,
     ConsoleUsageModule,
     ConsoleCalendarFeedModule,
   ],

@@ -53,6 +53,7 @@ export const EMITTED_EVENTS = [
   'request.approved',
   'request.rejected',
   'booking.created',
+  'booking.requested',
   'booking.confirmed',
   'booking.cancelled',
   'booking.checked_out',
@@ -322,8 +323,6 @@ export const EVENT_CATALOG = {
   'booking.requested': booking(
     'A booking made by a member awaits a manager (the workspace requires approval); it holds its slot meanwhile. Then `booking.confirmed`, or `booking.cancelled` with `cancellation.reason: rejected`.',
     'requested',
-    // Emitted once the console's bookings routes land (members book only in the console).
-    false,
   ),
   'booking.confirmed': booking(
     'A booking was confirmed: its assets are held for its range. Once per booking.',

@@ -17,6 +17,9 @@ export const CONSOLE_PERMISSIONS = [
   'members.manage',
   'requests.view',
   'requests.decide',
+  'bookings.view',
+  'bookings.request',
+  'bookings.manage',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -26,7 +29,11 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * run the register (assets: create, edit, custody, condition, bin; people: create, edit,
  * offboard); members see assets and people and scan tags. Everyone sees who the members are;
  * owners and admins remove them. Every member asks for assets (`requests.view`: their own
- * requests); managers and above see the inbox and decide (`requests.decide`).
+ * requests); managers and above see the inbox and decide (`requests.decide`). Every role sees
+ * bookings and books (a member's booking is
+ * `requested` while approval is on, and members change only their own: the register decides
+ * that on each call); owners, admins and managers confirm, reject, hand out and take back, and
+ * change the booking settings.
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -43,6 +50,9 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'members.view',
     'requests.view',
     'requests.decide',
+    'bookings.view',
+    'bookings.request',
+    'bookings.manage',
   ],
   member: [
     'workspace.view',
@@ -51,6 +61,8 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'people.view',
     'members.view',
     'requests.view',
+    'bookings.view',
+    'bookings.request',
   ],
 };
 

@@ -45,6 +45,9 @@ const DOING: Record<ConsolePermission, string> = {
   'members.manage': 'invite or remove members',
   'requests.view': 'ask for assets',
   'requests.decide': 'approve or reject asset requests',
+  'bookings.view': 'see bookings',
+  'bookings.request': 'book assets',
+  'bookings.manage': 'confirm, reject, hand out or take back bookings, or change their settings',
 };
 
 /**
