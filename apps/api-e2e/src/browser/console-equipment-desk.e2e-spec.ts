@@ -37,6 +37,13 @@ function friday(hour: number): Date {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate() + ahead, hour, 0);
 }
 
+/** Weeks (Monday first, as the console's calendar) from this one to the one holding `date`. */
+function weeksAhead(date: Date): number {
+  const monday = (day: Date) =>
+    new Date(day.getFullYear(), day.getMonth(), day.getDate() - ((day.getDay() + 6) % 7));
+  return Math.round((monday(date).getTime() - monday(new Date()).getTime()) / (7 * DAY));
+}
+
 /**
  * Issue 32's day at the equipment desk, in real headless Chromium against the real stack: a
  * member asks for a camera for Friday, a manager approves it as a booking, Friday's check-out
@@ -207,10 +214,22 @@ describe('a day at the equipment desk, in a browser (e2e)', () => {
     await page.context().close();
   });
 
-  it('Friday: handed out from the booking, back late (the overdue event arrives), then in', async () => {
+  it('Friday: handed out from the booking page, back late (the overdue event arrives), then in', async () => {
+    const page = await signedIn(manager);
+    // The week of Friday in the Calendar: the booking in the Sony's lane.
+    await nav(page, 'Calendar');
+    await page.getByRole('heading', { name: 'Calendar' }).waitFor();
+    for (let week = 0; week < weeksAhead(friday(9)); week += 1) {
+      await page.getByRole('button', { name: 'Next' }).click();
+    }
+    const lane = page.getByLabel('Sony A7 IV', { exact: true });
+    await lane.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    await screenshot(page, 'desk-calendar-week');
+    await lane.getByRole('link', { name: 'Ada Lovelace' }).click();
+    await page.getByRole('heading', { name: 'Booking for Ada Lovelace' }).waitFor();
     // Early on Friday's date, before its start: the camera is free, so the booking hands out.
-    const out = await tenant.post<Booking>(`/bookings/${booking.id}/check-out`, {});
-    expect(out.status).toBe(200);
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await page.locator('.page-head').getByText('Checked out').waitFor();
     await arrived('assignment.checked_out', camera.id);
     await arrived('booking.checked_out', booking.id);
     // The clock passes Friday 18:00 with the camera still out.
@@ -219,10 +238,19 @@ describe('a day at the equipment desk, in a browser (e2e)', () => {
     });
     const [overdue] = await arrived<Booking>('booking.overdue', booking.id);
     expect(overdue!.data.status).toBe('overdue');
-    const back = await tenant.post<Booking>(`/bookings/${booking.id}/check-in`, {});
-    expect(back.status).toBe(200);
+    await page.reload();
+    await page.locator('.page-head').getByText('Overdue').waitFor();
+    await screenshot(page, 'desk-booking-overdue');
+    await page.getByRole('button', { name: 'Check in' }).click();
+    await page
+      .getByRole('dialog', { name: 'Check in' })
+      .getByRole('button', { name: 'Check in all' })
+      .click();
+    await page.locator('.page-head').getByText('Completed').waitFor();
     await arrived('booking.completed', booking.id);
     await arrived('assignment.checked_in', camera.id);
+    await screenshot(page, 'desk-booking-completed');
+    await page.context().close();
   });
 
   it('a second request for the same Friday: approving it names the booking in the way', async () => {
