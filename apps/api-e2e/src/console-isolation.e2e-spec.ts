@@ -90,6 +90,8 @@ interface Ids {
   request: string;
   /** A confirmed booking of `asset` for `person`, tomorrow. */
   booking: string;
+  /** A licence of 2 seats. */
+  license: string;
   /** The owner's console session, by its id in the list (not its cookie). */
   session: string;
 }
@@ -131,6 +133,17 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   'DELETE /console/api/members/{id}': (ids) => ({ id: ids.member }),
   'PATCH /console/api/members/{id}': (ids) => ({ id: ids.member, body: { role: 'admin' } }),
   'POST /console/api/members/{id}/invitation': (ids) => ({ id: ids.member }),
+  'GET /console/api/licenses/{id}': (ids) => ({ id: ids.license }),
+  'PATCH /console/api/licenses/{id}': (ids) => ({ id: ids.license, body: { notes: 'taken over' } }),
+  'DELETE /console/api/licenses/{id}': (ids) => ({ id: ids.license }),
+  'POST /console/api/licenses/{id}/key': (ids) => ({ id: ids.license }),
+  'GET /console/api/licenses/{id}/seats': (ids) => ({ id: ids.license }),
+  'POST /console/api/licenses/{id}/seats': (ids) => ({
+    id: ids.license,
+    body: { person_id: ids.person },
+  }),
+  // The licence's id decides: another workspace's is not found before any seat is looked up.
+  'DELETE /console/api/licenses/{id}/seats/{seatId}': (ids) => ({ id: ids.license }),
   'GET /console/api/requests/{id}': (ids) => ({ id: ids.request }),
   'POST /console/api/requests/{id}/approve': (ids) => ({ id: ids.request, body: {} }),
   'POST /console/api/requests/{id}/reject': (ids) => ({
@@ -277,6 +290,25 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
   'POST /console/api/members/{id}/invitation': {
     path: (ids) => `/console/api/members/${ids.member}/invitation`,
     as: 'owner',
+  },
+  'POST /console/api/licenses': {
+    path: () => '/console/api/licenses',
+    as: 'owner',
+    valid: () => ({ name: 'hostile' }),
+  },
+  'PATCH /console/api/licenses/{id}': {
+    path: (ids) => `/console/api/licenses/${ids.license}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/licenses/{id}/key': {
+    path: (ids) => `/console/api/licenses/${ids.license}/key`,
+    as: 'owner',
+  },
+  'POST /console/api/licenses/{id}/seats': {
+    path: (ids) => `/console/api/licenses/${ids.license}/seats`,
+    as: 'owner',
+    valid: (ids) => ({ person_id: ids.person }),
   },
   'POST /console/api/requests': {
     path: () => '/console/api/requests',
@@ -607,6 +639,12 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       asset_id: asset.body.id,
     });
     expect(request.status).toBe(201);
+    const license = await client.post<{ id: string }>('/console/api/licenses', {
+      name: `${name} licence`,
+      seats: 2,
+      product_key: `${name.toUpperCase()}-KEY`,
+    });
+    expect(license.status).toBe(201);
     const booking = await client.post<Booking>('/console/api/bookings', {
       person_id: person.body.id,
       asset_ids: [asset.body.id],
@@ -637,6 +675,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         person: person.body.id,
         request: request.body.id,
         booking: booking.body.id,
+        license: license.body.id,
         session,
       },
       key: key.body.key,

@@ -113,3 +113,13 @@ export type BookingCheckIn = JsonBody<'/console/api/bookings/{id}/check-in', 'po
 export type AssetAvailability = JsonResponse<'/console/api/assets/{id}/availability', 'get', 200>;
 export type BookingSettings = JsonResponse<'/console/api/settings/bookings', 'get', 200>;
 export type BookingSettingsChanges = JsonBody<'/console/api/settings/bookings', 'patch'>;
+export type LicensePage = JsonResponse<'/console/api/licenses', 'get', 200>;
+export type License = JsonResponse<'/console/api/licenses/{id}', 'get', 200>;
+export type LicenseListQuery = NonNullable<
+  paths['/console/api/licenses']['get']['parameters']['query']
+>;
+export type LicenseInput = JsonBody<'/console/api/licenses', 'post'>;
+export type LicenseChanges = JsonBody<'/console/api/licenses/{id}', 'patch'>;
+export type LicenseSeat = JsonResponse<'/console/api/licenses/{id}/seats', 'get', 200>[number];
+export type LicenseSeatInput = JsonBody<'/console/api/licenses/{id}/seats', 'post'>;
+export type LicenseKey = JsonResponse<'/console/api/licenses/{id}/key', 'post', 200>;

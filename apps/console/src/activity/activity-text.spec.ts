@@ -88,3 +88,20 @@ describe('activity text', () => {
     expect(changeText(due, (iso) => `<${iso.slice(0, 10)}>`)).toBe('due_at: <2031-06-30>');
   });
 });
+
+describe('licences and requests in the feed', () => {
+  const of = (record_type: 'license' | 'request', action: string) =>
+    entry({ record_type, record_id: `${record_type}_1`, action });
+
+  it('links a licence and a request to their pages, a deleted licence nowhere', () => {
+    expect(recordLink(of('license', 'expiring'))).toBe('/licenses/license_1');
+    expect(recordLink(of('license', 'deleted'))).toBeNull();
+    expect(recordLink(of('request', 'approved'))).toBe('/requests/request_1');
+  });
+
+  it('says what the system did at a licence’s dates', () => {
+    expect(verbOf(of('license', 'expiring'))).toBe('noted the coming end of');
+    expect(verbOf(of('license', 'expired'))).toBe('noted the end of');
+    expect(nounOf(of('request', 'created'))).toBe('asset request');
+  });
+});

@@ -37,6 +37,9 @@ const VERBS: Record<string, string> = {
   key_revealed: 'revealed the product key of',
   seat_assigned: 'assigned a seat of',
   seat_released: 'released a seat of',
+  expiring: 'noted the coming end of',
+  expired: 'noted the end of',
+  approved: 'approved',
 };
 
 const NOUNS: Record<ActivityEntry['record_type'], string> = {
@@ -91,11 +94,9 @@ export function recordLink(entry: ActivityEntry): string | null {
       // Bookings are never deleted: a cancelled or rejected one keeps its page.
       return `/bookings/${entry.record_id}`;
     case 'license':
-      // No licence page in the console yet (issue 33 adds it).
-      return null;
+      return entry.action === 'deleted' ? null : `/licenses/${entry.record_id}`;
     case 'request':
-      // No request page in the console yet (issue 32's console requests add it).
-      return null;
+      return `/requests/${entry.record_id}`;
   }
 }
 

@@ -14,6 +14,9 @@ import { CalendarPage } from '../bookings/calendar.page';
 import { DeliveriesPage } from '../deliveries/deliveries.page';
 import { DeliveryPage } from '../deliveries/delivery.page';
 import { KeysPage } from '../keys/keys.page';
+import { LicenseFormPage } from '../licenses/license-form.page';
+import { LicensePage } from '../licenses/license.page';
+import { LicensesPage } from '../licenses/licenses.page';
 import { MembersPage } from '../members/members.page';
 import { OverviewPage } from '../overview/overview.page';
 import { PeoplePage } from '../people/people.page';
@@ -181,6 +184,30 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="requests.view" action="see asset requests">
                 <RequestPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="licenses"
+            element={
+              <RequirePermission permission="licenses.view" action="see licences">
+                <LicensesPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="licenses/new"
+            element={
+              <RequirePermission permission="licenses.manage" action="add licences">
+                <LicenseFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="licenses/:id"
+            element={
+              <RequirePermission permission="licenses.view" action="see licences">
+                <LicensePage />
               </RequirePermission>
             }
           />

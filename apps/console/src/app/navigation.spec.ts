@@ -36,12 +36,14 @@ describe('navSections', () => {
         'assets.scan',
         'people.view',
         'members.view',
+        'requests.view',
         'bookings.view',
+        'licenses.view',
       ],
       2,
     );
     expect(summary(navSections(owner))).toEqual([
-      ['Register', ['Assets', 'People', 'Bookings', 'Calendar', 'Scan']],
+      ['Register', ['Assets', 'People', 'Requests', 'Bookings', 'Calendar', 'Licences', 'Scan']],
       ['Integrations', ['API keys', 'Webhooks', 'Delivery log']],
       ['Workspace', ['Members', 'Activity', 'Plan & usage', 'Workspaces', 'Account']],
     ]);

@@ -31,7 +31,7 @@ describe('Sidebar', () => {
     expect(headings.map((heading) => heading.textContent)).toEqual(['Register', 'Workspace']);
     expect(within(nav).getByRole('list', { name: 'Register' })).toHaveProperty(
       'textContent',
-      'AssetsPeopleBookingsCalendarScan',
+      'AssetsPeopleRequestsBookingsCalendarLicencesScan',
     );
     // A member sees no integrations: no heading over nothing, no link to a refusal.
     expect(within(nav).queryByRole('link', { name: 'API keys' })).toBeNull();
@@ -43,8 +43,10 @@ describe('Sidebar', () => {
       'Overview',
       'Assets',
       'People',
+      'Requests',
       'Bookings',
       'Calendar',
+      'Licences',
       'Scan',
       'Members',
       'Activity',

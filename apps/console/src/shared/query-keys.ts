@@ -14,6 +14,7 @@ export const QUERY_ROOT = {
   calendarFeed: 'calendar-feed',
   deliveries: 'deliveries',
   keys: 'keys',
+  licenses: 'licenses',
   members: 'members',
   people: 'people',
   requests: 'requests',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConsoleActivityModule } from './activity/console-activity.module';
 import { ConsoleBookingsModule } from './bookings/console-bookings.module';
+import { ConsoleLicensesModule } from './licenses/console-licenses.module';
 import { ConsoleCalendarFeedModule } from './calendar/console-calendar-feed.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
 import { ConsoleCustomFieldsModule } from './register/console-custom-fields.module';
@@ -24,6 +25,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleActivityModule,
     ConsoleCustomFieldsModule,
     ConsoleBookingsModule,
+    ConsoleLicensesModule,
     ConsoleUsageModule,
     ConsoleCalendarFeedModule,
   ],

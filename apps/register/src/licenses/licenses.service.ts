@@ -217,6 +217,9 @@ export class LicensesService {
     }
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
+      // A licence not found (another workspace's) is the 404 it is, before the body is read;
+      // no lock yet, so the order below holds.
+      await findLicenseRow(tx, workspaceId, id);
       // The holder first (FOR SHARE: an offboarding, which locks the person and then their
       // licences, waits for this assign or comes first; never a cycle), then the licence:
       // every assign of it waits there, so the count below is exact.

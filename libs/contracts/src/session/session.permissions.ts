@@ -20,6 +20,8 @@ export const CONSOLE_PERMISSIONS = [
   'bookings.view',
   'bookings.request',
   'bookings.manage',
+  'licenses.view',
+  'licenses.manage',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -30,10 +32,11 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * offboard); members see assets and people and scan tags. Everyone sees who the members are;
  * owners and admins remove them. Every member asks for assets (`requests.view`: their own
  * requests); managers and above see the inbox and decide (`requests.decide`). Every role sees
- * bookings and books (a member's booking is
- * `requested` while approval is on, and members change only their own: the register decides
- * that on each call); owners, admins and managers confirm, reject, hand out and take back, and
- * change the booking settings.
+ * bookings and books (a member's booking is `requested` while approval is on, and members
+ * change only their own: the register decides that on each call); owners, admins and managers
+ * confirm, reject, hand out and take back, and change the booking settings. Every role sees
+ * licences; owners, admins and managers add, change and delete them and assign their seats
+ * (reading a product key stays the owner's and admins', decided by the register).
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -53,6 +56,8 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'bookings.view',
     'bookings.request',
     'bookings.manage',
+    'licenses.view',
+    'licenses.manage',
   ],
   member: [
     'workspace.view',
@@ -63,6 +68,7 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'requests.view',
     'bookings.view',
     'bookings.request',
+    'licenses.view',
   ],
 };
 

@@ -48,6 +48,8 @@ const DOING: Record<ConsolePermission, string> = {
   'bookings.view': 'see bookings',
   'bookings.request': 'book assets',
   'bookings.manage': 'confirm, reject, hand out or take back bookings, or change their settings',
+  'licenses.view': 'see licences',
+  'licenses.manage': 'add, change or delete licences, or assign their seats',
 };
 
 /**

@@ -1,0 +1,153 @@
+import {
+  GatewayAdminPatterns,
+  RegisterAdminPatterns,
+  WorkerAdminPatterns,
+  type EventEnvelope,
+  type LicenseSeatChange,
+  type PersonDetail,
+  type WorkspaceView,
+} from '@custodian/contracts';
+import { WebhookReceiver, eventually, freePort } from '@custodian/testing';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Tenant, TestStack } from '../support/stack';
+import { launchChromium, newBrowserContext, screenshot } from './chromium';
+
+const PASSWORD = 'a long enough password';
+
+/**
+ * Licences in the console (issue 33), in real headless Chromium against the real stack: buy a
+ * licence of 3 seats, assign 3, the 4th is refused with the count named, release one (its
+ * event arrives), read the product key (owner), and see it in the list with its seats bar.
+ */
+jest.setTimeout(60_000);
+
+describe('licences in the console, in a browser (e2e)', () => {
+  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
+  const receiver = new WebhookReceiver();
+  const owner = 'it@hooli.example';
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  let tenant: Tenant;
+  const people: PersonDetail[] = [];
+
+  beforeAll(async () => {
+    await receiver.start();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    Object.assign(stack.env, {
+      PORT: String(port),
+      PUBLIC_BASE_URL: base,
+      CONSOLE_DIR: path.resolve(__dirname, '../../../../dist/apps/console'),
+    });
+    [browser] = await Promise.all([launchChromium(), stack.start()]);
+    const workspace = await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+      name: 'Hooli',
+      plan: 'pro',
+      owner_email: owner,
+    });
+    await stack.registerAdminCall(RegisterAdminPatterns.passwordSet, {
+      email: owner,
+      password: PASSWORD,
+    });
+    tenant = new Tenant(stack, workspace, await stack.createKey(workspace.id, 'write'));
+    await stack.workerAdminCall(WorkerAdminPatterns.webhookCreate, {
+      workspace: workspace.id,
+      url: receiver.url('/licences'),
+      events: '*',
+    });
+    for (const name of [
+      'Gavin Belson',
+      'Richard Hendricks',
+      'Dinesh Chugtai',
+      'Bertram Gilfoyle',
+    ]) {
+      people.push((await tenant.post<PersonDetail>('/people', { full_name: name })).body);
+    }
+    const context = await newBrowserContext(browser, { viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    await page.goto(`${base}/console/sign-in`);
+    await page.locator('#password-email').fill(owner);
+    await page.locator('#password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack.stop();
+    await receiver.stop();
+  });
+
+  async function assign(name: string): Promise<void> {
+    const form = page.getByRole('form', { name: 'Assign a seat' });
+    await form.getByLabel('Find a person').fill(name.split(' ')[0]!);
+    await form.getByRole('button', { name: 'Find' }).click();
+    await form.getByLabel('Person', { exact: true }).selectOption({ label: name });
+    await form.getByRole('button', { name: 'Assign' }).click();
+  }
+
+  it('buys a licence of 3 seats, assigns 3, and the 4th is refused with the count named', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Licences', exact: true })
+      .click();
+    await page.getByText('No licences yet.').waitFor();
+    await page.getByRole('link', { name: 'Add licence' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Figma Organization');
+    await page.getByLabel('Vendor').fill('Figma');
+    await page.getByLabel('Seats').fill('3');
+    const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Last valid day').fill(soon);
+    await page.getByLabel('Product key').fill('FIG-0000-1111');
+    await page.getByRole('button', { name: 'Add licence' }).click();
+    await page.getByRole('heading', { name: 'Figma Organization' }).waitFor();
+    await page
+      .locator('.page-head')
+      .getByText(/Ends in 1[01] days/)
+      .waitFor();
+    for (const person of people.slice(0, 3)) {
+      await assign(person.full_name);
+      await page
+        .getByRole('table', { name: 'Seats' })
+        .getByRole('link', { name: person.full_name })
+        .waitFor();
+    }
+    await page.getByText('3 of 3 seats').first().waitFor();
+    await assign(people[3]!.full_name);
+    const refusal = page.getByRole('alert');
+    await refusal.waitFor();
+    await expect(refusal.textContent()).resolves.toMatch(/has all 3 seats in use/);
+    await screenshot(page, 'licence-full');
+  });
+
+  it('releases a seat (the event arrives) and reads the product key', async () => {
+    await page.getByRole('button', { name: `Release the seat of ${people[0]!.full_name}` }).click();
+    await page.getByText('2 of 3 seats').first().waitFor();
+    const released = await eventually(
+      () => {
+        const found = receiver
+          .on('/licences')
+          .filter((request) => request.headers['x-custodian-event'] === 'license.seat_released')
+          .map((request) => JSON.parse(request.rawBody) as EventEnvelope<LicenseSeatChange>);
+        return found.length > 0 ? Promise.resolve(found[0]!) : Promise.reject(new Error('not yet'));
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    expect(released.data).toMatchObject({
+      seats: 3,
+      seats_used: 2,
+      seat: { person: { id: people[0]!.id } },
+    });
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    await page.getByText('FIG-0000-1111').waitFor();
+    await screenshot(page, 'licence-page');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Licences', exact: true })
+      .click();
+    await page.getByRole('meter', { name: 'Seats of Figma Organization' }).waitFor();
+    await screenshot(page, 'licences-list');
+  });
+});
