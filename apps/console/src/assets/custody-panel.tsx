@@ -1,10 +1,10 @@
-import type { Asset, PersonSummary } from '@custodian/console-client';
-import { useQuery } from '@tanstack/react-query';
+import type { Asset } from '@custodian/console-client';
 import { type FormEvent, useState } from 'react';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice } from '../shared/notices';
 import { defaultDueDate, dueDateToSend } from './asset-values';
-import { assetQueries, useSaveAsset } from './assets.queries';
+import { useSaveAsset } from './assets.queries';
+import { PersonPicker } from './person-picker';
 
 /**
  * Who holds the asset. Checked out: the holder, since when, the due date, and Check in.
@@ -59,9 +59,6 @@ export function CustodyPanel({ asset, manage }: { asset: Asset; manage: boolean 
 }
 
 function CheckOutForm({ asset }: { asset: Asset }) {
-  const [search, setSearch] = useState('');
-  const [query, setQuery] = useState('');
-  const people = useQuery(assetQueries.custodians(query));
   const [personId, setPersonId] = useState('');
   const [withDue, setWithDue] = useState(true);
   const [due, setDue] = useState(() => defaultDueDate(new Date()));
@@ -83,47 +80,9 @@ function CheckOutForm({ asset }: { asset: Asset }) {
     checkingOut.mutate({ id: asset.id, changes: { assigned_to_id: personId, due_at: dueAt } });
   }
 
-  const choices: PersonSummary[] = people.data?.data ?? [];
-
   return (
     <form onSubmit={submit} aria-label="Check out">
-      <div className="field">
-        <label htmlFor="person-search">Find a person</label>
-        <div className="inline-form">
-          <input
-            id="person-search"
-            type="search"
-            value={search}
-            maxLength={200}
-            placeholder="Name, e-mail or employee number"
-            onChange={(event) => setSearch(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                setQuery(search.trim());
-              }
-            }}
-          />
-          <button type="button" className="button-small" onClick={() => setQuery(search.trim())}>
-            Find
-          </button>
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor="person">Check out to</label>
-        <select id="person" value={personId} onChange={(event) => setPersonId(event.target.value)}>
-          <option value="">
-            {people.isPending ? 'Loading people…' : `Choose (${choices.length} shown)`}
-          </option>
-          {choices.map((person) => (
-            <option key={person.id} value={person.id}>
-              {person.full_name}
-              {person.email ? ` (${person.email})` : ''}
-            </option>
-          ))}
-        </select>
-        <ErrorNotice error={people.error} />
-      </div>
+      <PersonPicker id="person" label="Check out to" value={personId} onChange={setPersonId} />
       <div className="field">
         <label className="inline">
           <input

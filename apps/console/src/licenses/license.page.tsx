@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { revealLicenseKey } from '../api/licenses.api';
-import { assetQueries } from '../assets/assets.queries';
+import { PersonPicker } from '../assets/person-picker';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice } from '../shared/notices';
@@ -174,9 +174,6 @@ function Seats({ license, manage }: { license: License; manage: boolean }) {
 }
 
 function AssignSeat({ license }: { license: License }) {
-  const [search, setSearch] = useState('');
-  const [query, setQuery] = useState('');
-  const people = useQuery(assetQueries.custodians(query));
   const [personId, setPersonId] = useState('');
   const assigning = useSeatChange();
 
@@ -192,46 +189,7 @@ function AssignSeat({ license }: { license: License }) {
   return (
     <form onSubmit={submit} aria-label="Assign a seat">
       <h3>Assign a seat</h3>
-      <div className="field">
-        <label htmlFor="seat-person-search">Find a person</label>
-        <div className="inline-form">
-          <input
-            id="seat-person-search"
-            type="search"
-            value={search}
-            maxLength={200}
-            onChange={(event) => setSearch(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                setQuery(search.trim());
-              }
-            }}
-          />
-          <button type="button" className="button-small" onClick={() => setQuery(search.trim())}>
-            Find
-          </button>
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor="seat-person">Person</label>
-        <select
-          id="seat-person"
-          value={personId}
-          onChange={(event) => setPersonId(event.target.value)}
-        >
-          <option value="">
-            {people.isPending
-              ? 'Loading people…'
-              : `Choose (${people.data?.data.length ?? 0} shown)`}
-          </option>
-          {(people.data?.data ?? []).map((person) => (
-            <option key={person.id} value={person.id}>
-              {person.full_name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PersonPicker id="seat-person" label="Person" value={personId} onChange={setPersonId} />
       <ErrorNotice error={assigning.error} />
       <button type="submit" className="button-primary" disabled={assigning.isPending || !personId}>
         {assigning.isPending ? 'Assigning…' : 'Assign'}

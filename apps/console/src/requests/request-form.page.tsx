@@ -4,7 +4,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { assetQueries } from '../assets/assets.queries';
 import { ErrorNotice } from '../shared/notices';
 import { usePageTitle } from '../shared/use-page-title';
-import { AssetPicker } from './asset-picker';
+import { AssetPicker } from '../assets/asset-picker';
+import { PersonPicker } from '../assets/person-picker';
 import { requestRange } from './request-values';
 import { useCreateRequest } from './requests.queries';
 
@@ -19,9 +20,6 @@ export function RequestFormPage() {
   const [assetId, setAssetId] = useState(params.get('asset') ?? '');
   const [what, setWhat] = useState<'asset' | 'category'>('asset');
   const [category, setCategory] = useState('');
-  const [personSearch, setPersonSearch] = useState('');
-  const [personQuery, setPersonQuery] = useState('');
-  const people = useQuery(assetQueries.custodians(personQuery));
   const [personId, setPersonId] = useState('');
   const [when, setWhen] = useState<'now' | 'range'>('range');
   const [from, setFrom] = useState('');
@@ -106,53 +104,12 @@ export function RequestFormPage() {
         </fieldset>
         <fieldset>
           <legend>For</legend>
-          <div className="field">
-            <label htmlFor="request-person-search">Find a person</label>
-            <div className="inline-form">
-              <input
-                id="request-person-search"
-                type="search"
-                value={personSearch}
-                maxLength={200}
-                placeholder="Name, e-mail or employee number"
-                onChange={(event) => setPersonSearch(event.target.value)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter') {
-                    event.preventDefault();
-                    setPersonQuery(personSearch.trim());
-                  }
-                }}
-              />
-              <button
-                type="button"
-                className="button-small"
-                onClick={() => setPersonQuery(personSearch.trim())}
-              >
-                Find
-              </button>
-            </div>
-          </div>
-          <div className="field">
-            <label htmlFor="request-person">Person</label>
-            <select
-              id="request-person"
-              value={personId}
-              onChange={(event) => setPersonId(event.target.value)}
-            >
-              <option value="">
-                {people.isPending
-                  ? 'Loading people…'
-                  : `Choose (${people.data?.data.length ?? 0} shown)`}
-              </option>
-              {(people.data?.data ?? []).map((person) => (
-                <option key={person.id} value={person.id}>
-                  {person.full_name}
-                  {person.email ? ` (${person.email})` : ''}
-                </option>
-              ))}
-            </select>
-            <ErrorNotice error={people.error} />
-          </div>
+          <PersonPicker
+            id="request-person"
+            label="Person"
+            value={personId}
+            onChange={setPersonId}
+          />
         </fieldset>
         <fieldset>
           <legend>When</legend>

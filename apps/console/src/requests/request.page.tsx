@@ -8,7 +8,7 @@ import { can } from '../shared/permissions';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
-import { AssetPicker } from './asset-picker';
+import { AssetPicker } from '../assets/asset-picker';
 import {
   REQUEST_STATUS_BADGE,
   REQUEST_STATUS_LABEL,

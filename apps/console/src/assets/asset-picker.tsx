@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { assetQueries } from '../assets/assets.queries';
+import { assetQueries } from './assets.queries';
 import { ErrorNotice } from '../shared/notices';
 
 /**
