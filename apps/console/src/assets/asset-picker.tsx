@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { assetQueries } from './assets.queries';
+import { FindBox } from '../shared/find-box';
 import { ErrorNotice } from '../shared/notices';
 
 /**
@@ -21,7 +22,6 @@ export function AssetPicker({
   onChange: (assetId: string) => void;
   category?: string;
 }) {
-  const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const assets = useQuery(
     assetQueries.list({ pageSize: 20, status: 'active', ...(query ? { search: query } : {}) }),
@@ -33,28 +33,12 @@ export function AssetPicker({
     : found;
   return (
     <>
-      <div className="field">
-        <label htmlFor={`${id}-search`}>Find an asset</label>
-        <div className="inline-form">
-          <input
-            id={`${id}-search`}
-            type="search"
-            value={search}
-            maxLength={200}
-            placeholder="Name, tag or serial number"
-            onChange={(event) => setSearch(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                setQuery(search.trim());
-              }
-            }}
-          />
-          <button type="button" className="button-small" onClick={() => setQuery(search.trim())}>
-            Find
-          </button>
-        </div>
-      </div>
+      <FindBox
+        id={`${id}-search`}
+        label="Find an asset"
+        placeholder="Name, tag or serial number"
+        onFind={setQuery}
+      />
       <div className="field">
         <label htmlFor={id}>{label}</label>
         <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FindBox } from '../shared/find-box';
 import { ErrorNotice } from '../shared/notices';
 import { assetQueries } from './assets.queries';
 
@@ -19,34 +20,17 @@ export function PersonPicker({
   value: string;
   onChange: (personId: string) => void;
 }) {
-  const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const people = useQuery(assetQueries.custodians(query));
   const choices = people.data?.data ?? [];
   return (
     <>
-      <div className="field">
-        <label htmlFor={`${id}-search`}>Find a person</label>
-        <div className="inline-form">
-          <input
-            id={`${id}-search`}
-            type="search"
-            value={search}
-            maxLength={200}
-            placeholder="Name, e-mail or employee number"
-            onChange={(event) => setSearch(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                setQuery(search.trim());
-              }
-            }}
-          />
-          <button type="button" className="button-small" onClick={() => setQuery(search.trim())}>
-            Find
-          </button>
-        </div>
-      </div>
+      <FindBox
+        id={`${id}-search`}
+        label="Find a person"
+        placeholder="Name, e-mail or employee number"
+        onFind={setQuery}
+      />
       <div className="field">
         <label htmlFor={id}>{label}</label>
         <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
