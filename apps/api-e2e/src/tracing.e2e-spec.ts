@@ -87,8 +87,14 @@ describe('one trace from HTTP to the delivery attempt (e2e)', () => {
         );
         if (!root) throw new Error('no HTTP span yet');
         const spans = collector.spans.filter((span) => span.traceId === root.traceId);
-        if (!spans.some((span) => span.name === 'webhook asset.created')) {
-          throw new Error(`no attempt span yet: ${spans.map((span) => span.name).join(', ')}`);
+        // Each app exports its spans in its own batches: the register's publish span can reach
+        // the collector after the worker's attempt span, so wait for every span asked below.
+        const wanted = ['publish asset.created', 'fan-out asset.created', 'webhook asset.created'];
+        const missing = wanted.filter((name) => !spans.some((span) => span.name === name));
+        if (missing.length > 0) {
+          throw new Error(
+            `no ${missing.join(', ')} yet: ${spans.map((span) => span.name).join(', ')}`,
+          );
         }
         return Promise.resolve({ root, spans });
       },
