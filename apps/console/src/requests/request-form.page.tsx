@@ -6,6 +6,7 @@ import { ErrorNotice } from '../shared/notices';
 import { usePageTitle } from '../shared/use-page-title';
 import { AssetPicker } from '../assets/asset-picker';
 import { PersonPicker } from '../assets/person-picker';
+import { RangeFields } from './range-fields';
 import { requestRange } from './request-values';
 import { useCreateRequest } from './requests.queries';
 
@@ -134,26 +135,14 @@ export function RequestFormPage() {
             </label>
           </div>
           {when === 'range' && (
-            <div className="choice-row">
-              <div className="field">
-                <label htmlFor="request-from">Needed from</label>
-                <input
-                  id="request-from"
-                  type="datetime-local"
-                  value={from}
-                  onChange={(event) => setFrom(event.target.value)}
-                />
-              </div>
-              <div className="field">
-                <label htmlFor="request-to">Until</label>
-                <input
-                  id="request-to"
-                  type="datetime-local"
-                  value={to}
-                  onChange={(event) => setTo(event.target.value)}
-                />
-              </div>
-            </div>
+            <RangeFields
+              id="request"
+              fromLabel="Needed from"
+              from={from}
+              to={to}
+              onFrom={setFrom}
+              onTo={setTo}
+            />
           )}
         </fieldset>
         <div className="field">

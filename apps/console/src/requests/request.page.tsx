@@ -9,6 +9,7 @@ import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { AssetPicker } from '../assets/asset-picker';
+import { RangeFields } from './range-fields';
 import {
   REQUEST_STATUS_BADGE,
   REQUEST_STATUS_LABEL,
@@ -188,26 +189,14 @@ function ApproveForm({ request }: { request: AssetRequest }) {
           </label>
         </div>
         {how === 'booking' ? (
-          <div className="choice-row">
-            <div className="field">
-              <label htmlFor="approve-from">From</label>
-              <input
-                id="approve-from"
-                type="datetime-local"
-                value={from}
-                onChange={(event) => setFrom(event.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="approve-to">Until</label>
-              <input
-                id="approve-to"
-                type="datetime-local"
-                value={to}
-                onChange={(event) => setTo(event.target.value)}
-              />
-            </div>
-          </div>
+          <RangeFields
+            id="approve"
+            fromLabel="From"
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+          />
         ) : (
           <div className="field">
             <label htmlFor="approve-due">Due back (optional)</label>
