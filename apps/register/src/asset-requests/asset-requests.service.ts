@@ -21,6 +21,7 @@ import type { EntityManager } from 'typeorm';
 import { AssetsService } from '../assets/assets.service';
 import { mayApprove, notAllowed } from '../bookings/booking-roles';
 import { BookingsService } from '../bookings/bookings.service';
+import { pageParams } from '../listing/page-params';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import {
@@ -73,12 +74,10 @@ export class AssetRequestsService {
   }
 
   list(caller: CallerContext, query: AssetRequestListQuery): Promise<Page<AssetRequest>> {
-    const page = pageNumber(query.page, 'page', 1_000_000, 1);
-    const pageSize = pageNumber(
-      query.pageSize,
-      'pageSize',
-      ASSET_REQUEST_PAGE_SIZE_MAX,
+    const { page, pageSize } = pageParams(
+      query,
       ASSET_REQUEST_PAGE_SIZE_DEFAULT,
+      ASSET_REQUEST_PAGE_SIZE_MAX,
     );
     // A plain read, not the heavy lane's: the member's role is read in it, and a page of a
     // workspace's requests is small (the inbox is the pending few).
@@ -400,13 +399,4 @@ function requestedRange(
     );
   }
   return range;
-}
-
-function pageNumber(raw: string | undefined, name: string, max: number, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new DomainError('invalid_input', `${name} must be a whole number from 1 to ${max}`);
-  }
-  return value;
 }

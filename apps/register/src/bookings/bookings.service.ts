@@ -38,6 +38,7 @@ import {
 import { writeCustodyEvent } from '../assets/assets.service';
 import { armOverdue } from '../assets/assignment-overdue';
 import { armNotice, cancelNotices, type DueSubject } from '../due-dates/due-notice.store';
+import { pageParams } from '../listing/page-params';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import {
@@ -127,14 +128,7 @@ export class BookingsService {
   }
 
   async list(caller: CallerContext, query: BookingListQuery): Promise<Page<Booking>> {
-    const page = pageNumber(query.page, 'page', 1, 1_000_000, 1);
-    const pageSize = pageNumber(
-      query.pageSize,
-      'pageSize',
-      1,
-      BOOKING_PAGE_SIZE_MAX,
-      BOOKING_PAGE_SIZE_DEFAULT,
-    );
+    const { page, pageSize } = pageParams(query, BOOKING_PAGE_SIZE_DEFAULT, BOOKING_PAGE_SIZE_MAX);
     return this.reads.heavy(async (db) => {
       const { rows, total } = await bookingPage(
         db,
@@ -821,19 +815,4 @@ export function conflictMessage(conflicts: ConflictRow[]): string {
     );
   const more = conflicts.length - named.length;
   return `The booking overlaps: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
-}
-
-function pageNumber(
-  raw: string | undefined,
-  name: string,
-  min: number,
-  max: number,
-  fallback: number,
-): number {
-  if (raw === undefined) return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new DomainError('invalid_input', `${name} must be a whole number from ${min} to ${max}`);
-  }
-  return value;
 }

@@ -21,6 +21,7 @@ import { SecretCipherError } from '@custodian/secret-cipher';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { findMemberRow } from '../members/member.store';
+import { pageParams } from '../listing/page-params';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { armLicenseExpiry } from './license-expiry';
@@ -70,13 +71,7 @@ export class LicensesService {
   }
 
   list(caller: CallerContext, query: LicenseListQuery): Promise<Page<License>> {
-    const page = pageNumber(query.page, 'page', 1_000_000, 1);
-    const pageSize = pageNumber(
-      query.pageSize,
-      'pageSize',
-      LICENSE_PAGE_SIZE_MAX,
-      LICENSE_PAGE_SIZE_DEFAULT,
-    );
+    const { page, pageSize } = pageParams(query, LICENSE_PAGE_SIZE_DEFAULT, LICENSE_PAGE_SIZE_MAX);
     return this.reads.heavy(async (db) => {
       const { rows, total } = await licensePage(
         db,
@@ -367,13 +362,4 @@ async function seatAsset(
   );
   if (!asset) throw new DomainError('invalid_input', `asset_id: asset ${assetId} not found`);
   return asset;
-}
-
-function pageNumber(raw: string | undefined, name: string, max: number, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new DomainError('invalid_input', `${name} must be a whole number from 1 to ${max}`);
-  }
-  return value;
 }

@@ -120,9 +120,9 @@ const maintenance = {
   resolved_at: null,
 };
 
-const licenceData = (what: string, emitted = true) => ({
+const licenceData = (what: string) => ({
   data: License,
-  description: emitted ? what : notEmitted(what),
+  description: what,
   examples: [LICENSE_EXAMPLE],
 });
 const licenceSeat = (what: string) => ({
