@@ -1698,6 +1698,10 @@ export interface components {
             } | null;
             /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
             condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date?: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. `warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days before by default; one already reached fires at once), `warranty.expired` once when the day has ended (UTC). A new date arms them again. */
+            warranty_expires_on?: string | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -1761,6 +1765,8 @@ export interface components {
          *       },
          *       "condition": "good",
          *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+         *       "purchase_date": "2026-03-01",
+         *       "warranty_expires_on": "2029-02-28",
          *       "created_at": "2026-03-02T08:00:00.000Z",
          *       "updated_at": "2026-11-22T10:15:00.000Z"
          *     }
@@ -1801,6 +1807,10 @@ export interface components {
             condition: ("new" | "good" | "fair" | "poor" | "broken") | null;
             /** @description When its tag or serial number was last scanned in the console, or null. */
             last_scanned_at: string | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), or null. `warranty.expiring` fires at the thresholds of the notice settings before it ends, `warranty.expired` when it has. */
+            warranty_expires_on: string | null;
             /**
              * Format: date-time
              * @description When the asset was created.
@@ -1828,6 +1838,10 @@ export interface components {
             } | null;
             /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
             condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date?: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. `warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days before by default; one already reached fires at once), `warranty.expired` once when the day has ended (UTC). A new date arms them again. */
+            warranty_expires_on?: string | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -2550,6 +2564,8 @@ export interface components {
              * @description Last day of the warranty.
              */
             expires_on: string;
+            /** @description Days until it ends: the threshold reached (`expiry_days` of the notice settings), fewer when the date was set already inside it; 0 for `warranty.expired`. */
+            days_left: number;
         };
         Maintenance: {
             /** @description Id of the maintenance record. */
@@ -2911,6 +2927,8 @@ export interface operations {
             query?: {
                 /** @description The order (beyond the spec): `name` or `updated_at`, `-` before it for descending (`-created_at` is newest first); ties by `id` in the same direction. */
                 sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
+                /** @description Only the assets whose warranty ends before this day (`warranty_expires_on` earlier than it, `YYYY-MM-DD`); assets without a warranty date never match. */
+                warranty_expires_before?: string;
                 /** @description Only the assets checked out to this person (beyond the spec): the full list of what a person's `holdings` show at most 50 of. An id of no person of the workspace matches nothing. */
                 assigned_to_id?: string;
                 /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (kept for older callers) of the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients always send `page`. */
@@ -4770,6 +4788,8 @@ export interface operations {
                      *       },
                      *       "condition": "good",
                      *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *       "purchase_date": "2026-03-01",
+                     *       "warranty_expires_on": "2029-02-28",
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -4878,6 +4898,8 @@ export interface operations {
                      *       },
                      *       "condition": "good",
                      *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *       "purchase_date": "2026-03-01",
+                     *       "warranty_expires_on": "2029-02-28",
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -4986,6 +5008,8 @@ export interface operations {
                      *       },
                      *       "condition": "good",
                      *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *       "purchase_date": "2026-03-01",
+                     *       "warranty_expires_on": "2029-02-28",
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -5094,6 +5118,8 @@ export interface operations {
                      *       },
                      *       "condition": "good",
                      *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *       "purchase_date": "2026-03-01",
+                     *       "warranty_expires_on": "2029-02-28",
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -5203,6 +5229,8 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -5316,6 +5344,8 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -5429,6 +5459,8 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -5534,6 +5566,8 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -5649,6 +5683,8 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -6607,14 +6643,15 @@ export interface operations {
                     created_at: string;
                     /**
                      * warranty.expiring data
-                     * @description The warranty of an asset ends soon. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description An asset’s `warranty_expires_on` comes within a threshold of the notice settings (`expiry_days`, 30 and 7 by default): once per threshold, at the start (UTC) of the day that many days before it ends; a date set already inside thresholds fires the nearest one at once. A changed date fires them again for the new one.
                      * @example {
                      *       "asset": {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
                      *         "name": "MacBook Pro 14\"",
                      *         "asset_tag": "AT-000042"
                      *       },
-                     *       "expires_on": "2026-12-31"
+                     *       "expires_on": "2026-12-31",
+                     *       "days_left": 30
                      *     }
                      */
                     data: components["schemas"]["WarrantyNotice"];
@@ -6685,14 +6722,15 @@ export interface operations {
                     created_at: string;
                     /**
                      * warranty.expired data
-                     * @description The warranty of an asset has ended. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description The warranty of an asset ended: once, at the end (UTC) of its `warranty_expires_on`, or at once when set to a day already past.
                      * @example {
                      *       "asset": {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
                      *         "name": "MacBook Pro 14\"",
                      *         "asset_tag": "AT-000042"
                      *       },
-                     *       "expires_on": "2026-11-21"
+                     *       "expires_on": "2026-11-21",
+                     *       "days_left": 0
                      *     }
                      */
                     data: components["schemas"]["WarrantyNotice"];

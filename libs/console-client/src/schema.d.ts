@@ -1747,6 +1747,10 @@ export interface components {
             } | null;
             /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
             condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date?: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. `warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days before by default; one already reached fires at once), `warranty.expired` once when the day has ended (UTC). A new date arms them again. */
+            warranty_expires_on?: string | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -1810,6 +1814,8 @@ export interface components {
          *       },
          *       "condition": "good",
          *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+         *       "purchase_date": "2026-03-01",
+         *       "warranty_expires_on": "2029-02-28",
          *       "created_at": "2026-03-02T08:00:00.000Z",
          *       "updated_at": "2026-11-22T10:15:00.000Z"
          *     }
@@ -1850,6 +1856,10 @@ export interface components {
             condition: ("new" | "good" | "fair" | "poor" | "broken") | null;
             /** @description When its tag or serial number was last scanned in the console, or null. */
             last_scanned_at: string | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), or null. `warranty.expiring` fires at the thresholds of the notice settings before it ends, `warranty.expired` when it has. */
+            warranty_expires_on: string | null;
             /**
              * Format: date-time
              * @description When the asset was created.
@@ -1904,6 +1914,10 @@ export interface components {
             } | null;
             /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
             condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date?: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. `warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days before by default; one already reached fires at once), `warranty.expired` once when the day has ended (UTC). A new date arms them again. */
+            warranty_expires_on?: string | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -5194,6 +5208,7 @@ export interface operations {
         parameters: {
             query?: {
                 sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
+                warranty_expires_before?: string;
                 assigned_to_id?: string;
                 search?: string;
                 status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";

@@ -22,7 +22,8 @@ const SUMMARY_FROM = `register.assets a
 
 const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a.location_id,
   l.name AS location_name, a.assigned_at, a.custody_due_at, a.custom_fields, a.condition,
-  a.last_scanned_at, a.created_at`;
+  a.last_scanned_at, to_char(a.purchase_date, 'YYYY-MM-DD') AS purchase_date,
+  to_char(a.warranty_expires_on, 'YYYY-MM-DD') AS warranty_expires_on, a.created_at`;
 
 const DETAIL_FROM = `${SUMMARY_FROM}
   LEFT JOIN register.locations l ON l.id = a.location_id`;

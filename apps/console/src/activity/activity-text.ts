@@ -39,6 +39,8 @@ const VERBS: Record<string, string> = {
   seat_released: 'released a seat of',
   expiring: 'noted the coming end of',
   expired: 'noted the end of',
+  warranty_expiring: 'noted the coming end of the warranty of',
+  warranty_expired: 'noted the end of the warranty of',
   approved: 'approved',
 };
 

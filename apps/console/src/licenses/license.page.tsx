@@ -11,7 +11,8 @@ import { can } from '../shared/permissions';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
-import { ExpiryBadge, SeatsBar } from './licenses.page';
+import { ExpiryBadge } from '../shared/expiry-badge';
+import { SeatsBar } from './licenses.page';
 import { licenseQueries, useDeleteLicense, useSeatChange } from './licenses.queries';
 
 export function LicensePage() {
@@ -42,7 +43,7 @@ function LicenseDetails({ license }: { license: License }) {
     <>
       <div className="page-head">
         <h1>{license.name}</h1>
-        <ExpiryBadge license={license} />
+        <ExpiryBadge expiresOn={license.expires_on} />
       </div>
       {manage && (
         <div className="actions">

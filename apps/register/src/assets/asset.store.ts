@@ -63,6 +63,8 @@ export type AssetDetailRow = AssetSummaryRow &
     | 'custom_fields'
     | 'condition'
     | 'last_scanned_at'
+    | 'purchase_date'
+    | 'warranty_expires_on'
     | 'created_at'
   > & {
     location_name: LocationEntity['name'] | null;
@@ -151,6 +153,8 @@ export function toDetail(row: AssetDetailRow): AssetDetail {
     custom_fields: row.custom_fields,
     condition: row.condition,
     last_scanned_at: row.last_scanned_at?.toISOString() ?? null,
+    purchase_date: row.purchase_date,
+    warranty_expires_on: row.warranty_expires_on,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -183,15 +187,17 @@ export type NewAssetRow = Pick<
   | 'assigned_to_id'
   | 'custody_due_at'
   | 'condition'
+  | 'purchase_date'
+  | 'warranty_expires_on'
 >;
 
 export async function insertAsset(tx: EntityManager, asset: NewAssetRow): Promise<void> {
   await tx.query(
     `INSERT INTO register.assets (id, workspace_id, name, sku, status, brand, model,
              serial_number, asset_tag, category_id, location_id, custom_fields, assigned_to_id,
-             assigned_at, custody_due_at, condition)
+             assigned_at, custody_due_at, condition, purchase_date, warranty_expires_on)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14, $15)`,
+             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14, $15, $16, $17)`,
     [
       asset.id,
       asset.workspace_id,
@@ -208,6 +214,8 @@ export async function insertAsset(tx: EntityManager, asset: NewAssetRow): Promis
       asset.assigned_to_id,
       asset.custody_due_at,
       asset.condition,
+      asset.purchase_date,
+      asset.warranty_expires_on,
     ],
   );
 }
@@ -326,6 +334,8 @@ export const RESTORED_COLUMNS = [
   'custom_fields',
   'condition',
   'last_scanned_at',
+  'purchase_date',
+  'warranty_expires_on',
   'created_at',
 ] as const;
 

@@ -1,5 +1,6 @@
 import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
+  DateField,
   EnumField,
   IdField,
   NestedField,
@@ -79,6 +80,8 @@ export const ASSET_EXAMPLE = {
   custom_fields: { purchase_date: '2026-03-01', warranty_years: 3 },
   condition: 'good',
   last_scanned_at: '2026-11-20T09:30:00.000Z',
+  purchase_date: '2026-03-01',
+  warranty_expires_on: '2029-02-28',
   created_at: '2026-03-02T08:00:00.000Z',
   updated_at: '2026-11-22T10:15:00.000Z',
 } as const satisfies Asset;
@@ -172,6 +175,17 @@ export class Asset extends ListedAsset {
     description: 'When its tag or serial number was last scanned in the console, or null.',
   })
   last_scanned_at!: string | null;
+
+  @DateField({ nullable: true, description: 'The day it was bought (`YYYY-MM-DD`), or null.' })
+  purchase_date!: string | null;
+
+  @DateField({
+    nullable: true,
+    description:
+      'The last day of its warranty (`YYYY-MM-DD`), or null. `warranty.expiring` fires at the ' +
+      'thresholds of the notice settings before it ends, `warranty.expired` when it has.',
+  })
+  warranty_expires_on!: string | null;
 
   @TimestampField({ description: 'When the asset was created.' }) created_at!: string;
 

@@ -1,7 +1,7 @@
 import { ASSET_REQUEST_EXAMPLE, AssetRequest } from '../asset-requests/asset-request.views';
 import { ASSET_EXAMPLE, Asset } from '../assets/asset.views';
 import { BOOKING_EXAMPLE, Booking } from '../bookings/booking.views';
-import { AssetScan, ConditionChange } from '../assets/asset.events';
+import { AssetScan, ConditionChange, WarrantyNotice } from '../assets/asset.events';
 import { AssignmentOverdue, CustodyChange } from '../custody/custody.events';
 import { examplesOf } from '../fields/contract-schema.decorator';
 import type { ContractClass } from '../fields/field.decorators';
@@ -22,7 +22,6 @@ import {
   AuditItemMissing,
   Maintenance,
   Reminder,
-  WarrantyNotice,
 } from './not-emitted.events';
 
 /**
@@ -67,6 +66,8 @@ export const EMITTED_EVENTS = [
   'license.seat_released',
   'license.expiring',
   'license.expired',
+  'warranty.expiring',
+  'warranty.expired',
   'employee.created',
   'employee.offboarded',
   'member.invited',
@@ -267,13 +268,19 @@ export const EVENT_CATALOG = {
 
   'warranty.expiring': {
     data: WarrantyNotice,
-    description: notEmitted('The warranty of an asset ends soon.'),
-    examples: [{ asset: ASSET_REF, expires_on: '2026-12-31' }],
+    description:
+      'An asset’s `warranty_expires_on` comes within a threshold of the notice settings ' +
+      '(`expiry_days`, 30 and 7 by default): once per threshold, at the start (UTC) of the day ' +
+      'that many days before it ends; a date set already inside thresholds fires the nearest ' +
+      'one at once. A changed date fires them again for the new one.',
+    examples: [{ asset: ASSET_REF, expires_on: '2026-12-31', days_left: 30 }],
   },
   'warranty.expired': {
     data: WarrantyNotice,
-    description: notEmitted('The warranty of an asset has ended.'),
-    examples: [{ asset: ASSET_REF, expires_on: '2026-11-21' }],
+    description:
+      'The warranty of an asset ended: once, at the end (UTC) of its `warranty_expires_on`, or ' +
+      'at once when set to a day already past.',
+    examples: [{ asset: ASSET_REF, expires_on: '2026-11-21', days_left: 0 }],
   },
   'maintenance.created': {
     data: Maintenance,

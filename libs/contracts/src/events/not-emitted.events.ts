@@ -1,6 +1,5 @@
 import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
-  DateField,
   EnumField,
   NestedField,
   TextField,
@@ -58,12 +57,6 @@ export class Maintenance {
   @EnumField(['open', 'resolved']) status!: 'open' | 'resolved';
   @TimestampField() created_at!: string;
   @TimestampField({ nullable: true }) resolved_at!: string | null;
-}
-
-@ContractSchema({ name: 'WarrantyNotice' })
-export class WarrantyNotice {
-  @NestedField(AssetRef) asset!: AssetRef;
-  @DateField({ description: 'Last day of the warranty.' }) expires_on!: string;
 }
 
 @ContractSchema({ name: 'Reminder' })
