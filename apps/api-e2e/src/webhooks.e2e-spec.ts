@@ -9,6 +9,7 @@ import {
   EMITTED_EVENTS,
   Member,
   Person,
+  Reminder,
   Asset,
   GatewayAdminPatterns,
   PERSON_HOLDINGS_MAX,
@@ -515,6 +516,15 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     };
     await warranty(day(2));
     await warranty(day(-1));
+    // A reminder about it, a minute ahead, and the engine's clock past it: reminder.due.
+    const reminder = await own.post<Reminder>('/reminders', {
+      title: 'Contract reminder',
+      due_at: new Date(Date.now() + 60_000).toISOString(),
+      asset_id: asset.body.id,
+    });
+    expect(reminder.status).toBe(201);
+    expect(schemaErrors(Reminder, reminder.body)).toEqual([]);
+    await clock(new Date(Date.now() + 120_000).toISOString());
     // A licence's life: created, changed, a seat assigned and released, deleted.
     const licence = await own.post<License>('/licenses', { name: 'Contract licence', seats: 1 });
     expect(licence.status).toBe(201);

@@ -23,6 +23,7 @@ import { BookingsModule } from './bookings/bookings.module';
 import { AssetRequestsModule } from './asset-requests/asset-requests.module';
 import { LicensesModule } from './licenses/licenses.module';
 import { NoticesModule } from './notices/notices.module';
+import { RemindersModule } from './reminders/reminders.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
 
@@ -59,6 +60,7 @@ export class GatewayAppModule {
         AssetRequestsModule,
         LicensesModule,
         NoticesModule,
+        RemindersModule,
         MembersModule,
         InvitationsModule,
         CalendarFeedModule,

@@ -20,6 +20,7 @@ import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { LicensesModule } from './licenses/licenses.module';
 import { NoticesModule } from './notices/notices.module';
+import { RemindersModule } from './reminders/reminders.module';
 import { CalendarModule } from './calendar/calendar.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
@@ -94,6 +95,7 @@ export class RegisterAppModule {
         AssetRequestsModule,
         LicensesModule,
         NoticesModule,
+        RemindersModule,
         CalendarModule,
         CustomFieldsModule,
         MembersModule,

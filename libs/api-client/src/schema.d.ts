@@ -620,6 +620,66 @@ export interface paths {
         patch: operations["updateNoticeSettings"];
         trace?: never;
     };
+    "/api/v1/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reminders
+         * @description Paged, soonest `due_at` first, then id. Without `status`, every reminder but the cancelled ones; `asset_id`, `person_id` and `license_id` keep those about that record, `due_before` those due before an instant.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listReminders"];
+        put?: never;
+        /**
+         * Create a reminder
+         * @description At `due_at` (in the future), once or repeating every N days, weeks or months; about at most one of an asset, a person and a licence of the workspace. Each occurrence fires `reminder.due` once, and a repeating reminder then moves to its next occurrence.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reminders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one reminder
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getReminder"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a reminder
+         * @description Nothing more fires. The reminder stays readable with status `cancelled` (`GET /reminders?status=cancelled`); cancelling it again answers the same.
+         *
+         *     Needs a `write` key.
+         */
+        delete: operations["cancelReminder"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a reminder
+         * @description Partial. A new `due_at` or `repeat` counts the occurrences again from the new (or current) `due_at`. A done or cancelled reminder is a 409.
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateReminder"];
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -2420,6 +2480,113 @@ export interface components {
             /** @description Days before an expiry date that `license.expiring` fires, once per threshold (an empty list: only `license.expired`, on the day). Applies to dates set from then on. */
             expiry_days?: number[];
         };
+        ReminderRepeat: {
+            /** @description How many units between two. */
+            every: number;
+            /**
+             * @description day, week or month. Months keep the day of the month of the first occurrence, or the last day of a shorter month (31 January, 28 February, 31 March).
+             * @enum {string}
+             */
+            unit: "day" | "week" | "month";
+        };
+        /**
+         * @example {
+         *       "id": "rem_01jd8z7q4f7k2m9n3p5r7t9v1w",
+         *       "title": "Service the forklift",
+         *       "notes": "Oil, filters, brakes.",
+         *       "status": "scheduled",
+         *       "due_at": "2027-01-15T09:00:00.000Z",
+         *       "repeat": {
+         *         "every": 6,
+         *         "unit": "month"
+         *       },
+         *       "next_due_at": "2027-07-15T09:00:00.000Z",
+         *       "occurrences": 2,
+         *       "last_due_at": "2026-07-15T09:00:00.000Z",
+         *       "asset": {
+         *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *         "name": "Forklift",
+         *         "asset_tag": "AT-000007"
+         *       },
+         *       "person": null,
+         *       "license": null,
+         *       "created_at": "2026-01-10T08:00:00.000Z",
+         *       "updated_at": "2026-07-15T09:00:00.000Z"
+         *     }
+         */
+        Reminder: {
+            /** @description Id of the reminder. */
+            id: string;
+            /** @description What to do (1-200 characters). */
+            title: string;
+            notes: string | null;
+            /**
+             * @description scheduled (an occurrence ahead), done (a one-off that fired) or cancelled.
+             * @enum {string}
+             */
+            status: "scheduled" | "done" | "cancelled";
+            /**
+             * Format: date-time
+             * @description The next occurrence (the last one of a done reminder); in `reminder.due`, the occurrence that fired.
+             */
+            due_at: string;
+            /** @description How it repeats; null: once. */
+            repeat: components["schemas"]["ReminderRepeat"] | null;
+            /** @description The occurrence after `due_at`; null for a one-off. */
+            next_due_at: string | null;
+            /** @description Occurrences fired so far. */
+            occurrences: number;
+            /** @description The last occurrence that fired, or null. */
+            last_due_at: string | null;
+            /** @description The asset it is about, or null. */
+            asset: components["schemas"]["AssetRef"] | null;
+            /** @description The person it is about, or null. */
+            person: components["schemas"]["PersonRef"] | null;
+            /** @description The licence it is about, or null. */
+            license: components["schemas"]["LicenseRef"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ReminderPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Reminder"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateReminderInput: {
+            title: string;
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description The first occurrence, in the future (ISO 8601 with offset).
+             */
+            due_at: string;
+            /** @description Repeat every N days, weeks or months, counted from `due_at`; null or left out: once. Each occurrence fires `reminder.due`. */
+            repeat?: components["schemas"]["ReminderRepeat"] | null;
+            /** @description The asset it is about. */
+            asset_id?: string;
+            /** @description The person it is about. */
+            person_id?: string;
+            /** @description The licence it is about. */
+            license_id?: string;
+        };
+        UpdateReminderInput: {
+            title?: string;
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description The next occurrence, in the future.
+             */
+            due_at?: string;
+            /** @description Repeat every N days, weeks or months, counted from `due_at`; null or left out: once. Each occurrence fires `reminder.due`. */
+            repeat?: components["schemas"]["ReminderRepeat"] | null;
+        };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
@@ -2599,14 +2766,6 @@ export interface components {
             expires_on: string;
             /** @description Days until it ends: the threshold reached (`expiry_days` of the notice settings), fewer when the date was set already inside it; 0 for `license.expired`. */
             days_left: number;
-        };
-        Reminder: {
-            /** @description Id of the reminder. */
-            id: string;
-            title: string;
-            /** Format: date-time */
-            due_at: string;
-            asset: components["schemas"]["AssetRef"] | null;
         };
         WorkspaceRef: {
             /** @description Id of the workspace: `wsp_` + a ULID. */
@@ -4454,6 +4613,213 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listReminders: {
+        parameters: {
+            query?: {
+                /** @description Only this status; by default every reminder but the cancelled ones. */
+                status?: "scheduled" | "done" | "cancelled";
+                asset_id?: string;
+                person_id?: string;
+                license_id?: string;
+                /** @description Only those due before this instant. */
+                due_before?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReminderInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getReminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateReminderInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -8316,16 +8682,29 @@ export interface operations {
                     created_at: string;
                     /**
                      * reminder.due data
-                     * @description A reminder is due. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A reminder reached an occurrence (once each): the reminder as it was then, `due_at` the occurrence and `next_due_at` the next one of a repeating reminder, now scheduled (null for a one-off, now done).
                      * @example {
-                     *       "id": "rem_01jd8z5a6b7c8d9e0f1g2h3j4k",
-                     *       "title": "Annual PAT test",
-                     *       "due_at": "2026-11-22T10:15:00.000Z",
+                     *       "id": "rem_01jd8z7q4f7k2m9n3p5r7t9v1w",
+                     *       "title": "Service the forklift",
+                     *       "notes": "Oil, filters, brakes.",
+                     *       "status": "scheduled",
+                     *       "due_at": "2027-01-15T09:00:00.000Z",
+                     *       "repeat": {
+                     *         "every": 6,
+                     *         "unit": "month"
+                     *       },
+                     *       "next_due_at": "2027-07-15T09:00:00.000Z",
+                     *       "occurrences": 2,
+                     *       "last_due_at": "2026-07-15T09:00:00.000Z",
                      *       "asset": {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       }
+                     *         "name": "Forklift",
+                     *         "asset_tag": "AT-000007"
+                     *       },
+                     *       "person": null,
+                     *       "license": null,
+                     *       "created_at": "2026-01-10T08:00:00.000Z",
+                     *       "updated_at": "2026-07-15T09:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Reminder"];

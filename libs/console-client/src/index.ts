@@ -123,3 +123,10 @@ export type LicenseChanges = JsonBody<'/console/api/licenses/{id}', 'patch'>;
 export type LicenseSeat = JsonResponse<'/console/api/licenses/{id}/seats', 'get', 200>[number];
 export type LicenseSeatInput = JsonBody<'/console/api/licenses/{id}/seats', 'post'>;
 export type LicenseKey = JsonResponse<'/console/api/licenses/{id}/key', 'post', 200>;
+export type ReminderPage = JsonResponse<'/console/api/reminders', 'get', 200>;
+export type Reminder = JsonResponse<'/console/api/reminders/{id}', 'get', 200>;
+export type ReminderListQuery = NonNullable<
+  paths['/console/api/reminders']['get']['parameters']['query']
+>;
+export type ReminderInput = JsonBody<'/console/api/reminders', 'post'>;
+export type ReminderChanges = JsonBody<'/console/api/reminders/{id}', 'patch'>;

@@ -18,7 +18,8 @@ export type IdPrefix =
   | 'bkg'
   | 'lic'
   | 'lst'
-  | 'req';
+  | 'req'
+  | 'rem';
 
 const nextUlid = monotonicFactory();
 

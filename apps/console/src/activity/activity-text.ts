@@ -42,6 +42,7 @@ const VERBS: Record<string, string> = {
   warranty_expiring: 'noted the coming end of the warranty of',
   warranty_expired: 'noted the end of the warranty of',
   approved: 'approved',
+  due: 'reached a due date of',
 };
 
 const NOUNS: Record<ActivityEntry['record_type'], string> = {
@@ -53,6 +54,7 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   booking: 'booking',
   license: 'licence',
   request: 'asset request',
+  reminder: 'reminder',
 };
 
 /** "checked out", "changed the role of": the action as a verb phrase. */
@@ -99,6 +101,8 @@ export function recordLink(entry: ActivityEntry): string | null {
       return entry.action === 'deleted' ? null : `/licenses/${entry.record_id}`;
     case 'request':
       return `/requests/${entry.record_id}`;
+    case 'reminder':
+      return `/reminders/${entry.record_id}`;
   }
 }
 

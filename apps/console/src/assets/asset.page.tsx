@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
 import { BookingsSection } from '../bookings/bookings-section';
+import { RemindersSection } from '../reminders/reminders-section';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { ExpiryBadge } from '../shared/expiry-badge';
 import { formatDateTime } from '../shared/format';
@@ -165,6 +166,8 @@ function AssetDetails({ asset }: { asset: Asset }) {
       </section>
 
       {can(session, 'bookings.view') && <BookingsSection assetId={asset.id} />}
+
+      {can(session, 'reminders.view') && <RemindersSection about={{ asset: asset.id }} />}
 
       <section className="card" aria-labelledby="asset-history">
         <h2 id="asset-history">History</h2>

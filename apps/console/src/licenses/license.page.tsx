@@ -11,6 +11,7 @@ import { can } from '../shared/permissions';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import { RemindersSection } from '../reminders/reminders-section';
 import { ExpiryBadge } from '../shared/expiry-badge';
 import { SeatsBar } from './licenses.page';
 import { licenseQueries, useDeleteLicense, useSeatChange } from './licenses.queries';
@@ -92,6 +93,7 @@ function LicenseDetails({ license }: { license: License }) {
         </dl>
       </section>
       <Seats license={license} manage={manage} />
+      {can(session, 'reminders.view') && <RemindersSection about={{ license: license.id }} />}
       <ConfirmDialog
         open={confirming}
         title={`Delete ${license.name}?`}

@@ -17,6 +17,7 @@ export const QUERY_ROOT = {
   licenses: 'licenses',
   members: 'members',
   people: 'people',
+  reminders: 'reminders',
   requests: 'requests',
   sessions: 'sessions',
   usage: 'usage',

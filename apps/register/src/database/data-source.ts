@@ -36,6 +36,8 @@ import { CreateAssetRequests1764470000000 } from './migrations/1764470000000-Cre
 import { BookingRangeIndex1764480000000 } from './migrations/1764480000000-BookingRangeIndex';
 import { NoticeSettings1764490000000 } from './migrations/1764490000000-NoticeSettings';
 import { AssetWarranty1764500000000 } from './migrations/1764500000000-AssetWarranty';
+import { CreateReminders1764520000000 } from './migrations/1764520000000-CreateReminders';
+import { ReminderEntity } from '../reminders/reminder.entity';
 import { NoticeSettingsEntity } from '../notices/notice-settings.entity';
 import { AssetRequestEntity } from '../asset-requests/asset-request.entity';
 import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
@@ -93,6 +95,7 @@ export function registerDataSource(
       BookingRangeIndex1764480000000,
       NoticeSettings1764490000000,
       AssetWarranty1764500000000,
+      CreateReminders1764520000000,
     ],
     entities: [
       CategoryEntity,
@@ -120,6 +123,7 @@ export function registerDataSource(
       LicenseSeatEntity,
       AssetRequestEntity,
       NoticeSettingsEntity,
+      ReminderEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

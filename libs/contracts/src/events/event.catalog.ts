@@ -17,12 +17,8 @@ import { PERSON_EXAMPLE, Person } from '../people/person.views';
 import { PingEvent } from '../webhooks/webhook.events';
 import { PlanChanged, QuotaLimitReached, RecordLimitReached } from '../workspaces/plan.events';
 import type { DeliverableEvent } from './event.constants';
-import {
-  Audit,
-  AuditItemMissing,
-  Maintenance,
-  Reminder,
-} from './not-emitted.events';
+import { Audit, AuditItemMissing, Maintenance } from './not-emitted.events';
+import { REMINDER_EXAMPLE, Reminder } from '../reminders/reminder.views';
 
 /**
  * Every deliverable event (the 41 catalog keys and `ping`): the class of its `data` (or the
@@ -68,6 +64,7 @@ export const EMITTED_EVENTS = [
   'license.expired',
   'warranty.expiring',
   'warranty.expired',
+  'reminder.due',
   'employee.created',
   'employee.offboarded',
   'member.invited',
@@ -358,15 +355,11 @@ export const EVENT_CATALOG = {
 
   'reminder.due': {
     data: Reminder,
-    description: notEmitted('A reminder is due.'),
-    examples: [
-      {
-        id: 'rem_01jd8z5a6b7c8d9e0f1g2h3j4k',
-        title: 'Annual PAT test',
-        due_at: AT,
-        asset: ASSET_REF,
-      },
-    ],
+    description:
+      'A reminder reached an occurrence (once each): the reminder as it was then, `due_at` the ' +
+      'occurrence and `next_due_at` the next one of a repeating reminder, now scheduled (null ' +
+      'for a one-off, now done).',
+    examples: [REMINDER_EXAMPLE],
   },
 
   'plan.changed': {

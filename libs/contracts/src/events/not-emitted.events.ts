@@ -1,10 +1,5 @@
 import { ContractSchema } from '../fields/contract-schema.decorator';
-import {
-  EnumField,
-  NestedField,
-  TextField,
-  TimestampField,
-} from '../fields/field.decorators';
+import { EnumField, NestedField, TextField, TimestampField } from '../fields/field.decorators';
 import { AssetRef, LocationRef, type NamedRef } from '../shared/refs';
 
 export { AssetRef };
@@ -57,12 +52,4 @@ export class Maintenance {
   @EnumField(['open', 'resolved']) status!: 'open' | 'resolved';
   @TimestampField() created_at!: string;
   @TimestampField({ nullable: true }) resolved_at!: string | null;
-}
-
-@ContractSchema({ name: 'Reminder' })
-export class Reminder {
-  @TextField({ description: 'Id of the reminder.' }) id!: string;
-  @TextField() title!: string;
-  @TimestampField() due_at!: string;
-  @NestedField(AssetRef, { nullable: true }) asset!: AssetRef | null;
 }
