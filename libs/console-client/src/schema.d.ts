@@ -1837,6 +1837,21 @@ export interface components {
             /** @description When it is due back, or null for no due date. Past it, `assignment.overdue` fires once. */
             due_at: string | null;
         };
+        LicenseRef: {
+            /** @description Id of the licence. */
+            id: string;
+            name: string;
+        };
+        HeldSeat: {
+            /** @description Id of the seat (release it with DELETE /licenses/{id}/seats/{seatId}). */
+            id: string;
+            license: components["schemas"]["LicenseRef"];
+            /**
+             * Format: date-time
+             * @description When it was assigned.
+             */
+            assigned_at: string;
+        };
         /**
          * @description An asset as `GET /assets/{id}` returns it; also the body of `POST /assets` (201) and `PATCH /assets/{id}` (200), and the `data` of the asset.* webhook events.
          * @example {
@@ -1876,6 +1891,16 @@ export interface components {
          *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
          *       "purchase_date": "2026-03-01",
          *       "warranty_expires_on": "2029-02-28",
+         *       "seats": [
+         *         {
+         *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+         *           "license": {
+         *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+         *             "name": "JetBrains All Products"
+         *           },
+         *           "assigned_at": "2026-11-22T10:20:00.000Z"
+         *         }
+         *       ],
          *       "created_at": "2026-03-02T08:00:00.000Z",
          *       "updated_at": "2026-11-22T10:15:00.000Z"
          *     }
@@ -1920,6 +1945,8 @@ export interface components {
             purchase_date: string | null;
             /** @description The last day of its warranty (`YYYY-MM-DD`), or null. `warranty.expiring` fires at the thresholds of the notice settings before it ends, `warranty.expired` when it has. */
             warranty_expires_on: string | null;
+            /** @description The seats of licences the asset holds (licences in the bin left out), oldest first. */
+            seats: components["schemas"]["HeldSeat"][];
             /**
              * Format: date-time
              * @description When the asset was created.
@@ -2095,6 +2122,16 @@ export interface components {
          *         }
          *       ],
          *       "holdings_count": 1,
+         *       "seats": [
+         *         {
+         *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3n",
+         *           "license": {
+         *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+         *             "name": "JetBrains All Products"
+         *           },
+         *           "assigned_at": "2026-11-22T10:20:00.000Z"
+         *         }
+         *       ],
          *       "created_at": "2026-01-05T09:00:00.000Z"
          *     }
          */
@@ -2125,6 +2162,8 @@ export interface components {
             holdings: components["schemas"]["Holding"][];
             /** @description How many assets the person holds now; more than the length of `holdings` when that list is cut at 50. */
             holdings_count: number;
+            /** @description The seats of licences the person holds (licences in the bin left out), oldest first. Offboarding with `release_licenses: true` releases them all. */
+            seats: components["schemas"]["HeldSeat"][];
             /**
              * Format: date-time
              * @description When the person was created.
@@ -2622,11 +2661,6 @@ export interface components {
             id: string;
             /** @description The product key; null if none is stored. */
             product_key: string | null;
-        };
-        LicenseRef: {
-            /** @description Id of the licence. */
-            id: string;
-            name: string;
         };
         LicenseSeat: {
             /** @description Id of the seat. */

@@ -65,6 +65,7 @@ describe('activity text', () => {
     // "ana checked out booking Camera for Ada", never "to Ada" as an asset is.
     expect(relatedWord(booking('checked_out'))).toBe(' for ');
     expect(relatedWord(booking('overdue'))).toBe(' for ');
+    expect(relatedWord({ action: 'due', record_type: 'reminder' })).toBe(' about ');
     expect(relatedWord(entry({ action: 'checked_out' }))).toBe(' to ');
     expect(relatedWord(entry({ action: 'checked_in' }))).toBe(' from ');
   });

@@ -42,7 +42,7 @@ const VERBS: Record<string, string> = {
   warranty_expiring: 'noted the coming end of the warranty of',
   warranty_expired: 'noted the end of the warranty of',
   approved: 'approved',
-  due: 'reached a due date of',
+  due: 'sent',
 };
 
 const NOUNS: Record<ActivityEntry['record_type'], string> = {
@@ -72,6 +72,8 @@ export function nounOf(entry: ActivityEntry): string {
  */
 export function relatedWord(entry: Pick<ActivityEntry, 'action' | 'record_type'>): string {
   if (entry.record_type === 'booking') return ' for ';
+  // A reminder is about its record: "created reminder Service about Forklift".
+  if (entry.record_type === 'reminder') return ' about ';
   if (entry.action === 'checked_in') return ' from ';
   if (entry.action === 'overdue') return ', held by ';
   return ' to ';

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
 import { BookingsSection } from '../bookings/bookings-section';
+import { HeldSeats } from '../licenses/held-seats';
 import { RemindersSection } from '../reminders/reminders-section';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { ExpiryBadge } from '../shared/expiry-badge';
@@ -166,6 +167,8 @@ function AssetDetails({ asset }: { asset: Asset }) {
       </section>
 
       {can(session, 'bookings.view') && <BookingsSection assetId={asset.id} />}
+
+      {can(session, 'licenses.view') && asset.seats.length > 0 && <HeldSeats seats={asset.seats} />}
 
       {can(session, 'reminders.view') && <RemindersSection about={{ asset: asset.id }} />}
 

@@ -6,10 +6,11 @@ import {
   type NamedRef,
 } from '@custodian/contracts';
 import { isUniqueViolation, queryOne, queryRows, type Queryable } from '@custodian/persistence';
-import { ASSET_BY_ID } from '@custodian/register-sql';
+import { ASSET_BY_ID, type HeldSeatJson } from '@custodian/register-sql';
 import type { EntityManager } from 'typeorm';
 import type { CategoryEntity } from '../categories/category.entity';
 import type { HoldingRow } from '../custody/custody.store';
+import { toHeldSeats } from '../licenses/license.store';
 import type { LocationEntity } from '../locations/location.entity';
 import type { PersonEntity } from '../people/person.entity';
 import type { Checked, SameColumns } from '../sql/same-columns';
@@ -68,6 +69,7 @@ export type AssetDetailRow = AssetSummaryRow &
     | 'created_at'
   > & {
     location_name: LocationEntity['name'] | null;
+    seats: HeldSeatJson[];
   };
 
 /** custody/ reads a person's holdings typed by HoldingRow: the entity is held to it. */
@@ -155,6 +157,7 @@ export function toDetail(row: AssetDetailRow): AssetDetail {
     last_scanned_at: row.last_scanned_at?.toISOString() ?? null,
     purchase_date: row.purchase_date,
     warranty_expires_on: row.warranty_expires_on,
+    seats: toHeldSeats(row.seats),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
