@@ -1,5 +1,6 @@
 import {
   perSecond,
+  probeCell,
   scansCell,
   summarizePlan,
   timings,
@@ -28,6 +29,7 @@ function claimPlan(scan: PlanNode): ExplainJson {
         },
       ],
     },
+    'Planning Time': 0.3,
     'Execution Time': 0.042,
   };
 }
@@ -57,8 +59,11 @@ describe('summarizePlan', () => {
     expect(summary.rowsScanned).toBe(0);
     expect(summary.sharedHit).toBe(3);
     expect(summary.sharedRead).toBe(1);
+    expect(summary.planningMs).toBe(0.3);
     expect(summary.executionMs).toBe(0.042);
     expect(summary.oneIndexProbe).toBe(true);
+    expect(summary.bitmapProbe).toBe(false);
+    expect(probeCell(summary)).toBe('yes');
   });
 
   it('counts the rows a filter removed, and then it is no longer one probe', () => {
@@ -88,6 +93,7 @@ describe('summarizePlan', () => {
     );
     expect(summary.rowsScanned).toBe(1_000_000);
     expect(summary.oneIndexProbe).toBe(false);
+    expect(probeCell(summary)).toBe('no');
     expect(scansCell(summary.scans)).toBe('Seq Scan on due_notices');
   });
 
@@ -117,9 +123,36 @@ describe('summarizePlan', () => {
     expect(summary.rowsScanned).toBe(5 + 7 + 10);
     expect(summary.oneIndexProbe).toBe(false);
     expect(summary.executionMs).toBeNaN();
+    expect(summary.planningMs).toBeNaN();
     expect(scansCell(summary.scans)).toBe(
       'Bitmap Heap Scan on a using a_idx; Index Only Scan on b using b_pkey x5',
     );
+  });
+  it('tells a bitmap scan that found nothing, one probe by another node, from one that did', () => {
+    const bitmap = (rows: number) =>
+      summarizePlan(
+        claimPlan({
+          'Node Type': 'Bitmap Heap Scan',
+          'Relation Name': 'due_notices',
+          'Actual Rows': rows,
+          'Actual Loops': 1,
+          Plans: [
+            {
+              'Node Type': 'Bitmap Index Scan',
+              'Index Name': 'due_notices_next',
+              'Actual Rows': rows,
+            },
+          ],
+        }),
+      );
+    expect(bitmap(0).oneIndexProbe).toBe(false);
+    expect(bitmap(0).bitmapProbe).toBe(true);
+    expect(probeCell(bitmap(0))).toBe('one probe, by bitmap');
+    expect(scansCell(bitmap(0).scans)).toBe(
+      'Bitmap Heap Scan on due_notices using due_notices_next',
+    );
+    expect(bitmap(40).bitmapProbe).toBe(false);
+    expect(probeCell(bitmap(40))).toBe('no');
   });
 });
 

@@ -43,12 +43,18 @@ export interface PlanSummary {
   /** Shared buffers of the whole statement (the top node counts its children's). */
   sharedHit: number;
   sharedRead: number;
+  planningMs: number;
   executionMs: number;
   /**
    * The target of issue 33 for a sweep with nothing due: one scan of the table, by index,
    * once, reading no row; no Seq Scan, no Bitmap scan.
    */
   oneIndexProbe: boolean;
+  /**
+   * A Bitmap Heap Scan, once, that found no row: its Bitmap Index Scan probed the index and no
+   * heap page was read, so it costs one probe too, though by another node than the target's.
+   */
+  bitmapProbe: boolean;
 }
 
 const INDEX_SCANS = new Set(['Index Scan', 'Index Only Scan']);
@@ -88,11 +94,17 @@ export function summarizePlan(explain: ExplainJson): PlanSummary {
     rowsScanned,
     sharedHit: explain.Plan['Shared Hit Blocks'] ?? 0,
     sharedRead: explain.Plan['Shared Read Blocks'] ?? 0,
+    planningMs: explain['Planning Time'] ?? NaN,
     executionMs: explain['Execution Time'] ?? NaN,
     oneIndexProbe:
       scans.length === 1 &&
       only !== undefined &&
       INDEX_SCANS.has(only.nodeType) &&
+      only.loops === 1 &&
+      rowsScanned === 0,
+    bitmapProbe:
+      scans.length === 1 &&
+      only?.nodeType === 'Bitmap Heap Scan' &&
       only.loops === 1 &&
       rowsScanned === 0,
   };
@@ -131,4 +143,10 @@ export function timings(samples: number[]): Timings {
 /** Notices fired a second over `ms`; 0 when nothing was fired or no time passed. */
 export function perSecond(count: number, ms: number): number {
   return count > 0 && ms > 0 ? (count * 1000) / ms : 0;
+}
+
+/** The verdict on issue 33's target, as a table cell. */
+export function probeCell(plan: Pick<PlanSummary, 'oneIndexProbe' | 'bitmapProbe'>): string {
+  if (plan.oneIndexProbe) return 'yes';
+  return plan.bitmapProbe ? 'one probe, by bitmap' : 'no';
 }
