@@ -228,10 +228,7 @@ describe('licences in the console, in a browser (e2e)', () => {
   });
 
   it('adds a monthly reminder on the asset that fires twice across two months', async () => {
-    await page
-      .getByRole('region', { name: 'Reminders' })
-      .getByRole('link', { name: 'Add reminder' })
-      .click();
+    await page.getByRole('link', { name: 'Add reminder' }).click();
     await page.getByLabel('What to do').fill('Check the battery');
     await page.getByLabel('Repeat', { exact: true }).check();
     await page.getByLabel('Every').fill('1');
@@ -255,6 +252,11 @@ describe('licences in the console, in a browser (e2e)', () => {
     await page.reload();
     await page.getByText(/^2 times, last/).waitFor();
     await screenshot(page, 'reminder-page');
+    // From the asset: its reminders, this one among them.
+    await page.getByRole('link', { name: 'ThinkPad X1' }).first().click();
+    await page.locator('.actions').getByRole('link', { name: 'Reminders', exact: true }).click();
+    await page.getByText('About one asset only.').waitFor();
+    await page.getByRole('link', { name: 'Check the battery' }).waitFor();
   });
 
   it('shows what ends and what is due in the Overview', async () => {

@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
 import { BookingsSection } from '../bookings/bookings-section';
-import { HeldSeats } from '../licenses/held-seats';
-import { RemindersSection } from '../reminders/reminders-section';
+import { HeldSeats } from '../shared/held-seats';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { ExpiryBadge } from '../shared/expiry-badge';
 import { formatDateTime } from '../shared/format';
@@ -79,6 +78,16 @@ function AssetDetails({ asset }: { asset: Asset }) {
         <Link to={`/assets/${asset.id}/label`} className="button">
           Label
         </Link>
+        {can(session, 'reminders.view') && (
+          <Link to={`/reminders?asset=${asset.id}`} className="button">
+            Reminders
+          </Link>
+        )}
+        {can(session, 'reminders.manage') && (
+          <Link to={`/reminders/new?asset=${asset.id}`} className="button">
+            Add reminder
+          </Link>
+        )}
         {can(session, 'requests.view') && asset.status === 'active' && (
           <Link to={`/requests/new?asset=${asset.id}`} className="button">
             Ask for it
@@ -169,8 +178,6 @@ function AssetDetails({ asset }: { asset: Asset }) {
       {can(session, 'bookings.view') && <BookingsSection assetId={asset.id} />}
 
       {can(session, 'licenses.view') && asset.seats.length > 0 && <HeldSeats seats={asset.seats} />}
-
-      {can(session, 'reminders.view') && <RemindersSection about={{ asset: asset.id }} />}
 
       <section className="card" aria-labelledby="asset-history">
         <h2 id="asset-history">History</h2>

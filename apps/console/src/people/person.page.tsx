@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
-import { HeldSeats } from '../licenses/held-seats';
+import { HeldSeats } from '../shared/held-seats';
 import { BookingsSection } from '../bookings/bookings-section';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime, plural } from '../shared/format';

@@ -1,6 +1,6 @@
 import type { Reminder, ReminderListQuery } from '@custodian/console-client';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { type ListView, useListView } from '../shared/list-view';
 import { Pager } from '../shared/pager';
 import { can } from '../shared/permissions';
@@ -13,18 +13,24 @@ import { reminderQueries } from './reminders.queries';
 
 const PAGE_SIZE = 50;
 
-function listQuery(view: ListView<Reminder['status']>): ReminderListQuery {
+function listQuery(view: ListView<Reminder['status']>, assetId: string | null): ReminderListQuery {
   const query: ReminderListQuery = { page: String(view.page), pageSize: String(PAGE_SIZE) };
   if (view.status) query.status = view.status;
+  if (assetId) query.asset_id = assetId;
   return query;
 }
 
-/** Reminders, soonest first: the scheduled and done ones, or one status. */
+/**
+ * Reminders, soonest first: the scheduled and done ones, or one status; `?asset=` those about
+ * one asset (the asset page's "Reminders" link).
+ */
 export function RemindersPage() {
   usePageTitle('Reminders');
   const { session } = useSession();
   const [view, show] = useListView(isReminderStatus);
-  const reminders = useQuery(reminderQueries.list(listQuery(view)));
+  const [params] = useSearchParams();
+  const assetId = params.get('asset');
+  const reminders = useQuery(reminderQueries.list(listQuery(view, assetId)));
 
   return (
     <div className="page">
@@ -42,6 +48,11 @@ export function RemindersPage() {
         What to do and when: once, or every so many days, weeks or months. Each time one comes due,{' '}
         <span className="mono">reminder.due</span> goes to your webhooks.
       </p>
+      {assetId && (
+        <p className="hint">
+          About one asset only. <Link to="/reminders">Show every reminder</Link>
+        </p>
+      )}
       <nav className="tabs" aria-label="Reminder status">
         <Link to="/reminders" aria-current={view.status === null ? 'page' : undefined}>
           All

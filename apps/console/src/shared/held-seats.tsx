@@ -1,6 +1,6 @@
 import type { Person } from '@custodian/console-client';
 import { Link } from 'react-router';
-import { formatDateTime } from '../shared/format';
+import { formatDateTime } from './format';
 
 /** The licence seats a person or an asset holds, each linked to its licence. */
 export function HeldSeats({ seats }: { seats: Person['seats'] }) {
