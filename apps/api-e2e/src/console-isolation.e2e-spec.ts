@@ -315,6 +315,11 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     as: 'owner',
     valid: (ids) => ({ person_id: ids.person }),
   },
+  'PATCH /console/api/settings/licenses': {
+    path: () => '/console/api/settings/licenses',
+    as: 'owner',
+    valid: () => ({ release_on_offboard: false }),
+  },
   'POST /console/api/reminders': {
     path: () => '/console/api/reminders',
     as: 'owner',

@@ -594,6 +594,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/settings/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The licence settings
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getLicenseSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the licence settings
+         * @description `release_on_offboard`: offboarding a person (PATCH /people/{id} to `inactive`) releases their seats, one `license.seat_released` each, when the PATCH does not send `release_licenses` (which always wins).
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateLicenseSettings"];
+        trace?: never;
+    };
     "/api/v1/settings/notices": {
         parameters: {
             query?: never;
@@ -2494,6 +2520,22 @@ export interface components {
             person_id?: string;
             /** @description The asset the seat is for. */
             asset_id?: string;
+        };
+        /**
+         * @example {
+         *       "release_on_offboard": false,
+         *       "updated_at": null
+         *     }
+         */
+        LicenseSettings: {
+            /** @description Whether offboarding a person (PATCH /people/{id} to `inactive`) releases their seats when the PATCH does not say (`release_licenses`); false until changed. */
+            release_on_offboard: boolean;
+            /** @description Last changed; null: the defaults. */
+            updated_at: string | null;
+        };
+        UpdateLicenseSettingsInput: {
+            /** @description Release a person’s seats when they are offboarded and the PATCH does not say (`release_licenses` on the PATCH always wins). */
+            release_on_offboard?: boolean;
         };
         /**
          * @example {
@@ -4577,6 +4619,78 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getLicenseSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the defaults until changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateLicenseSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLicenseSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK: the settings now. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1219,6 +1219,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/settings/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The licence settings
+         * @description Needs the `licenses.view` permission.
+         */
+        get: operations["getLicenseSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the licence settings
+         * @description As `PATCH /api/v1/settings/licenses`.
+         *
+         *     Needs the `licenses.manage` permission.
+         */
+        patch: operations["updateLicenseSettings"];
+        trace?: never;
+    };
     "/console/api/reminders": {
         parameters: {
             query?: never;
@@ -2678,6 +2704,22 @@ export interface components {
             person_id?: string;
             /** @description The asset the seat is for. */
             asset_id?: string;
+        };
+        /**
+         * @example {
+         *       "release_on_offboard": false,
+         *       "updated_at": null
+         *     }
+         */
+        LicenseSettings: {
+            /** @description Whether offboarding a person (PATCH /people/{id} to `inactive`) releases their seats when the PATCH does not say (`release_licenses`); false until changed. */
+            release_on_offboard: boolean;
+            /** @description Last changed; null: the defaults. */
+            updated_at: string | null;
+        };
+        UpdateLicenseSettingsInput: {
+            /** @description Release a person’s seats when they are offboarded and the PATCH does not say (`release_licenses` on the PATCH always wins). */
+            release_on_offboard?: boolean;
         };
         ReminderRepeat: {
             /** @description How many units between two. */
@@ -9972,6 +10014,170 @@ export interface operations {
             };
             /** @description No such record in the session's workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLicenseSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the defaults until changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseSettings"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateLicenseSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLicenseSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK: the settings now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseSettings"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,5 +13,9 @@ export { likePattern } from '@custodian/register-sql';
  * `warranty_expires_before` and `sort`.
  */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
-  return parseListQuery(raw, ASSET_STATUSES, { assignedTo: true, warranty: true, sorts: ASSET_SORTS });
+  return parseListQuery(raw, ASSET_STATUSES, {
+    assignedTo: true,
+    warranty: true,
+    sorts: ASSET_SORTS,
+  });
 }

@@ -339,13 +339,9 @@ type WarrantyDates = { purchase_date: string | null; warranty_expires_on: string
  * The purchase and warranty dates after a write (`current` for what it leaves out). A warranty
  * that ends before the asset was bought is a typo, refused naming both.
  */
-function warrantyDates(
-  input: Partial<WarrantyDates>,
-  current: WarrantyDates,
-): WarrantyDates {
+function warrantyDates(input: Partial<WarrantyDates>, current: WarrantyDates): WarrantyDates {
   const next = {
-    purchase_date:
-      input.purchase_date === undefined ? current.purchase_date : input.purchase_date,
+    purchase_date: input.purchase_date === undefined ? current.purchase_date : input.purchase_date,
     warranty_expires_on:
       input.warranty_expires_on === undefined
         ? current.warranty_expires_on

@@ -37,6 +37,8 @@ import { BookingRangeIndex1764480000000 } from './migrations/1764480000000-Booki
 import { NoticeSettings1764490000000 } from './migrations/1764490000000-NoticeSettings';
 import { AssetWarranty1764500000000 } from './migrations/1764500000000-AssetWarranty';
 import { CreateReminders1764520000000 } from './migrations/1764520000000-CreateReminders';
+import { LicenseSettings1764540000000 } from './migrations/1764540000000-LicenseSettings';
+import { LicenseSettingsEntity } from '../licenses/license-settings.entity';
 import { ReminderEntity } from '../reminders/reminder.entity';
 import { NoticeSettingsEntity } from '../notices/notice-settings.entity';
 import { AssetRequestEntity } from '../asset-requests/asset-request.entity';
@@ -96,6 +98,7 @@ export function registerDataSource(
       NoticeSettings1764490000000,
       AssetWarranty1764500000000,
       CreateReminders1764520000000,
+      LicenseSettings1764540000000,
     ],
     entities: [
       CategoryEntity,
@@ -124,6 +127,7 @@ export function registerDataSource(
       AssetRequestEntity,
       NoticeSettingsEntity,
       ReminderEntity,
+      LicenseSettingsEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

@@ -6,16 +6,32 @@ import {
   RegisterRpc,
   ReleaseSeatMessage,
   UpdateLicenseMessage,
+  UpdateLicenseSettingsMessage,
+  CallerMessage,
 } from '@custodian/contracts';
 import { Handles } from '@custodian/messaging';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { REGISTER_RPC_TRANSPORT } from '../rpc/transports';
+import { LicenseSettingsService } from './license-settings';
 import { LicensesService } from './licenses.service';
 
 @Controller()
 export class LicensesRpcController {
-  constructor(private readonly licenses: LicensesService) {}
+  constructor(
+    private readonly licenses: LicensesService,
+    private readonly settings: LicenseSettingsService,
+  ) {}
+
+  @Handles(RegisterRpc.licenseSettingsGet, REGISTER_RPC_TRANSPORT)
+  getSettings(@Payload() message: CallerMessage) {
+    return this.settings.get(message.caller);
+  }
+
+  @Handles(RegisterRpc.licenseSettingsUpdate, REGISTER_RPC_TRANSPORT)
+  updateSettings(@Payload() message: UpdateLicenseSettingsMessage) {
+    return this.settings.update(message.caller, message.body);
+  }
 
   @Handles(RegisterRpc.licensesList, REGISTER_RPC_TRANSPORT)
   list(@Payload() message: LicenseListMessage) {

@@ -4,6 +4,7 @@ import {
   CreateLicenseInput,
   CreatePersonInput,
   UpdateLicenseInput,
+  UpdateLicenseSettingsInput,
   UpdatePersonInput,
   type CallerContext,
 } from '@custodian/contracts';
@@ -24,6 +25,7 @@ import { AssetsService } from '../assets/assets.service';
 import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { PeopleService } from '../people/people.service';
+import { LicenseSettingsService } from './license-settings';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { LicenseKeyCipher } from './license-key-cipher';
@@ -293,5 +295,53 @@ describe('licences', () => {
       'license.seat_released',
       'license.seat_released',
     ]);
+  });
+
+  it('lists seats on their holders, and releases them on offboarding by the workspace default', async () => {
+    const ws = workspace();
+    const settings = new LicenseSettingsService(
+      new ReadTransactions(db),
+      new WriteTransactions(db),
+    );
+    const licence = await ws.create({ name: 'Default release' });
+    const [cy, di] = [await ws.person('Cy'), await ws.person('Di')];
+    const laptop = await ws.asset('Laptop');
+    const seat = await ws.assign(licence.id, { person_id: cy.id });
+    await ws.assign(licence.id, { person_id: di.id });
+    await ws.assign(licence.id, { asset_id: laptop.id });
+    expect((await people.get(ws.key, cy.id)).seats).toEqual([
+      {
+        id: seat.id,
+        license: { id: licence.id, name: 'Default release' },
+        assigned_at: seat.assigned_at,
+      },
+    ]);
+    expect((await assets.get(ws.key, laptop.id)).seats.map((held) => held.license.name)).toEqual([
+      'Default release',
+    ]);
+    expect(await settings.get(ws.key)).toEqual({ release_on_offboard: false, updated_at: null });
+    const changed = await settings.update(
+      ws.key,
+      await received(UpdateLicenseSettingsInput, { release_on_offboard: true }),
+    );
+    expect(changed.release_on_offboard).toBe(true);
+    const offboard = async (id: string, body: ClientBody<UpdatePersonInput>) =>
+      people.update(ws.key, id, await received(UpdatePersonInput, body));
+    // The default releases when the PATCH does not say; the PATCH's own answer wins.
+    expect((await offboard(cy.id, { status: 'inactive' })).seats).toEqual([]);
+    expect(
+      (await offboard(di.id, { status: 'inactive', release_licenses: false })).seats,
+    ).toHaveLength(1);
+    expect(
+      (await licenses.seats(ws.key, licence.id)).map(
+        (held) => held.person?.name ?? held.asset?.name,
+      ),
+    ).toEqual(['Di', 'Laptop']);
+    // A licence in the bin is left off its holders' fetch.
+    await licenses.delete(ws.key, licence.id);
+    expect((await people.get(ws.key, di.id)).seats).toEqual([]);
+    expect((await domainRejection(settings.update(ws.key, {}))).message).toBe(
+      'Give at least one field to change: release_on_offboard',
+    );
   });
 });

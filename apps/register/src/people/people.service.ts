@@ -16,6 +16,7 @@ import { personChanges } from '../activity/record-changes';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { recentHoldings } from '../custody/custody.store';
 import { releasePersonSeats } from '../licenses/license-seats';
+import { licenseSettings } from '../licenses/license-settings';
 import { personSeats } from '../licenses/license.store';
 import { ListCache } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
@@ -158,8 +159,14 @@ export class PeopleService {
           'release_licenses goes with status: inactive (it releases the seats of an offboarding)',
         );
       }
+      // Not said on an offboarding: the workspace's setting (GET /settings/licenses) decides.
+      const release =
+        input.release_licenses ??
+        (input.status === 'inactive' &&
+          current.status !== 'inactive' &&
+          (await licenseSettings(tx, caller.workspaceId)).release_on_offboard);
       // Right after the person's lock: the licences' locks come next (license-seats.ts).
-      if (input.release_licenses) {
+      if (release) {
         await releasePersonSeats(
           { tx, outbox: this.outbox, activity: this.activity, caller },
           current.id,

@@ -6,5 +6,6 @@ export {
   LicenseListMessage,
   ReleaseSeatMessage,
   UpdateLicenseMessage,
+  UpdateLicenseSettingsMessage,
 } from './license.messages';
 export * from './license.views';

@@ -1,4 +1,5 @@
-import { DateField, IntField, TextField } from '../fields/field.decorators';
+import { IsBoolean } from 'class-validator';
+import { DateField, Field, IntField, TextField } from '../fields/field.decorators';
 import { LICENSE_COST_PATTERN, LICENSE_SEATS_MAX } from './license.constants';
 
 const CLEARABLE = { optional: true, nullable: true } as const;
@@ -70,4 +71,19 @@ export class LicenseListQuery {
   page?: string;
   @TextField({ min: 1, max: 3, optional: true, description: 'Items per page, 1 to 200.' })
   pageSize?: string;
+}
+
+/** Body of PATCH /settings/licenses. */
+export class UpdateLicenseSettingsInput {
+  @Field(
+    { type: 'boolean' },
+    [IsBoolean({ message: 'release_on_offboard must be true or false' })],
+    {
+      optional: true,
+      description:
+        'Release a person’s seats when they are offboarded and the PATCH does not say ' +
+        '(`release_licenses` on the PATCH always wins).',
+    },
+  )
+  release_on_offboard?: boolean;
 }

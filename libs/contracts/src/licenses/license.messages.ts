@@ -9,8 +9,9 @@ import {
   CreateLicenseInput,
   LicenseListQuery,
   UpdateLicenseInput,
+  UpdateLicenseSettingsInput,
 } from './license.inputs';
-import type { License, LicenseKey, LicenseSeat } from './license.views';
+import type { License, LicenseKey, LicenseSeat, LicenseSettings } from './license.views';
 
 export class CreateLicenseMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateLicenseInput) body!: CreateLicenseInput;
@@ -32,6 +33,10 @@ export class ReleaseSeatMessage extends RecordMessage {
   @IsString() seatId!: string;
 }
 
+export class UpdateLicenseSettingsMessage extends CallerMessage {
+  @ValidateNested() @Type(() => UpdateLicenseSettingsInput) body!: UpdateLicenseSettingsInput;
+}
+
 /** The licences of the register's API queue (RegisterRpc). */
 export const LICENSE_RPC = {
   licensesList: rpc('licenses.list', LicenseListMessage, reply<Page<License>>(), LIST),
@@ -44,4 +49,10 @@ export const LICENSE_RPC = {
   licenseSeatsList: rpc('licenses.seats.list', RecordMessage, reply<LicenseSeat[]>(), READ),
   licenseSeatsAssign: rpc('licenses.seats.assign', AssignSeatMessage, reply<LicenseSeat>()),
   licenseSeatsRelease: rpc('licenses.seats.release', ReleaseSeatMessage, reply<LicenseSeat>()),
+  licenseSettingsGet: rpc('licenses.settings.get', CallerMessage, reply<LicenseSettings>(), READ),
+  licenseSettingsUpdate: rpc(
+    'licenses.settings.update',
+    UpdateLicenseSettingsMessage,
+    reply<LicenseSettings>(),
+  ),
 };

@@ -115,3 +115,19 @@ export class LicenseExpiry {
   })
   days_left!: number;
 }
+
+/** GET /settings/licenses: the workspace's licence settings. */
+@ContractSchema({
+  name: 'LicenseSettings',
+  examples: [{ release_on_offboard: false, updated_at: null }],
+})
+export class LicenseSettings {
+  @Field({ type: 'boolean' }, [IsBoolean()], {
+    description:
+      'Whether offboarding a person (PATCH /people/{id} to `inactive`) releases their seats ' +
+      'when the PATCH does not say (`release_licenses`); false until changed.',
+  })
+  release_on_offboard!: boolean;
+  @TimestampField({ nullable: true, description: 'Last changed; null: the defaults.' })
+  updated_at!: string | null;
+}

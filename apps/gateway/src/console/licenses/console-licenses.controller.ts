@@ -6,8 +6,10 @@ import {
   LicenseListQuery,
   LicensePage,
   LicenseSeat,
+  LicenseSettings,
   RegisterRpc,
   UpdateLicenseInput,
+  UpdateLicenseSettingsInput,
   type Page,
 } from '@custodian/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -161,5 +163,36 @@ export class ConsoleLicensesController {
     @Param('seatId') seatId: string,
   ): Promise<LicenseSeat> {
     return this.register.call(RegisterRpc.licenseSeatsRelease, caller, { id, seatId });
+  }
+}
+
+/** The licence settings for signed-in members: every role reads them, managers change them. */
+@ApiTags('Licences')
+@Controller('console/api/settings/licenses')
+export class ConsoleLicenseSettingsController {
+  constructor(private readonly register: ConsoleRegister) {}
+
+  @Get()
+  @ConsoleAccess('licenses.view')
+  @ApiOperation({ operationId: 'getLicenseSettings', summary: 'The licence settings' })
+  @ApiOkResponse({ type: LicenseSettings, description: 'OK: the defaults until changed.' })
+  get(@Caller() caller: ConsoleCaller): Promise<LicenseSettings> {
+    return this.register.call(RegisterRpc.licenseSettingsGet, caller, {});
+  }
+
+  @Patch()
+  @ConsoleAccess('licenses.manage')
+  @ApiOperation({
+    operationId: 'updateLicenseSettings',
+    summary: 'Change the licence settings',
+    description: 'As `PATCH /api/v1/settings/licenses`.',
+  })
+  @ApiOkResponse({ type: LicenseSettings, description: 'OK: the settings now.' })
+  @ApiErrors(400)
+  update(
+    @Caller() caller: ConsoleCaller,
+    @Body() body: UpdateLicenseSettingsInput,
+  ): Promise<LicenseSettings> {
+    return this.register.call(RegisterRpc.licenseSettingsUpdate, caller, { body });
   }
 }
