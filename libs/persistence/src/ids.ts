@@ -18,7 +18,8 @@ export type IdPrefix =
   | 'bkg'
   | 'lic'
   | 'lst'
-  | 'req';
+  | 'req'
+  | 'mnt';
 
 const nextUlid = monotonicFactory();
 

@@ -5,7 +5,15 @@ import { formatDateTime } from '../shared/format';
 import { LoadMore } from '../shared/load-more';
 import { QueryState } from '../shared/query-state';
 import { activityQueries } from './activity.queries';
-import { actorText, changeText, nounOf, recordLink, relatedWord, verbOf } from './activity-text';
+import {
+  actorText,
+  changeText,
+  nounOf,
+  recordLink,
+  relatedLink,
+  relatedWord,
+  verbOf,
+} from './activity-text';
 
 const SOURCE_LABEL: Record<ActivityEntry['source'], string> = {
   console: 'Console',
@@ -68,7 +76,7 @@ function ActivityItem({ entry, showRecord }: { entry: ActivityEntry; showRecord:
           {entry.related_name && entry.related_id && (
             <>
               {relatedWord(entry)}
-              <Link to={`/people/${entry.related_id}`}>{entry.related_name}</Link>
+              <Link to={relatedLink(entry)}>{entry.related_name}</Link>
             </>
           )}
         </span>

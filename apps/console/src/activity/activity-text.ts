@@ -40,6 +40,7 @@ const VERBS: Record<string, string> = {
   expiring: 'noted the coming end of',
   expired: 'noted the end of',
   approved: 'approved',
+  resolved: 'resolved',
 };
 
 const NOUNS: Record<ActivityEntry['record_type'], string> = {
@@ -51,6 +52,7 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   booking: 'booking',
   license: 'licence',
   request: 'asset request',
+  maintenance: 'maintenance record',
 };
 
 /** "checked out", "changed the role of": the action as a verb phrase. */
@@ -64,10 +66,11 @@ export function nounOf(entry: ActivityEntry): string {
 
 /**
  * How the person concerned joins the sentence: "checked out to", "checked in from"; a booking
- * is for its person ("confirmed booking Camera for Ada").
+ * is for its person ("confirmed booking Camera for Ada"); a maintenance record is on its asset.
  */
 export function relatedWord(entry: Pick<ActivityEntry, 'action' | 'record_type'>): string {
   if (entry.record_type === 'booking') return ' for ';
+  if (entry.record_type === 'maintenance') return ' on ';
   if (entry.action === 'checked_in') return ' from ';
   if (entry.action === 'overdue') return ', held by ';
   return ' to ';
@@ -97,7 +100,17 @@ export function recordLink(entry: ActivityEntry): string | null {
       return entry.action === 'deleted' ? null : `/licenses/${entry.record_id}`;
     case 'request':
       return `/requests/${entry.record_id}`;
+    case 'maintenance':
+      // A record has no page of its own: its asset's page lists it.
+      return entry.related_id ? `/assets/${entry.related_id}` : '/maintenance';
   }
+}
+
+/** The console page of the related record: a maintenance record's asset, else a person. */
+export function relatedLink(entry: Pick<ActivityEntry, 'record_type' | 'related_id'>): string {
+  return entry.record_type === 'maintenance'
+    ? `/assets/${entry.related_id ?? ''}`
+    : `/people/${entry.related_id ?? ''}`;
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

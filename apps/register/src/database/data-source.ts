@@ -35,6 +35,8 @@ import { CreateLicenses1764460000000 } from './migrations/1764460000000-CreateLi
 import { CreateAssetRequests1764470000000 } from './migrations/1764470000000-CreateAssetRequests';
 import { BookingRangeIndex1764480000000 } from './migrations/1764480000000-BookingRangeIndex';
 import { NoticeSettings1764490000000 } from './migrations/1764490000000-NoticeSettings';
+import { CreateMaintenance1764510000000 } from './migrations/1764510000000-CreateMaintenance';
+import { MaintenanceEntity } from '../maintenance/maintenance.entity';
 import { NoticeSettingsEntity } from '../notices/notice-settings.entity';
 import { AssetRequestEntity } from '../asset-requests/asset-request.entity';
 import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
@@ -91,6 +93,7 @@ export function registerDataSource(
       CreateAssetRequests1764470000000,
       BookingRangeIndex1764480000000,
       NoticeSettings1764490000000,
+      CreateMaintenance1764510000000,
     ],
     entities: [
       CategoryEntity,
@@ -118,6 +121,7 @@ export function registerDataSource(
       LicenseSeatEntity,
       AssetRequestEntity,
       NoticeSettingsEntity,
+      MaintenanceEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

@@ -16,12 +16,13 @@ export const ACTIVITY_RECORD_TYPES = [
   'booking',
   'license',
   'request',
+  'maintenance',
 ] as const;
 export type ActivityRecordType = (typeof ACTIVITY_RECORD_TYPES)[number];
 
 /** The record types each app owns, so a filtered feed asks only the apps that hold them. */
 export const ACTIVITY_OWNERS = {
-  register: ['asset', 'person', 'member', 'booking', 'license', 'request'],
+  register: ['asset', 'person', 'member', 'booking', 'license', 'request', 'maintenance'],
   gateway: ['key'],
   worker: ['endpoint'],
 } as const satisfies Record<string, readonly ActivityRecordType[]>;

@@ -22,6 +22,8 @@ export const CONSOLE_PERMISSIONS = [
   'bookings.manage',
   'licenses.view',
   'licenses.manage',
+  'maintenance.view',
+  'maintenance.manage',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -36,7 +38,8 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * change only their own: the register decides that on each call); owners, admins and managers
  * confirm, reject, hand out and take back, and change the booking settings. Every role sees
  * licences; owners, admins and managers add, change and delete them and assign their seats
- * (reading a product key stays the owner's and admins', decided by the register).
+ * (reading a product key stays the owner's and admins', decided by the register). Every role
+ * sees maintenance records; owners, admins and managers log, change and resolve them.
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -58,6 +61,8 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'bookings.manage',
     'licenses.view',
     'licenses.manage',
+    'maintenance.view',
+    'maintenance.manage',
   ],
   member: [
     'workspace.view',
@@ -69,6 +74,7 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'bookings.view',
     'bookings.request',
     'licenses.view',
+    'maintenance.view',
   ],
 };
 
