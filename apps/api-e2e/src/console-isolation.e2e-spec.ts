@@ -92,6 +92,8 @@ interface Ids {
   booking: string;
   /** A licence of 2 seats. */
   license: string;
+  /** An open maintenance record of `asset`. */
+  maintenance: string;
   /** The owner's console session, by its id in the list (not its cookie). */
   session: string;
 }
@@ -161,6 +163,20 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   'POST /console/api/bookings/{id}/check-out': (ids) => ({ id: ids.booking }),
   'POST /console/api/bookings/{id}/check-in': (ids) => ({ id: ids.booking, body: {} }),
   'GET /console/api/assets/{id}/availability': (ids) => ({ id: ids.asset }),
+  'GET /console/api/assets/{id}/maintenance': (ids) => ({ id: ids.asset }),
+  'POST /console/api/assets/{id}/maintenance': (ids) => ({
+    id: ids.asset,
+    body: { title: 'taken over', type: 'repair', set_asset_status: true },
+  }),
+  'GET /console/api/maintenance/{id}': (ids) => ({ id: ids.maintenance }),
+  'PATCH /console/api/maintenance/{id}': (ids) => ({
+    id: ids.maintenance,
+    body: { notes: 'taken over' },
+  }),
+  'POST /console/api/maintenance/{id}/resolve': (ids) => ({
+    id: ids.maintenance,
+    body: { notes: 'taken over' },
+  }),
 };
 
 /**
@@ -309,6 +325,21 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     path: (ids) => `/console/api/licenses/${ids.license}/seats`,
     as: 'owner',
     valid: (ids) => ({ person_id: ids.person }),
+  },
+  'POST /console/api/assets/{id}/maintenance': {
+    path: (ids) => `/console/api/assets/${ids.asset}/maintenance`,
+    as: 'owner',
+    valid: () => ({ title: 'hostile', type: 'repair' }),
+  },
+  'PATCH /console/api/maintenance/{id}': {
+    path: (ids) => `/console/api/maintenance/${ids.maintenance}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/maintenance/{id}/resolve': {
+    path: (ids) => `/console/api/maintenance/${ids.maintenance}/resolve`,
+    as: 'owner',
+    valid: () => ({}),
   },
   'POST /console/api/requests': {
     path: () => '/console/api/requests',
@@ -645,6 +676,11 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       product_key: `${name.toUpperCase()}-KEY`,
     });
     expect(license.status).toBe(201);
+    const maintenance = await client.post<{ id: string }>(
+      `/console/api/assets/${asset.body.id}/maintenance`,
+      { title: `${name} repair`, type: 'repair' },
+    );
+    expect(maintenance.status).toBe(201);
     const booking = await client.post<Booking>('/console/api/bookings', {
       person_id: person.body.id,
       asset_ids: [asset.body.id],
@@ -676,6 +712,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         request: request.body.id,
         booking: booking.body.id,
         license: license.body.id,
+        maintenance: maintenance.body.id,
         session,
       },
       key: key.body.key,

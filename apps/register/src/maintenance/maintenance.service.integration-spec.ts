@@ -273,6 +273,14 @@ describe('maintenance records', () => {
       expect((await domainRejection(work)).code).toBe('not_found');
     }
     expect((await maintenance.list(other.key, {})).total).toBe(0);
+    // Ids no record has, a NUL among them: not found, or nothing listed; never a database error.
+    for (const id of ['\u0000', 'x'.repeat(65)]) {
+      expect((await domainRejection(maintenance.listOfAsset(ws.key, id, {}))).code).toBe(
+        'not_found',
+      );
+      expect((await domainRejection(maintenance.get(ws.key, id))).code).toBe('not_found');
+      expect((await maintenance.list(ws.key, { asset_id: id })).total).toBe(0);
+    }
     expect((await maintenance.list(other.key, { asset_id: asset.id })).total).toBe(0);
   });
 

@@ -80,11 +80,15 @@ export class MaintenanceService {
     assetId: string,
     query: MaintenanceListQuery,
   ): Promise<Page<Maintenance>> {
+    // No id of the register is longer, nor holds a NUL (which Postgres refuses in text).
+    if (assetId.length > 64 || assetId.includes('\u0000')) {
+      return Promise.reject(assetNotFound(assetId));
+    }
     return this.reads.heavy(async (db) => {
       const rows = await queryRows<{ id: string }>(
         db,
         `SELECT id FROM register.assets WHERE id = $1 AND workspace_id = $2`,
-        [assetId.slice(0, 64), caller.workspaceId],
+        [assetId, caller.workspaceId],
       );
       if (rows.length === 0) throw assetNotFound(assetId);
       return this.page(db, caller, query, assetId);
@@ -212,6 +216,8 @@ export class MaintenanceService {
       MAINTENANCE_PAGE_SIZE_DEFAULT,
       MAINTENANCE_PAGE_SIZE_MAX,
     );
+    // An asset id with a NUL (which Postgres refuses in text) names no asset: nothing listed.
+    if (assetId?.includes('\u0000')) return { data: [], page, pageSize, total: 0 };
     const { rows, total } = await maintenancePage(
       db,
       {
