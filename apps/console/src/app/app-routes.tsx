@@ -17,6 +17,7 @@ import { KeysPage } from '../keys/keys.page';
 import { LicenseFormPage } from '../licenses/license-form.page';
 import { LicensePage } from '../licenses/license.page';
 import { LicensesPage } from '../licenses/licenses.page';
+import { MaintenancePage } from '../maintenance/maintenance.page';
 import { MembersPage } from '../members/members.page';
 import { OverviewPage } from '../overview/overview.page';
 import { PeoplePage } from '../people/people.page';
@@ -208,6 +209,14 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="licenses.view" action="see licences">
                 <LicensePage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="maintenance"
+            element={
+              <RequirePermission permission="maintenance.view" action="see maintenance records">
+                <MaintenancePage />
               </RequirePermission>
             }
           />

@@ -39,11 +39,15 @@ describe('navSections', () => {
         'requests.view',
         'bookings.view',
         'licenses.view',
+        'maintenance.view',
       ],
       2,
     );
     expect(summary(navSections(owner))).toEqual([
-      ['Register', ['Assets', 'People', 'Requests', 'Bookings', 'Calendar', 'Licences', 'Scan']],
+      [
+        'Register',
+        ['Assets', 'People', 'Requests', 'Bookings', 'Calendar', 'Licences', 'Maintenance', 'Scan'],
+      ],
       ['Integrations', ['API keys', 'Webhooks', 'Delivery log']],
       ['Workspace', ['Members', 'Activity', 'Plan & usage', 'Workspaces', 'Account']],
     ]);

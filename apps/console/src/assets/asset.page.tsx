@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
 import { BookingsSection } from '../bookings/bookings-section';
+import { MaintenanceSection } from '../maintenance/maintenance-section';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice, Notice } from '../shared/notices';
@@ -146,6 +147,9 @@ function AssetDetails({ asset }: { asset: Asset }) {
       <CustodyPanel asset={asset} manage={manage} />
 
       {can(session, 'bookings.view') && <BookingsSection assetId={asset.id} />}
+      {can(session, 'maintenance.view') && (
+        <MaintenanceSection assetId={asset.id} manage={can(session, 'maintenance.manage')} />
+      )}
 
       <section className="card" aria-labelledby="asset-history">
         <h2 id="asset-history">History</h2>
