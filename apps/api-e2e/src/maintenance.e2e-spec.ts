@@ -5,10 +5,12 @@ import {
   type ErrorBody,
   type EventEnvelope,
   type Maintenance,
+  type ActivityEntry,
   type Page,
 } from '@custodian/contracts';
 import { WebhookReceiver, envelopeErrors, eventually } from '@custodian/testing';
 import { randomUUID } from 'node:crypto';
+import { consoleMember } from './support/console-sign-in';
 import { Tenant, TestStack } from './support/stack';
 
 /**
@@ -283,5 +285,47 @@ describe('maintenance (e2e)', () => {
     const again = await send(path, { notes: 'New keyboard' }, resolveKey);
     expect([again.status, again.text]).toEqual([200, resolved.text]);
     expect((await reader.get<AssetDetail>(`/assets/${laptop.id}`)).body.status).toBe('active');
+  });
+
+  it('in the console: every role sees the records, a manager logs and resolves, a member may not', async () => {
+    const forklift = await asset('Forklift');
+    const manager = await consoleMember(tenant, 'manager', 'manager@maintenance.example');
+    const member = await consoleMember(tenant, 'member', 'member@maintenance.example');
+    const refused = await member.post<ErrorBody>(`/console/api/assets/${forklift.id}/maintenance`, {
+      title: 'Forks',
+      type: 'repair',
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('log, change or resolve maintenance records');
+    const logged = await manager.post<Maintenance>(
+      `/console/api/assets/${forklift.id}/maintenance`,
+      { title: 'Forks', type: 'repair', set_asset_status: true },
+    );
+    expect([logged.status, logged.body.asset_status_before]).toEqual([201, 'active']);
+    const seen = await member.get<Page<Maintenance>>('/console/api/maintenance?status=open');
+    expect(seen.status).toBe(200);
+    expect(seen.body.data.map((record) => record.id)).toContain(logged.body.id);
+    const ofAsset = await member.get<Page<Maintenance>>(
+      `/console/api/assets/${forklift.id}/maintenance`,
+    );
+    expect(ofAsset.body.data.map((record) => record.id)).toEqual([logged.body.id]);
+    expect(
+      (await member.post(`/console/api/maintenance/${logged.body.id}/resolve`, {})).status,
+    ).toBe(403);
+    const resolved = await manager.post<Maintenance>(
+      `/console/api/maintenance/${logged.body.id}/resolve`,
+      { notes: 'Forks straightened' },
+    );
+    expect([resolved.status, resolved.body.status]).toEqual([200, 'resolved']);
+    expect((await reader.get<AssetDetail>(`/assets/${forklift.id}`)).body.status).toBe('active');
+    // In the asset's history: the record's entries name the asset as their related record.
+    const feed = await manager.get<{ data: ActivityEntry[] }>(
+      `/console/api/activity?record_id=${forklift.id}`,
+    );
+    const entries = feed.body.data.filter((entry) => entry.record_type === 'maintenance');
+    expect(entries.map((entry) => [entry.action, entry.source, entry.related_id])).toEqual([
+      ['resolved', 'console', forklift.id],
+      ['created', 'console', forklift.id],
+    ]);
   });
 });
