@@ -31,7 +31,10 @@ export function ActivityList({
   showRecord = true,
 }: {
   query: ActivityQuery;
-  /** Off on a record's own page, where every entry is about it. */
+  /**
+   * Off on a record's own page, where an entry is about it; an entry there about another record
+   * that names it as related (a maintenance record of the asset) still names its record.
+   */
   showRecord?: boolean;
 }) {
   const feed = useInfiniteQuery(activityQueries.feed(query));
@@ -45,7 +48,11 @@ export function ActivityList({
             <ol className="activity">
               {pages.flatMap((page) =>
                 page.data.map((entry) => (
-                  <ActivityItem key={entry.id} entry={entry} showRecord={showRecord} />
+                  <ActivityItem
+                    key={entry.id}
+                    entry={entry}
+                    showRecord={showRecord || entry.record_id !== query.record_id}
+                  />
                 )),
               )}
             </ol>
