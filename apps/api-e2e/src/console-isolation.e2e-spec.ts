@@ -94,6 +94,8 @@ interface Ids {
   license: string;
   /** An open maintenance record of `asset`. */
   maintenance: string;
+  /** A monthly reminder about `asset`. */
+  reminder: string;
   /** The owner's console session, by its id in the list (not its cookie). */
   session: string;
 }
@@ -146,6 +148,9 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   }),
   // The licence's id decides: another workspace's is not found before any seat is looked up.
   'DELETE /console/api/licenses/{id}/seats/{seatId}': (ids) => ({ id: ids.license }),
+  'GET /console/api/reminders/{id}': (ids) => ({ id: ids.reminder }),
+  'PATCH /console/api/reminders/{id}': (ids) => ({ id: ids.reminder, body: { title: 'taken' } }),
+  'DELETE /console/api/reminders/{id}': (ids) => ({ id: ids.reminder }),
   'GET /console/api/requests/{id}': (ids) => ({ id: ids.request }),
   'POST /console/api/requests/{id}/approve': (ids) => ({ id: ids.request, body: {} }),
   'POST /console/api/requests/{id}/reject': (ids) => ({
@@ -338,6 +343,20 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
   },
   'POST /console/api/maintenance/{id}/resolve': {
     path: (ids) => `/console/api/maintenance/${ids.maintenance}/resolve`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/reminders': {
+    path: () => '/console/api/reminders',
+    as: 'owner',
+    valid: (ids) => ({
+      title: 'hostile',
+      due_at: new Date(Date.now() + DAY).toISOString(),
+      asset_id: ids.asset,
+    }),
+  },
+  'PATCH /console/api/reminders/{id}': {
+    path: (ids) => `/console/api/reminders/${ids.reminder}`,
     as: 'owner',
     valid: () => ({}),
   },
@@ -681,6 +700,13 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       { title: `${name} repair`, type: 'repair' },
     );
     expect(maintenance.status).toBe(201);
+    const reminder = await client.post<{ id: string }>('/console/api/reminders', {
+      title: `${name} service`,
+      due_at: new Date(Date.now() + DAY).toISOString(),
+      repeat: { every: 1, unit: 'month' },
+      asset_id: asset.body.id,
+    });
+    expect(reminder.status).toBe(201);
     const booking = await client.post<Booking>('/console/api/bookings', {
       person_id: person.body.id,
       asset_ids: [asset.body.id],
@@ -713,6 +739,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         booking: booking.body.id,
         license: license.body.id,
         maintenance: maintenance.body.id,
+        reminder: reminder.body.id,
         session,
       },
       key: key.body.key,

@@ -1,5 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
+  RegisterAdminPatterns,
   WorkerAdminPatterns,
+  type AssetDetail,
+  type AssetSummary,
+  type Reminder,
+  type WarrantyNotice,
   type CreatedWebhookView,
   type ErrorBody,
   type EventEnvelope,
@@ -17,12 +23,12 @@ import { Tenant, TestStack } from './support/stack';
 const RACE = 20;
 
 /**
- * Issue 33, licences over HTTP: the seat count exact under a race, the product key only on
- * demand, and the licence events at a real receiver. Every answer is checked against
+ * Issue 33 over HTTP, one stack: licences (the seat count exact under a race, the product key
+ * only on demand, the licence events at a real receiver), warranties and reminders. Every answer is checked against
  * docs/openapi.json (the stack's contract check).
  */
 describe('licences (e2e)', () => {
-  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
+  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50', OVERDUE_TEST_CLOCK: 'on' } });
   const receiver = new WebhookReceiver();
   let tenant: Tenant;
   let reader: Tenant;
@@ -48,7 +54,7 @@ describe('licences (e2e)', () => {
   afterAll(async () => {
     await stack.stop();
     await receiver.stop();
-  });
+  }, 30_000);
 
   const person = async (name: string) =>
     (await tenant.post<PersonDetail>('/people', { full_name: name })).body;
@@ -218,5 +224,149 @@ describe('licences (e2e)', () => {
     });
     expect([gone.status, gone.body.status]).toEqual([200, 'inactive']);
     expect((await reader.get<LicenseSeat[]>(`/licenses/${made.body.id}/seats`)).body).toEqual([]);
+  });
+
+  describe('warranties and reminders', () => {
+    const HOUR = 3_600_000;
+    const day = (days: number) =>
+      new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const told = <T extends object>(event: string, count: number) =>
+      eventually(
+        () => {
+          const envelopes = receiver
+            .on('/dates')
+            .map((request) => JSON.parse(request.rawBody) as EventEnvelope<T>)
+            .filter((envelope) => envelope.event === event);
+          if (envelopes.length < count) throw new Error(`${envelopes.length} of ${count} ${event}`);
+          return Promise.resolve(envelopes);
+        },
+        { timeoutMs: 15_000, intervalMs: 100 },
+      );
+    const clock = (at: Date) =>
+      stack.registerAdminCall<{ fired: number }>(RegisterAdminPatterns.overdueSweep, {
+        at: at.toISOString(),
+      });
+
+    beforeAll(async () => {
+      await stack.workerAdminCall<CreatedWebhookView>(WorkerAdminPatterns.webhookCreate, {
+        workspace: tenant.workspace.id,
+        url: receiver.url('/dates'),
+        events: 'warranty.expiring,warranty.expired,reminder.due',
+      });
+    });
+
+    it('keeps purchase and warranty dates, filters by them, and tells of a warranty ending', async () => {
+      const bad = async (body: object, message: string) => {
+        const answer = await tenant.post<ErrorBody>('/assets', { name: 'Bad dates', ...body });
+        expect([answer.status, answer.body.message]).toEqual([400, message]);
+      };
+      await bad({ warranty_expires_on: '2027-02-30' }, 'warranty_expires_on must be a valid date');
+      await bad({ purchase_date: '1/2/2027' }, 'purchase_date must be a date (YYYY-MM-DD)');
+      await bad(
+        { purchase_date: '2027-03-01', warranty_expires_on: '2027-02-28' },
+        'warranty_expires_on (2027-02-28) must not be before purchase_date (2027-03-01)',
+      );
+      const soon = await tenant.post<AssetDetail>('/assets', {
+        name: 'Warranty soon',
+        purchase_date: day(-700),
+        warranty_expires_on: day(20),
+      });
+      expect(soon.status).toBe(201);
+      expect(soon.body).toMatchObject({ purchase_date: day(-700), warranty_expires_on: day(20) });
+      await tenant.post<AssetDetail>('/assets', {
+        name: 'Warranty later',
+        warranty_expires_on: day(900),
+      });
+      const listed = await reader.get<Page<AssetSummary>>(
+        `/assets?page=1&warranty_expires_before=${day(60)}`,
+      );
+      expect(listed.body.data.map((asset) => asset.name)).toEqual(['Warranty soon']);
+      const wrong = await reader.get<ErrorBody>('/assets?warranty_expires_before=soon');
+      expect([wrong.status, wrong.body.message]).toEqual([
+        400,
+        'warranty_expires_before must be a date (YYYY-MM-DD)',
+      ]);
+      // 20 days left: inside the 30-day threshold (the workspace's are 10 and 3 now: the
+      // licence test above set them), so the 10-day notice comes at its day.
+      await clock(new Date(Date.now() + 11 * 86_400_000));
+      const [expiring] = await told<WarrantyNotice>('warranty.expiring', 1);
+      expect(envelopeErrors(expiring!)).toEqual([]);
+      expect(expiring!.data).toEqual({
+        asset: { id: soon.body.id, name: 'Warranty soon', asset_tag: soon.body.asset_tag },
+        expires_on: day(20),
+        days_left: 10,
+      });
+    });
+
+    it('fires a monthly reminder once per occurrence, and keeps its rules', async () => {
+      const asset = await tenant.post<AssetDetail>('/assets', { name: 'Forklift' });
+      const first = new Date(Date.now() + HOUR);
+      const key = randomUUID();
+      const create = () =>
+        tenant.request<Reminder>('/reminders', {
+          method: 'POST',
+          body: {
+            title: 'Service the forklift',
+            due_at: first.toISOString(),
+            repeat: { every: 1, unit: 'month' },
+            asset_id: asset.body.id,
+          },
+          headers: { 'idempotency-key': key },
+        });
+      const made = await create();
+      expect(made.status).toBe(201);
+      expect((await create()).body).toEqual(made.body);
+      expect(made.body).toMatchObject({
+        status: 'scheduled',
+        due_at: first.toISOString(),
+        repeat: { every: 1, unit: 'month' },
+        asset: { id: asset.body.id, name: 'Forklift' },
+      });
+      const bad = async (body: object, message: string | RegExp) => {
+        const answer = await tenant.post<ErrorBody>('/reminders', body);
+        expect(answer.status).toBe(400);
+        expect(answer.body.message).toMatch(message);
+      };
+      await bad({ title: 'No date' }, /^due_at must be/);
+      await bad(
+        { title: 'Past', due_at: '2020-01-01T00:00:00Z' },
+        'due_at must be in the future (it is 2020-01-01T00:00:00Z)',
+      );
+      await bad(
+        { title: 'Often', due_at: first.toISOString(), repeat: { every: 0, unit: 'month' } },
+        'repeat.every must not be less than 1',
+      );
+      await bad(
+        { title: 'Yearly', due_at: first.toISOString(), repeat: { every: 1, unit: 'year' } },
+        'repeat.unit must be one of day, week, month',
+      );
+      expect((await reader.post('/reminders', { title: 'Read key' })).status).toBe(403);
+      const elsewhere = await stack.tenant('pro', 'write');
+      expect((await elsewhere.get(`/reminders/${made.body.id}`)).status).toBe(404);
+
+      await clock(new Date(first.getTime() + HOUR));
+      await clock(new Date(first.getTime() + 2 * HOUR));
+      const month = new Date(made.body.next_due_at ?? '');
+      await clock(new Date(month.getTime() + HOUR));
+      const due = await told<Reminder>('reminder.due', 2);
+      const ours = due.filter((envelope) => envelope.data.id === made.body.id);
+      expect(ours.map((envelope) => envelope.data.due_at)).toEqual([
+        first.toISOString(),
+        month.toISOString(),
+      ]);
+      for (const envelope of ours) expect(envelopeErrors(envelope)).toEqual([]);
+      const after = await reader.get<Reminder>(`/reminders/${made.body.id}`);
+      expect(after.body).toMatchObject({ occurrences: 2, last_due_at: month.toISOString() });
+      const listed = await reader.get<Page<Reminder>>(`/reminders?asset_id=${asset.body.id}`);
+      expect(listed.body.data.map((reminder) => reminder.id)).toEqual([made.body.id]);
+
+      const cancelled = await tenant.delete<Reminder>(`/reminders/${made.body.id}`);
+      expect([cancelled.status, cancelled.body.status]).toEqual([200, 'cancelled']);
+      const late = await tenant.patch<ErrorBody>(`/reminders/${made.body.id}`, { title: 'Late' });
+      expect([late.status, late.body.message]).toEqual([
+        409,
+        `Reminder Service the forklift (${made.body.id}) is cancelled; create a new one instead`,
+      ]);
+    });
   });
 });

@@ -10,6 +10,7 @@ import {
   Maintenance,
   Member,
   Person,
+  Reminder,
   Asset,
   GatewayAdminPatterns,
   PERSON_HOLDINGS_MAX,
@@ -503,6 +504,28 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     });
     expect([requested.status, requested.body.status]).toEqual([201, 'requested']);
     expect(schemaErrors(Booking, requested.body)).toEqual([]);
+    // Its warranty: ending inside the 7-day threshold (expiring, told at the next sweep), then
+    // moved to a day already past (expired).
+    const day = (days: number) =>
+      new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const warranty = async (on: string) => {
+      const changed = await own.patch<AssetDetail>(`/assets/${asset.body.id}`, {
+        warranty_expires_on: on,
+      });
+      expect([changed.status, changed.body.warranty_expires_on]).toEqual([200, on]);
+      await clock(new Date(Date.now() + 1_000).toISOString());
+    };
+    await warranty(day(2));
+    await warranty(day(-1));
+    // A reminder about it, a minute ahead, and the engine's clock past it: reminder.due.
+    const reminder = await own.post<Reminder>('/reminders', {
+      title: 'Contract reminder',
+      due_at: new Date(Date.now() + 60_000).toISOString(),
+      asset_id: asset.body.id,
+    });
+    expect(reminder.status).toBe(201);
+    expect(schemaErrors(Reminder, reminder.body)).toEqual([]);
+    await clock(new Date(Date.now() + 120_000).toISOString());
     // A licence's life: created, changed, a seat assigned and released, deleted.
     const licence = await own.post<License>('/licenses', { name: 'Contract licence', seats: 1 });
     expect(licence.status).toBe(201);
@@ -516,8 +539,6 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
     );
     expect((await own.delete(`/licenses/${licence.body.id}`)).status).toBe(200);
     // Two dates: one inside the 7-day threshold (expiring, told at once), one past (expired).
-    const day = (days: number) =>
-      new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
     for (const [name, days] of [
       ['Ending licence', 2],
       ['Ended licence', -1],

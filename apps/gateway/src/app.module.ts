@@ -24,6 +24,7 @@ import { AssetRequestsModule } from './asset-requests/asset-requests.module';
 import { LicensesModule } from './licenses/licenses.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { NoticesModule } from './notices/notices.module';
+import { RemindersModule } from './reminders/reminders.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
 
@@ -61,6 +62,7 @@ export class GatewayAppModule {
         LicensesModule,
         MaintenanceModule,
         NoticesModule,
+        RemindersModule,
         MembersModule,
         InvitationsModule,
         CalendarFeedModule,

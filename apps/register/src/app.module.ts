@@ -21,6 +21,7 @@ import { BookingsModule } from './bookings/bookings.module';
 import { LicensesModule } from './licenses/licenses.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { NoticesModule } from './notices/notices.module';
+import { RemindersModule } from './reminders/reminders.module';
 import { CalendarModule } from './calendar/calendar.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
@@ -96,6 +97,7 @@ export class RegisterAppModule {
         LicensesModule,
         MaintenanceModule,
         NoticesModule,
+        RemindersModule,
         CalendarModule,
         CustomFieldsModule,
         MembersModule,

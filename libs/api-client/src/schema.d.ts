@@ -718,6 +718,66 @@ export interface paths {
         patch: operations["updateNoticeSettings"];
         trace?: never;
     };
+    "/api/v1/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reminders
+         * @description Paged, soonest `due_at` first, then id. Without `status`, every reminder but the cancelled ones; `asset_id`, `person_id` and `license_id` keep those about that record, `due_before` those due before an instant.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listReminders"];
+        put?: never;
+        /**
+         * Create a reminder
+         * @description At `due_at` (in the future), once or repeating every N days, weeks or months; about at most one of an asset, a person and a licence of the workspace. Each occurrence fires `reminder.due` once, and a repeating reminder then moves to its next occurrence.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reminders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one reminder
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getReminder"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a reminder
+         * @description Nothing more fires. The reminder stays readable with status `cancelled` (`GET /reminders?status=cancelled`); cancelling it again answers the same.
+         *
+         *     Needs a `write` key.
+         */
+        delete: operations["cancelReminder"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a reminder
+         * @description Partial. A new `due_at` or `repeat` counts the occurrences again from the new (or current) `due_at`. A done or cancelled reminder is a 409.
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateReminder"];
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -1796,6 +1856,10 @@ export interface components {
             } | null;
             /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
             condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date?: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. `warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days before by default; one already reached fires at once), `warranty.expired` once when the day has ended (UTC). A new date arms them again. */
+            warranty_expires_on?: string | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -1821,6 +1885,21 @@ export interface components {
             since: string;
             /** @description When it is due back, or null for no due date. Past it, `assignment.overdue` fires once. */
             due_at: string | null;
+        };
+        LicenseRef: {
+            /** @description Id of the licence. */
+            id: string;
+            name: string;
+        };
+        HeldSeat: {
+            /** @description Id of the seat (release it with DELETE /licenses/{id}/seats/{seatId}). */
+            id: string;
+            license: components["schemas"]["LicenseRef"];
+            /**
+             * Format: date-time
+             * @description When it was assigned.
+             */
+            assigned_at: string;
         };
         /**
          * @description An asset as `GET /assets/{id}` returns it; also the body of `POST /assets` (201) and `PATCH /assets/{id}` (200), and the `data` of the asset.* webhook events.
@@ -1859,6 +1938,18 @@ export interface components {
          *       },
          *       "condition": "good",
          *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+         *       "purchase_date": "2026-03-01",
+         *       "warranty_expires_on": "2029-02-28",
+         *       "seats": [
+         *         {
+         *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+         *           "license": {
+         *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+         *             "name": "JetBrains All Products"
+         *           },
+         *           "assigned_at": "2026-11-22T10:20:00.000Z"
+         *         }
+         *       ],
          *       "created_at": "2026-03-02T08:00:00.000Z",
          *       "updated_at": "2026-11-22T10:15:00.000Z"
          *     }
@@ -1899,6 +1990,12 @@ export interface components {
             condition: ("new" | "good" | "fair" | "poor" | "broken") | null;
             /** @description When its tag or serial number was last scanned in the console, or null. */
             last_scanned_at: string | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), or null. `warranty.expiring` fires at the thresholds of the notice settings before it ends, `warranty.expired` when it has. */
+            warranty_expires_on: string | null;
+            /** @description The seats of licences the asset holds (licences in the bin left out), oldest first. */
+            seats: components["schemas"]["HeldSeat"][];
             /**
              * Format: date-time
              * @description When the asset was created.
@@ -1926,6 +2023,10 @@ export interface components {
             } | null;
             /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
             condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date?: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. `warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days before by default; one already reached fires at once), `warranty.expired` once when the day has ended (UTC). A new date arms them again. */
+            warranty_expires_on?: string | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -2043,6 +2144,16 @@ export interface components {
          *         }
          *       ],
          *       "holdings_count": 1,
+         *       "seats": [
+         *         {
+         *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3n",
+         *           "license": {
+         *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+         *             "name": "JetBrains All Products"
+         *           },
+         *           "assigned_at": "2026-11-22T10:20:00.000Z"
+         *         }
+         *       ],
          *       "created_at": "2026-01-05T09:00:00.000Z"
          *     }
          */
@@ -2073,6 +2184,8 @@ export interface components {
             holdings: components["schemas"]["Holding"][];
             /** @description How many assets the person holds now; more than the length of `holdings` when that list is cut at 50. */
             holdings_count: number;
+            /** @description The seats of licences the person holds (licences in the bin left out), oldest first. Offboarding with `release_licenses: true` releases them all. */
+            seats: components["schemas"]["HeldSeat"][];
             /**
              * Format: date-time
              * @description When the person was created.
@@ -2463,11 +2576,6 @@ export interface components {
             /** @description The product key; null if none is stored. */
             product_key: string | null;
         };
-        LicenseRef: {
-            /** @description Id of the licence. */
-            id: string;
-            name: string;
-        };
         LicenseSeat: {
             /** @description Id of the seat. */
             id: string;
@@ -2585,6 +2693,113 @@ export interface components {
         UpdateNoticeSettingsInput: {
             /** @description Days before an expiry date that `license.expiring` fires, once per threshold (an empty list: only `license.expired`, on the day). Applies to dates set from then on. */
             expiry_days?: number[];
+        };
+        ReminderRepeat: {
+            /** @description How many units between two. */
+            every: number;
+            /**
+             * @description day, week or month. Months keep the day of the month of the first occurrence, or the last day of a shorter month (31 January, 28 February, 31 March).
+             * @enum {string}
+             */
+            unit: "day" | "week" | "month";
+        };
+        /**
+         * @example {
+         *       "id": "rem_01jd8z7q4f7k2m9n3p5r7t9v1w",
+         *       "title": "Service the forklift",
+         *       "notes": "Oil, filters, brakes.",
+         *       "status": "scheduled",
+         *       "due_at": "2027-01-15T09:00:00.000Z",
+         *       "repeat": {
+         *         "every": 6,
+         *         "unit": "month"
+         *       },
+         *       "next_due_at": "2027-07-15T09:00:00.000Z",
+         *       "occurrences": 2,
+         *       "last_due_at": "2026-07-15T09:00:00.000Z",
+         *       "asset": {
+         *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *         "name": "Forklift",
+         *         "asset_tag": "AT-000007"
+         *       },
+         *       "person": null,
+         *       "license": null,
+         *       "created_at": "2026-01-10T08:00:00.000Z",
+         *       "updated_at": "2026-07-15T09:00:00.000Z"
+         *     }
+         */
+        Reminder: {
+            /** @description Id of the reminder. */
+            id: string;
+            /** @description What to do (1-200 characters). */
+            title: string;
+            notes: string | null;
+            /**
+             * @description scheduled (an occurrence ahead), done (a one-off that fired) or cancelled.
+             * @enum {string}
+             */
+            status: "scheduled" | "done" | "cancelled";
+            /**
+             * Format: date-time
+             * @description The next occurrence (the last one of a done reminder); in `reminder.due`, the occurrence that fired.
+             */
+            due_at: string;
+            /** @description How it repeats; null: once. */
+            repeat: components["schemas"]["ReminderRepeat"] | null;
+            /** @description The occurrence after `due_at`; null for a one-off. */
+            next_due_at: string | null;
+            /** @description Occurrences fired so far. */
+            occurrences: number;
+            /** @description The last occurrence that fired, or null. */
+            last_due_at: string | null;
+            /** @description The asset it is about, or null. */
+            asset: components["schemas"]["AssetRef"] | null;
+            /** @description The person it is about, or null. */
+            person: components["schemas"]["PersonRef"] | null;
+            /** @description The licence it is about, or null. */
+            license: components["schemas"]["LicenseRef"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ReminderPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Reminder"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateReminderInput: {
+            title: string;
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description The first occurrence, in the future (ISO 8601 with offset).
+             */
+            due_at: string;
+            /** @description Repeat every N days, weeks or months, counted from `due_at`; null or left out: once. Each occurrence fires `reminder.due`. */
+            repeat?: components["schemas"]["ReminderRepeat"] | null;
+            /** @description The asset it is about. */
+            asset_id?: string;
+            /** @description The person it is about. */
+            person_id?: string;
+            /** @description The licence it is about. */
+            license_id?: string;
+        };
+        UpdateReminderInput: {
+            title?: string;
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description The next occurrence, in the future.
+             */
+            due_at?: string;
+            /** @description Repeat every N days, weeks or months, counted from `due_at`; null or left out: once. Each occurrence fires `reminder.due`. */
+            repeat?: components["schemas"]["ReminderRepeat"] | null;
         };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
@@ -2730,6 +2945,8 @@ export interface components {
              * @description Last day of the warranty.
              */
             expires_on: string;
+            /** @description Days until it ends: the threshold reached (`expiry_days` of the notice settings), fewer when the date was set already inside it; 0 for `warranty.expired`. */
+            days_left: number;
         };
         LicenseSeatChange: {
             seat: components["schemas"]["LicenseSeat"];
@@ -2752,14 +2969,6 @@ export interface components {
             expires_on: string;
             /** @description Days until it ends: the threshold reached (`expiry_days` of the notice settings), fewer when the date was set already inside it; 0 for `license.expired`. */
             days_left: number;
-        };
-        Reminder: {
-            /** @description Id of the reminder. */
-            id: string;
-            title: string;
-            /** Format: date-time */
-            due_at: string;
-            asset: components["schemas"]["AssetRef"] | null;
         };
         WorkspaceRef: {
             /** @description Id of the workspace: `wsp_` + a ULID. */
@@ -3080,6 +3289,8 @@ export interface operations {
             query?: {
                 /** @description The order (beyond the spec): `name` or `updated_at`, `-` before it for descending (`-created_at` is newest first); ties by `id` in the same direction. */
                 sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
+                /** @description Only the assets whose warranty ends before this day (`warranty_expires_on` earlier than it, `YYYY-MM-DD`); assets without a warranty date never match. */
+                warranty_expires_before?: string;
                 /** @description Only the assets checked out to this person (beyond the spec): the full list of what a person's `holdings` show at most 50 of. An id of no person of the workspace matches nothing. */
                 assigned_to_id?: string;
                 /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (kept for older callers) of the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients always send `page`. */
@@ -4869,6 +5080,213 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    listReminders: {
+        parameters: {
+            query?: {
+                /** @description Only this status; by default every reminder but the cancelled ones. */
+                status?: "scheduled" | "done" | "cancelled";
+                asset_id?: string;
+                person_id?: string;
+                license_id?: string;
+                /** @description Only those due before this instant. */
+                due_before?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReminderInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getReminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateReminderInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     listMembers: {
         parameters: {
             query?: never;
@@ -5195,6 +5613,18 @@ export interface operations {
                      *       },
                      *       "condition": "good",
                      *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *       "purchase_date": "2026-03-01",
+                     *       "warranty_expires_on": "2029-02-28",
+                     *       "seats": [
+                     *         {
+                     *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *           "license": {
+                     *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *             "name": "JetBrains All Products"
+                     *           },
+                     *           "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *         }
+                     *       ],
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -5303,6 +5733,18 @@ export interface operations {
                      *       },
                      *       "condition": "good",
                      *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *       "purchase_date": "2026-03-01",
+                     *       "warranty_expires_on": "2029-02-28",
+                     *       "seats": [
+                     *         {
+                     *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *           "license": {
+                     *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *             "name": "JetBrains All Products"
+                     *           },
+                     *           "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *         }
+                     *       ],
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -5411,6 +5853,18 @@ export interface operations {
                      *       },
                      *       "condition": "good",
                      *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *       "purchase_date": "2026-03-01",
+                     *       "warranty_expires_on": "2029-02-28",
+                     *       "seats": [
+                     *         {
+                     *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *           "license": {
+                     *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *             "name": "JetBrains All Products"
+                     *           },
+                     *           "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *         }
+                     *       ],
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -5519,6 +5973,18 @@ export interface operations {
                      *       },
                      *       "condition": "good",
                      *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *       "purchase_date": "2026-03-01",
+                     *       "warranty_expires_on": "2029-02-28",
+                     *       "seats": [
+                     *         {
+                     *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *           "license": {
+                     *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *             "name": "JetBrains All Products"
+                     *           },
+                     *           "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *         }
+                     *       ],
                      *       "created_at": "2026-03-02T08:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
@@ -5628,6 +6094,18 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
+                     *         "seats": [
+                     *           {
+                     *             "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *             "license": {
+                     *               "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *               "name": "JetBrains All Products"
+                     *             },
+                     *             "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *           }
+                     *         ],
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -5741,6 +6219,18 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
+                     *         "seats": [
+                     *           {
+                     *             "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *             "license": {
+                     *               "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *               "name": "JetBrains All Products"
+                     *             },
+                     *             "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *           }
+                     *         ],
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -5854,6 +6344,18 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
+                     *         "seats": [
+                     *           {
+                     *             "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *             "license": {
+                     *               "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *               "name": "JetBrains All Products"
+                     *             },
+                     *             "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *           }
+                     *         ],
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -5959,6 +6461,18 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
+                     *         "seats": [
+                     *           {
+                     *             "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *             "license": {
+                     *               "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *               "name": "JetBrains All Products"
+                     *             },
+                     *             "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *           }
+                     *         ],
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -6074,6 +6588,18 @@ export interface operations {
                      *         },
                      *         "condition": "good",
                      *         "last_scanned_at": "2026-11-20T09:30:00.000Z",
+                     *         "purchase_date": "2026-03-01",
+                     *         "warranty_expires_on": "2029-02-28",
+                     *         "seats": [
+                     *           {
+                     *             "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+                     *             "license": {
+                     *               "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *               "name": "JetBrains All Products"
+                     *             },
+                     *             "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *           }
+                     *         ],
                      *         "created_at": "2026-03-02T08:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:15:00.000Z"
                      *       },
@@ -6707,6 +7233,16 @@ export interface operations {
                      *         }
                      *       ],
                      *       "holdings_count": 1,
+                     *       "seats": [
+                     *         {
+                     *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3n",
+                     *           "license": {
+                     *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *             "name": "JetBrains All Products"
+                     *           },
+                     *           "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *         }
+                     *       ],
                      *       "created_at": "2026-01-05T09:00:00.000Z"
                      *     }
                      */
@@ -6803,6 +7339,16 @@ export interface operations {
                      *         }
                      *       ],
                      *       "holdings_count": 1,
+                     *       "seats": [
+                     *         {
+                     *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3n",
+                     *           "license": {
+                     *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+                     *             "name": "JetBrains All Products"
+                     *           },
+                     *           "assigned_at": "2026-11-22T10:20:00.000Z"
+                     *         }
+                     *       ],
                      *       "created_at": "2026-01-05T09:00:00.000Z"
                      *     }
                      */
@@ -7032,14 +7578,15 @@ export interface operations {
                     created_at: string;
                     /**
                      * warranty.expiring data
-                     * @description The warranty of an asset ends soon. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description An asset’s `warranty_expires_on` comes within a threshold of the notice settings (`expiry_days`, 30 and 7 by default): once per threshold, at the start (UTC) of the day that many days before it ends; a date set already inside thresholds fires the nearest one at once. A changed date fires them again for the new one.
                      * @example {
                      *       "asset": {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
                      *         "name": "MacBook Pro 14\"",
                      *         "asset_tag": "AT-000042"
                      *       },
-                     *       "expires_on": "2026-12-31"
+                     *       "expires_on": "2026-12-31",
+                     *       "days_left": 30
                      *     }
                      */
                     data: components["schemas"]["WarrantyNotice"];
@@ -7110,14 +7657,15 @@ export interface operations {
                     created_at: string;
                     /**
                      * warranty.expired data
-                     * @description The warranty of an asset has ended. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description The warranty of an asset ended: once, at the end (UTC) of its `warranty_expires_on`, or at once when set to a day already past.
                      * @example {
                      *       "asset": {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
                      *         "name": "MacBook Pro 14\"",
                      *         "asset_tag": "AT-000042"
                      *       },
-                     *       "expires_on": "2026-11-21"
+                     *       "expires_on": "2026-11-21",
+                     *       "days_left": 0
                      *     }
                      */
                     data: components["schemas"]["WarrantyNotice"];
@@ -8717,16 +9265,29 @@ export interface operations {
                     created_at: string;
                     /**
                      * reminder.due data
-                     * @description A reminder is due. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A reminder reached an occurrence (once each): the reminder as it was then, `due_at` the occurrence and `next_due_at` the next one of a repeating reminder, now scheduled (null for a one-off, now done).
                      * @example {
-                     *       "id": "rem_01jd8z5a6b7c8d9e0f1g2h3j4k",
-                     *       "title": "Annual PAT test",
-                     *       "due_at": "2026-11-22T10:15:00.000Z",
+                     *       "id": "rem_01jd8z7q4f7k2m9n3p5r7t9v1w",
+                     *       "title": "Service the forklift",
+                     *       "notes": "Oil, filters, brakes.",
+                     *       "status": "scheduled",
+                     *       "due_at": "2027-01-15T09:00:00.000Z",
+                     *       "repeat": {
+                     *         "every": 6,
+                     *         "unit": "month"
+                     *       },
+                     *       "next_due_at": "2027-07-15T09:00:00.000Z",
+                     *       "occurrences": 2,
+                     *       "last_due_at": "2026-07-15T09:00:00.000Z",
                      *       "asset": {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
-                     *         "name": "MacBook Pro 14\"",
-                     *         "asset_tag": "AT-000042"
-                     *       }
+                     *         "name": "Forklift",
+                     *         "asset_tag": "AT-000007"
+                     *       },
+                     *       "person": null,
+                     *       "license": null,
+                     *       "created_at": "2026-01-10T08:00:00.000Z",
+                     *       "updated_at": "2026-07-15T09:00:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Reminder"];

@@ -133,3 +133,10 @@ export type MaintenanceListQuery = NonNullable<
 export type MaintenanceInput = JsonBody<'/console/api/assets/{id}/maintenance', 'post'>;
 export type MaintenanceChanges = JsonBody<'/console/api/maintenance/{id}', 'patch'>;
 export type MaintenanceResolution = JsonBody<'/console/api/maintenance/{id}/resolve', 'post'>;
+export type ReminderPage = JsonResponse<'/console/api/reminders', 'get', 200>;
+export type Reminder = JsonResponse<'/console/api/reminders/{id}', 'get', 200>;
+export type ReminderListQuery = NonNullable<
+  paths['/console/api/reminders']['get']['parameters']['query']
+>;
+export type ReminderInput = JsonBody<'/console/api/reminders', 'post'>;
+export type ReminderChanges = JsonBody<'/console/api/reminders/{id}', 'patch'>;

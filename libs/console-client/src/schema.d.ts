@@ -1317,6 +1317,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of reminders
+         * @description Soonest first; filters as `GET /api/v1/reminders`.
+         *
+         *     Needs the `reminders.view` permission.
+         */
+        get: operations["listReminders"];
+        put?: never;
+        /**
+         * Add a reminder
+         * @description As `POST /api/v1/reminders`.
+         *
+         *     Needs the `reminders.manage` permission.
+         */
+        post: operations["createReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/reminders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One reminder
+         * @description Needs the `reminders.view` permission.
+         */
+        get: operations["getReminder"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a reminder
+         * @description As `DELETE /api/v1/reminders/{id}`: nothing more fires.
+         *
+         *     Needs the `reminders.manage` permission.
+         */
+        delete: operations["cancelReminder"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a reminder
+         * @description As `PATCH /api/v1/reminders/{id}`.
+         *
+         *     Needs the `reminders.manage` permission.
+         */
+        patch: operations["updateReminder"];
+        trace?: never;
+    };
     "/console/api/usage": {
         parameters: {
             query?: never;
@@ -1428,7 +1488,7 @@ export interface components {
             email: string | null;
             workspace: components["schemas"]["ConsoleWorkspace"] | null;
             member: components["schemas"]["ConsoleMember"] | null;
-            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage" | "requests.view" | "requests.decide" | "bookings.view" | "bookings.request" | "bookings.manage" | "licenses.view" | "licenses.manage" | "maintenance.view" | "maintenance.manage")[];
+            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage" | "requests.view" | "requests.decide" | "bookings.view" | "bookings.request" | "bookings.manage" | "licenses.view" | "licenses.manage" | "maintenance.view" | "maintenance.manage" | "reminders.view" | "reminders.manage")[];
             memberships: components["schemas"]["ConsoleMembership"][];
         };
         SignInLinkBody: {
@@ -1845,6 +1905,10 @@ export interface components {
             } | null;
             /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
             condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date?: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. `warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days before by default; one already reached fires at once), `warranty.expired` once when the day has ended (UTC). A new date arms them again. */
+            warranty_expires_on?: string | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -1870,6 +1934,21 @@ export interface components {
             since: string;
             /** @description When it is due back, or null for no due date. Past it, `assignment.overdue` fires once. */
             due_at: string | null;
+        };
+        LicenseRef: {
+            /** @description Id of the licence. */
+            id: string;
+            name: string;
+        };
+        HeldSeat: {
+            /** @description Id of the seat (release it with DELETE /licenses/{id}/seats/{seatId}). */
+            id: string;
+            license: components["schemas"]["LicenseRef"];
+            /**
+             * Format: date-time
+             * @description When it was assigned.
+             */
+            assigned_at: string;
         };
         /**
          * @description An asset as `GET /assets/{id}` returns it; also the body of `POST /assets` (201) and `PATCH /assets/{id}` (200), and the `data` of the asset.* webhook events.
@@ -1908,6 +1987,18 @@ export interface components {
          *       },
          *       "condition": "good",
          *       "last_scanned_at": "2026-11-20T09:30:00.000Z",
+         *       "purchase_date": "2026-03-01",
+         *       "warranty_expires_on": "2029-02-28",
+         *       "seats": [
+         *         {
+         *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3m",
+         *           "license": {
+         *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+         *             "name": "JetBrains All Products"
+         *           },
+         *           "assigned_at": "2026-11-22T10:20:00.000Z"
+         *         }
+         *       ],
          *       "created_at": "2026-03-02T08:00:00.000Z",
          *       "updated_at": "2026-11-22T10:15:00.000Z"
          *     }
@@ -1948,6 +2039,12 @@ export interface components {
             condition: ("new" | "good" | "fair" | "poor" | "broken") | null;
             /** @description When its tag or serial number was last scanned in the console, or null. */
             last_scanned_at: string | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), or null. `warranty.expiring` fires at the thresholds of the notice settings before it ends, `warranty.expired` when it has. */
+            warranty_expires_on: string | null;
+            /** @description The seats of licences the asset holds (licences in the bin left out), oldest first. */
+            seats: components["schemas"]["HeldSeat"][];
             /**
              * Format: date-time
              * @description When the asset was created.
@@ -2002,6 +2099,10 @@ export interface components {
             } | null;
             /** @description Physical condition: new, good, fair, poor, broken; or null for not recorded. A change fires `asset.condition_changed` with both values. */
             condition?: ("new" | "good" | "fair" | "poor" | "broken") | null;
+            /** @description The day it was bought (`YYYY-MM-DD`), or null. */
+            purchase_date?: string | null;
+            /** @description The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. `warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days before by default; one already reached fires at once), `warranty.expired` once when the day has ended (UTC). A new date arms them again. */
+            warranty_expires_on?: string | null;
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
@@ -2119,6 +2220,16 @@ export interface components {
          *         }
          *       ],
          *       "holdings_count": 1,
+         *       "seats": [
+         *         {
+         *           "id": "lst_01jd8z4b5c6d7e8f9g0h1j2k3n",
+         *           "license": {
+         *             "id": "lic_01jd8z3a4b5c6d7e8f9g0h1j2k",
+         *             "name": "JetBrains All Products"
+         *           },
+         *           "assigned_at": "2026-11-22T10:20:00.000Z"
+         *         }
+         *       ],
          *       "created_at": "2026-01-05T09:00:00.000Z"
          *     }
          */
@@ -2149,6 +2260,8 @@ export interface components {
             holdings: components["schemas"]["Holding"][];
             /** @description How many assets the person holds now; more than the length of `holdings` when that list is cut at 50. */
             holdings_count: number;
+            /** @description The seats of licences the person holds (licences in the bin left out), oldest first. Offboarding with `release_licenses: true` releases them all. */
+            seats: components["schemas"]["HeldSeat"][];
             /**
              * Format: date-time
              * @description When the person was created.
@@ -2365,7 +2478,7 @@ export interface components {
             source: "console" | "api" | "cli" | "system";
             actor: components["schemas"]["ActivityActor"];
             /** @enum {string} */
-            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance";
+            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder";
             /** @description Id of the record changed. */
             record_id: string;
             /** @description The record's name at the time (or e-mail). */
@@ -2647,11 +2760,6 @@ export interface components {
             /** @description The product key; null if none is stored. */
             product_key: string | null;
         };
-        LicenseRef: {
-            /** @description Id of the licence. */
-            id: string;
-            name: string;
-        };
         LicenseSeat: {
             /** @description Id of the seat. */
             id: string;
@@ -2750,6 +2858,113 @@ export interface components {
             notes?: string | null;
             /** @description The final cost; left out keeps the cost the record has. */
             cost?: string | null;
+        };
+        ReminderRepeat: {
+            /** @description How many units between two. */
+            every: number;
+            /**
+             * @description day, week or month. Months keep the day of the month of the first occurrence, or the last day of a shorter month (31 January, 28 February, 31 March).
+             * @enum {string}
+             */
+            unit: "day" | "week" | "month";
+        };
+        /**
+         * @example {
+         *       "id": "rem_01jd8z7q4f7k2m9n3p5r7t9v1w",
+         *       "title": "Service the forklift",
+         *       "notes": "Oil, filters, brakes.",
+         *       "status": "scheduled",
+         *       "due_at": "2027-01-15T09:00:00.000Z",
+         *       "repeat": {
+         *         "every": 6,
+         *         "unit": "month"
+         *       },
+         *       "next_due_at": "2027-07-15T09:00:00.000Z",
+         *       "occurrences": 2,
+         *       "last_due_at": "2026-07-15T09:00:00.000Z",
+         *       "asset": {
+         *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *         "name": "Forklift",
+         *         "asset_tag": "AT-000007"
+         *       },
+         *       "person": null,
+         *       "license": null,
+         *       "created_at": "2026-01-10T08:00:00.000Z",
+         *       "updated_at": "2026-07-15T09:00:00.000Z"
+         *     }
+         */
+        Reminder: {
+            /** @description Id of the reminder. */
+            id: string;
+            /** @description What to do (1-200 characters). */
+            title: string;
+            notes: string | null;
+            /**
+             * @description scheduled (an occurrence ahead), done (a one-off that fired) or cancelled.
+             * @enum {string}
+             */
+            status: "scheduled" | "done" | "cancelled";
+            /**
+             * Format: date-time
+             * @description The next occurrence (the last one of a done reminder); in `reminder.due`, the occurrence that fired.
+             */
+            due_at: string;
+            /** @description How it repeats; null: once. */
+            repeat: components["schemas"]["ReminderRepeat"] | null;
+            /** @description The occurrence after `due_at`; null for a one-off. */
+            next_due_at: string | null;
+            /** @description Occurrences fired so far. */
+            occurrences: number;
+            /** @description The last occurrence that fired, or null. */
+            last_due_at: string | null;
+            /** @description The asset it is about, or null. */
+            asset: components["schemas"]["AssetRef"] | null;
+            /** @description The person it is about, or null. */
+            person: components["schemas"]["PersonRef"] | null;
+            /** @description The licence it is about, or null. */
+            license: components["schemas"]["LicenseRef"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ReminderPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Reminder"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateReminderInput: {
+            title: string;
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description The first occurrence, in the future (ISO 8601 with offset).
+             */
+            due_at: string;
+            /** @description Repeat every N days, weeks or months, counted from `due_at`; null or left out: once. Each occurrence fires `reminder.due`. */
+            repeat?: components["schemas"]["ReminderRepeat"] | null;
+            /** @description The asset it is about. */
+            asset_id?: string;
+            /** @description The person it is about. */
+            person_id?: string;
+            /** @description The licence it is about. */
+            license_id?: string;
+        };
+        UpdateReminderInput: {
+            title?: string;
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description The next occurrence, in the future.
+             */
+            due_at?: string;
+            /** @description Repeat every N days, weeks or months, counted from `due_at`; null or left out: once. Each occurrence fires `reminder.due`. */
+            repeat?: components["schemas"]["ReminderRepeat"] | null;
         };
         /** @description One limit and what is used of it. For the per-key limits (`per_key`), `used` is the busiest key: the one a refusal would meet first. */
         UsageMeter: {
@@ -5374,6 +5589,7 @@ export interface operations {
         parameters: {
             query?: {
                 sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
+                warranty_expires_before?: string;
                 assigned_to_id?: string;
                 search?: string;
                 status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
@@ -7651,7 +7867,7 @@ export interface operations {
                 actor_id?: string;
                 source?: "console" | "api" | "cli" | "system";
                 record_id?: string;
-                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance";
+                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder";
             };
             header?: never;
             path?: never;
@@ -10500,6 +10716,513 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReminders: {
+        parameters: {
+            query?: {
+                /** @description Only this status; by default every reminder but the cancelled ones. */
+                status?: "scheduled" | "done" | "cancelled";
+                asset_id?: string;
+                person_id?: string;
+                license_id?: string;
+                /** @description Only those due before this instant. */
+                due_before?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReminderInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The reminder's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateReminderInput"];
+            };
+        };
+        responses: {
+            /** @description The reminder after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reminder"];
                 };
             };
             /** @description A parameter or body field failed validation; the message names it. */

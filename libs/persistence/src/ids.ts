@@ -19,7 +19,8 @@ export type IdPrefix =
   | 'lic'
   | 'lst'
   | 'req'
-  | 'mnt';
+  | 'mnt'
+  | 'rem';
 
 const nextUlid = monotonicFactory();
 

@@ -10,6 +10,28 @@ import type { ListSource } from './list-sql';
  */
 
 /**
+ * The licence seats a holder's row holds, oldest first, as a JSON array of
+ * `{id, license: {id, name}, assigned_at}` (`assigned_at` as Postgres writes a timestamptz in
+ * JSON: the row's reader makes it ISO). Licences in the bin are left out. `holder` is the
+ * holder's column of register.license_seats, `row` the alias of its row; one probe of the
+ * (workspace_id, holder) index.
+ */
+export interface HeldSeatJson {
+  id: string;
+  license: { id: string; name: string };
+  assigned_at: string;
+}
+
+export function heldSeatsSql(holder: 'person_id' | 'asset_id', row: string): string {
+  return `coalesce((SELECT json_agg(json_build_object('id', s.id,
+      'license', json_build_object('id', li.id, 'name', li.name),
+      'assigned_at', s.assigned_at) ORDER BY s.assigned_at, s.id)
+    FROM register.license_seats s
+    JOIN register.licenses li ON li.id = s.license_id AND li.deleted_at IS NULL
+    WHERE s.workspace_id = ${row}.workspace_id AND s.${holder} = ${row}.id), '[]'::json)`;
+}
+
+/**
  * The SELECT lists and joins, aliased as the register's row types expect (AssetSummaryRow,
  * AssetDetailRow in apps/register/src/assets/asset.store.ts).
  */
@@ -22,7 +44,9 @@ const SUMMARY_FROM = `register.assets a
 
 const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, a.asset_tag, a.category_id, a.location_id,
   l.name AS location_name, a.assigned_at, a.custody_due_at, a.custom_fields, a.condition,
-  a.last_scanned_at, a.created_at`;
+  a.last_scanned_at, to_char(a.purchase_date, 'YYYY-MM-DD') AS purchase_date,
+  to_char(a.warranty_expires_on, 'YYYY-MM-DD') AS warranty_expires_on, a.created_at,
+  ${heldSeatsSql('asset_id', 'a')} AS seats`;
 
 const DETAIL_FROM = `${SUMMARY_FROM}
   LEFT JOIN register.locations l ON l.id = a.location_id`;

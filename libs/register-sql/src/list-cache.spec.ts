@@ -6,6 +6,7 @@ const key = (over: Partial<ListKey> = {}): ListKey => ({
   status: null,
   search: 'brand-3',
   assignedToId: null,
+  warrantyExpiresBefore: null,
   ...over,
 });
 

@@ -5,6 +5,7 @@ export interface ListKey {
   status: string | null;
   search: string | null;
   assignedToId: string | null;
+  warrantyExpiresBefore: string | null;
 }
 
 interface Entry {
@@ -84,7 +85,9 @@ export class ListCache {
 }
 
 function entryId(key: ListKey): string {
-  return JSON.stringify([key.kind, key.workspaceId, key.status, key.search, key.assignedToId]);
+  return JSON.stringify([key.kind, key.workspaceId, key.status, key.search, key.assignedToId,
+    key.warrantyExpiresBefore,
+  ]);
 }
 
 /** Maps iterate in insertion order: the first keys are the least recently used. */

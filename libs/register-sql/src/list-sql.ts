@@ -22,6 +22,8 @@ export interface ListFilter {
   status?: string | null;
   search?: string | null;
   assignedToId?: string | null;
+  /** `YYYY-MM-DD`: only rows whose warranty_expires_on is before it (the assets list). */
+  warrantyExpiresBefore?: string | null;
   /** A column of the table (checked by the caller against its indexed ones), or the default. */
   sort?: { column: string; descending: boolean } | null;
   page: number | null;
@@ -66,7 +68,9 @@ export function rowsVersionSql(source: Pick<ListSource, 'rowsVersion'>): string 
 
 /** True when the filters narrow the list, so the total must be counted. */
 export function isFiltered(filter: ListFilter): boolean {
-  return Boolean(filter.status || filter.search || filter.assignedToId);
+  return Boolean(
+    filter.status || filter.search || filter.assignedToId || filter.warrantyExpiresBefore,
+  );
 }
 
 /**
@@ -110,6 +114,11 @@ export function listSql(
   }
   if (filter.assignedToId) {
     conditions.push(`${alias}.assigned_to_id = ${param(filter.assignedToId)}`);
+  }
+  if (filter.warrantyExpiresBefore) {
+    conditions.push(
+      `${alias}.warranty_expires_on < ${param(filter.warrantyExpiresBefore)}::date`,
+    );
   }
   const filtered = conditions.length > 0;
   const countParams = [...params];

@@ -62,6 +62,7 @@ export async function readList<Row extends { id: string }>(
     // As typed: Postgres's lower(), not JavaScript's, decides which spellings match alike.
     search: filter.search ?? null,
     assignedToId: filter.assignedToId ?? null,
+    warrantyExpiresBefore: filter.warrantyExpiresBefore ?? null,
   };
   // No counters row: the workspace never had a record, so there is nothing to cache against.
   const { version } = counters;

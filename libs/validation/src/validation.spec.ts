@@ -1,4 +1,9 @@
-import { CreateAssetInput, DomainError, UpdateAssetInput } from '@custodian/contracts';
+import {
+  CreateAssetInput,
+  CreateReminderInput,
+  DomainError,
+  UpdateAssetInput,
+} from '@custodian/contracts';
 import { validateInput } from './validation';
 
 /** The DomainError validateInput throws; fails the test when it does not throw one. */
@@ -16,6 +21,14 @@ function rejection(type: new () => object, raw: unknown, what?: string): DomainE
 const STATUS_MESSAGE = 'status must be one of active, maintenance, retired, lost, stolen, inactive';
 
 describe('validateInput', () => {
+  it('names a nested field by its path from the body', () => {
+    const due_at = '2030-01-01T00:00:00Z';
+    expect(
+      rejection(CreateReminderInput, { title: 'T', due_at, repeat: { every: 0, unit: 'year' } })
+        .message,
+    ).toBe('repeat.every must not be less than 1; repeat.unit must be one of day, week, month');
+  });
+
   describe('valid bodies', () => {
     it('returns an instance of the class with the given values', () => {
       const input = validateInput(CreateAssetInput, {

@@ -56,7 +56,10 @@ export function describeErrors(
     const constraints = Object.entries(error.constraints ?? {});
     const [constraint, message] = constraints[constraints.length - 1] ?? [];
     if (constraint === 'whitelistValidation') messages.push(`unknown field ${path}`);
-    else if (message) messages.push(message);
+    // A nested field's decorator names it alone ("every must ..."): the path says where.
+    else if (message && parent && message.startsWith(`${error.property} `)) {
+      messages.push(`${path}${message.slice(error.property.length)}`);
+    } else if (message) messages.push(message);
     if (error.children?.length) messages.push(describeErrors(error.children, path));
   }
   return messages.join('; ');

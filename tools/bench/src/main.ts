@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { benchContext } from './context-cost';
+import { benchDueSweep } from './due-sweep';
 import { benchIdle } from './idle';
 import { benchLimits } from './limits';
 import { benchObservability } from './observability';
@@ -17,6 +18,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   context: benchContext,
   idle: benchIdle,
   race: benchRace,
+  'due-sweep': benchDueSweep,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */

@@ -5,6 +5,8 @@ import {
   type EventEnvelope,
   type LicenseSeatChange,
   type PersonDetail,
+  type Reminder,
+  type WarrantyNotice,
   type WorkspaceView,
 } from '@custodian/contracts';
 import { WebhookReceiver, eventually, freePort } from '@custodian/testing';
@@ -16,14 +18,18 @@ import { launchChromium, newBrowserContext, screenshot } from './chromium';
 const PASSWORD = 'a long enough password';
 
 /**
- * Licences in the console (issue 33), in real headless Chromium against the real stack: buy a
- * licence of 3 seats, assign 3, the 4th is refused with the count named, release one (its
- * event arrives), read the product key (owner), and see it in the list with its seats bar.
+ * Licences, warranties and reminders in the console (issue 33), in real headless Chromium
+ * against the real stack: buy a licence of 3 seats, assign 3, the 4th is refused with the count
+ * named, release one (its event arrives), read the product key (owner), see it in the list with
+ * its seats bar; offboard a holder through the dialog that lists their seats (the seat frees,
+ * its event arrives); give an asset a warranty ending within 30 days (warranty.expiring
+ * arrives); add a monthly reminder that fires twice across two months of the engine's clock;
+ * see it all in the Overview's "Due soon".
  */
 jest.setTimeout(60_000);
 
 describe('licences in the console, in a browser (e2e)', () => {
-  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50' } });
+  const stack = new TestStack({ env: { DELIVERY_INTERVAL_MS: '50', OVERDUE_TEST_CLOCK: 'on' } });
   const receiver = new WebhookReceiver();
   const owner = 'it@hooli.example';
   let base: string;
@@ -79,6 +85,29 @@ describe('licences in the console, in a browser (e2e)', () => {
     await stack.stop();
     await receiver.stop();
   });
+
+  /** The envelopes of `event` the receiver has, once there are `count`. */
+  function arrived<T extends object>(event: string, count = 1): Promise<EventEnvelope<T>[]> {
+    return eventually(
+      () => {
+        const found = receiver
+          .on('/licences')
+          .filter((request) => request.headers['x-custodian-event'] === event)
+          .map((request) => JSON.parse(request.rawBody) as EventEnvelope<T>);
+        return found.length >= count
+          ? Promise.resolve(found)
+          : Promise.reject(new Error(`${found.length} of ${count} ${event}`));
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+  }
+
+  async function open(label: string): Promise<void> {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: label, exact: true })
+      .click();
+  }
 
   async function assign(name: string): Promise<void> {
     const form = page.getByRole('form', { name: 'Assign a seat' });
@@ -149,5 +178,95 @@ describe('licences in the console, in a browser (e2e)', () => {
       .click();
     await page.getByRole('meter', { name: 'Seats of Figma Organization' }).waitFor();
     await screenshot(page, 'licences-list');
+  });
+
+  it('offboards a holder through the dialog that lists their seats; the seat frees', async () => {
+    const holder = people[1]!;
+    await page.goto(`${base}/console/people/${holder.id}`);
+    await page.getByRole('heading', { name: holder.full_name }).waitFor();
+    await page
+      .getByRole('region', { name: 'Licences' })
+      .getByRole('link', { name: 'Figma Organization' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Offboard' }).click();
+    const dialog = page.getByRole('dialog', { name: `Offboard ${holder.full_name}?` });
+    await dialog.getByText('They hold 1 licence seat:').waitFor();
+    await expect(dialog.getByLabel('Release it with the offboarding').isChecked()).resolves.toBe(
+      true,
+    );
+    await screenshot(page, 'person-offboard-seats');
+    await dialog.getByRole('button', { name: 'Offboard' }).click();
+    await page.getByText(`${holder.full_name} is offboarded. 1 licence seat released.`).waitFor();
+    await page.getByText('No licence seats.').waitFor();
+    const released = await arrived<LicenseSeatChange>('license.seat_released', 2);
+    expect(released.map((envelope) => envelope.data.seat.person?.id)).toContain(holder.id);
+    expect(released.at(-1)!.data.seats_used).toBe(1);
+  });
+
+  it('gives an asset a warranty ending within 30 days; warranty.expiring arrives', async () => {
+    await open('Assets');
+    await page.getByRole('link', { name: 'Add asset' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('ThinkPad X1');
+    const purchased = new Date(Date.now() - 700 * 86_400_000).toISOString().slice(0, 10);
+    const ends = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Purchase date').fill(purchased);
+    await page.getByLabel('Warranty ends').fill(ends);
+    await page.getByRole('button', { name: 'Add asset' }).click();
+    await page.getByRole('heading', { name: 'ThinkPad X1' }).waitFor();
+    const warranty = page.getByRole('region', { name: 'Warranty' });
+    await warranty.getByText(/Ends in 2[01] days/).waitFor();
+    // 20 days left: inside the 30-day threshold, told at the engine's next sweep.
+    await stack.registerAdminCall(RegisterAdminPatterns.overdueSweep, {
+      at: new Date(Date.now() + 1_000).toISOString(),
+    });
+    const [expiring] = await arrived<WarrantyNotice>('warranty.expiring');
+    expect(expiring!.data).toMatchObject({
+      asset: { name: 'ThinkPad X1' },
+      expires_on: ends,
+    });
+    await screenshot(page, 'asset-warranty');
+  });
+
+  it('adds a monthly reminder on the asset that fires twice across two months', async () => {
+    await page
+      .getByRole('region', { name: 'Reminders' })
+      .getByRole('link', { name: 'Add reminder' })
+      .click();
+    await page.getByLabel('What to do').fill('Check the battery');
+    await page.getByLabel('Repeat', { exact: true }).check();
+    await page.getByLabel('Every').fill('1');
+    await page.getByLabel('Unit').selectOption('month');
+    await page.getByRole('button', { name: 'Add reminder' }).click();
+    await page.getByRole('heading', { name: 'Check the battery' }).waitFor();
+    await page.getByText('Every month').waitFor();
+    const shown = (await tenant.get<{ data: Reminder[] }>('/reminders')).body.data[0]!;
+    const first = new Date(shown.due_at);
+    const second = new Date(shown.next_due_at ?? '');
+    for (const at of [first, second]) {
+      await stack.registerAdminCall(RegisterAdminPatterns.overdueSweep, {
+        at: new Date(at.getTime() + 60_000).toISOString(),
+      });
+    }
+    const due = await arrived<Reminder>('reminder.due', 2);
+    expect(due.map((envelope) => envelope.data.due_at)).toEqual([
+      first.toISOString(),
+      second.toISOString(),
+    ]);
+    await page.reload();
+    await page.getByText(/^2 times, last/).waitFor();
+    await screenshot(page, 'reminder-page');
+  });
+
+  it('shows what ends and what is due in the Overview', async () => {
+    await tenant.post('/reminders', {
+      title: 'Return the projector',
+      due_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    });
+    await open('Overview');
+    const panel = page.getByRole('region', { name: 'Due soon' });
+    await panel.getByRole('link', { name: 'ThinkPad X1' }).waitFor();
+    await panel.getByRole('link', { name: 'Figma Organization' }).waitFor();
+    await panel.getByRole('link', { name: 'Return the projector' }).waitFor();
+    await screenshot(page, 'overview-due-soon');
   });
 });

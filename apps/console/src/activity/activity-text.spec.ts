@@ -73,6 +73,7 @@ describe('activity text', () => {
     // "ana checked out booking Camera for Ada", never "to Ada" as an asset is.
     expect(relatedWord(booking('checked_out'))).toBe(' for ');
     expect(relatedWord(booking('overdue'))).toBe(' for ');
+    expect(relatedWord({ action: 'due', record_type: 'reminder' })).toBe(' about ');
     expect(relatedWord(entry({ action: 'checked_out' }))).toBe(' to ');
     expect(relatedWord(entry({ action: 'checked_in' }))).toBe(' from ');
   });
@@ -132,5 +133,8 @@ describe('maintenance in the feed', () => {
     expect(recordLink(record('updated'))).toBe('/assets/ast_9');
     expect(relatedLink(record('resolved'))).toBe('/assets/ast_9');
     expect(relatedLink(entry({ related_id: 'per_1' }))).toBe('/people/per_1');
+    expect(relatedLink(entry({ record_type: 'reminder', related_id: 'lic_1' }))).toBe(
+      '/licenses/lic_1',
+    );
   });
 });

@@ -39,8 +39,11 @@ const VERBS: Record<string, string> = {
   seat_released: 'released a seat of',
   expiring: 'noted the coming end of',
   expired: 'noted the end of',
+  warranty_expiring: 'noted the coming end of the warranty of',
+  warranty_expired: 'noted the end of the warranty of',
   approved: 'approved',
   resolved: 'resolved',
+  due: 'sent',
 };
 
 const NOUNS: Record<ActivityEntry['record_type'], string> = {
@@ -53,6 +56,7 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   license: 'licence',
   request: 'asset request',
   maintenance: 'maintenance record',
+  reminder: 'reminder',
 };
 
 /** "checked out", "changed the role of": the action as a verb phrase. */
@@ -71,6 +75,8 @@ export function nounOf(entry: ActivityEntry): string {
 export function relatedWord(entry: Pick<ActivityEntry, 'action' | 'record_type'>): string {
   if (entry.record_type === 'booking') return ' for ';
   if (entry.record_type === 'maintenance') return ' on ';
+  // A reminder is about its record: "created reminder Service about Forklift".
+  if (entry.record_type === 'reminder') return ' about ';
   if (entry.action === 'checked_in') return ' from ';
   if (entry.action === 'overdue') return ', held by ';
   return ' to ';
@@ -103,14 +109,20 @@ export function recordLink(entry: ActivityEntry): string | null {
     case 'maintenance':
       // A record has no page of its own: its asset's page lists it.
       return entry.related_id ? `/assets/${entry.related_id}` : '/maintenance';
+    case 'reminder':
+      return `/reminders/${entry.record_id}`;
   }
 }
 
-/** The console page of the related record: a maintenance record's asset, else a person. */
-export function relatedLink(entry: Pick<ActivityEntry, 'record_type' | 'related_id'>): string {
-  return entry.record_type === 'maintenance'
-    ? `/assets/${entry.related_id ?? ''}`
-    : `/people/${entry.related_id ?? ''}`;
+/**
+ * The console page of the related record, by its id's prefix: an asset (a maintenance record's,
+ * a reminder's), a licence (a reminder's), else a person.
+ */
+export function relatedLink(entry: Pick<ActivityEntry, 'related_id'>): string {
+  const id = entry.related_id ?? '';
+  if (id.startsWith('ast_')) return `/assets/${id}`;
+  if (id.startsWith('lic_')) return `/licenses/${id}`;
+  return `/people/${id}`;
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -18,6 +18,9 @@ import { LicenseFormPage } from '../licenses/license-form.page';
 import { LicensePage } from '../licenses/license.page';
 import { LicensesPage } from '../licenses/licenses.page';
 import { MaintenancePage } from '../maintenance/maintenance.page';
+import { ReminderFormPage } from '../reminders/reminder-form.page';
+import { ReminderPage } from '../reminders/reminder.page';
+import { RemindersPage } from '../reminders/reminders.page';
 import { MembersPage } from '../members/members.page';
 import { OverviewPage } from '../overview/overview.page';
 import { PeoplePage } from '../people/people.page';
@@ -209,6 +212,38 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="licenses.view" action="see licences">
                 <LicensePage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="reminders"
+            element={
+              <RequirePermission permission="reminders.view" action="see reminders">
+                <RemindersPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="reminders/new"
+            element={
+              <RequirePermission permission="reminders.manage" action="add reminders">
+                <ReminderFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="reminders/:id"
+            element={
+              <RequirePermission permission="reminders.view" action="see reminders">
+                <ReminderPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="reminders/:id/edit"
+            element={
+              <RequirePermission permission="reminders.manage" action="change reminders">
+                <ReminderFormPage />
               </RequirePermission>
             }
           />

@@ -40,13 +40,24 @@ describe('navSections', () => {
         'bookings.view',
         'licenses.view',
         'maintenance.view',
+        'reminders.view',
       ],
       2,
     );
     expect(summary(navSections(owner))).toEqual([
       [
         'Register',
-        ['Assets', 'People', 'Requests', 'Bookings', 'Calendar', 'Licences', 'Maintenance', 'Scan'],
+        [
+          'Assets',
+          'People',
+          'Requests',
+          'Bookings',
+          'Calendar',
+          'Licences',
+          'Maintenance',
+          'Reminders',
+          'Scan',
+        ],
       ],
       ['Integrations', ['API keys', 'Webhooks', 'Delivery log']],
       ['Workspace', ['Members', 'Activity', 'Plan & usage', 'Workspaces', 'Account']],

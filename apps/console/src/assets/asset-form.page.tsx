@@ -82,6 +82,8 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
   const [text, setText] = useState(() => initialText(asset));
   const [status, setStatus] = useState<AssetStatus>(asset?.status ?? 'active');
   const [condition, setCondition] = useState<AssetCondition | ''>(asset?.condition ?? '');
+  const [purchased, setPurchased] = useState(asset?.purchase_date ?? '');
+  const [warranty, setWarranty] = useState(asset?.warranty_expires_on ?? '');
   const [custom, setCustom] = useState(() => customFieldTexts(fields, asset?.custom_fields));
   const saving = useSaveAsset();
 
@@ -99,6 +101,8 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
         sku: value('sku'),
         category: value('category'),
         location: value('location'),
+        purchase_date: purchased || null,
+        warranty_expires_on: warranty || null,
       };
       // A tag cannot be removed, only replaced.
       const tag = value('asset_tag');
@@ -109,6 +113,8 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
     }
     const input: AssetInput = { name: name.trim(), status };
     if (condition) input.condition = condition;
+    if (purchased) input.purchase_date = purchased;
+    if (warranty) input.warranty_expires_on = warranty;
     for (const { name: field } of TEXT_FIELDS) {
       const given = value(field);
       if (given) input[field] = given;
@@ -171,6 +177,29 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
         >
           <ConditionOptions />
         </select>
+      </div>
+      <div className="field">
+        <label htmlFor="asset-purchase-date">Purchase date</label>
+        <input
+          id="asset-purchase-date"
+          type="date"
+          value={purchased}
+          onChange={(event) => setPurchased(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="asset-warranty">Warranty ends</label>
+        <input
+          id="asset-warranty"
+          type="date"
+          value={warranty}
+          min={purchased || undefined}
+          aria-describedby="asset-warranty-hint"
+          onChange={(event) => setWarranty(event.target.value)}
+        />
+        <p id="asset-warranty-hint" className="hint">
+          The last day it is covered. Notices go out 30 and 7 days before (Settings → Notices).
+        </p>
       </div>
       <CustomFieldInputs fields={fields} texts={custom} onChange={setCustom} />
       <ErrorNotice error={saving.error} />

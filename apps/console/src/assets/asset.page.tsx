@@ -5,7 +5,10 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
 import { BookingsSection } from '../bookings/bookings-section';
 import { MaintenanceSection } from '../maintenance/maintenance-section';
+import { HeldSeats } from '../licenses/held-seats';
+import { RemindersSection } from '../reminders/reminders-section';
 import { ConfirmDialog } from '../shared/confirm-dialog';
+import { ExpiryBadge } from '../shared/expiry-badge';
 import { formatDateTime } from '../shared/format';
 import { ErrorNotice, Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
@@ -146,10 +149,32 @@ function AssetDetails({ asset }: { asset: Asset }) {
 
       <CustodyPanel asset={asset} manage={manage} />
 
+      <section className="card" aria-labelledby="asset-warranty">
+        <div className="page-head">
+          <h2 id="asset-warranty">Warranty</h2>
+          <ExpiryBadge expiresOn={asset.warranty_expires_on} none="No warranty recorded" />
+        </div>
+        <dl className="details">
+          <dt>Purchased</dt>
+          <dd>{asset.purchase_date ?? <span className="muted">Not recorded</span>}</dd>
+          <dt>Warranty ends</dt>
+          <dd>{asset.warranty_expires_on ?? <span className="muted">Not recorded</span>}</dd>
+        </dl>
+        {manage && (
+          <p className="hint">
+            <Link to={`/assets/${asset.id}/edit`}>Change the dates</Link>
+          </p>
+        )}
+      </section>
+
       {can(session, 'bookings.view') && <BookingsSection assetId={asset.id} />}
       {can(session, 'maintenance.view') && (
         <MaintenanceSection assetId={asset.id} manage={can(session, 'maintenance.manage')} />
       )}
+
+      {can(session, 'licenses.view') && asset.seats.length > 0 && <HeldSeats seats={asset.seats} />}
+
+      {can(session, 'reminders.view') && <RemindersSection about={{ asset: asset.id }} />}
 
       <section className="card" aria-labelledby="asset-history">
         <h2 id="asset-history">History</h2>

@@ -11,7 +11,9 @@ import { can } from '../shared/permissions';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
-import { ExpiryBadge, SeatsBar } from './licenses.page';
+import { RemindersSection } from '../reminders/reminders-section';
+import { ExpiryBadge } from '../shared/expiry-badge';
+import { SeatsBar } from './licenses.page';
 import { licenseQueries, useDeleteLicense, useSeatChange } from './licenses.queries';
 
 export function LicensePage() {
@@ -42,7 +44,7 @@ function LicenseDetails({ license }: { license: License }) {
     <>
       <div className="page-head">
         <h1>{license.name}</h1>
-        <ExpiryBadge license={license} />
+        <ExpiryBadge expiresOn={license.expires_on} />
       </div>
       {manage && (
         <div className="actions">
@@ -91,6 +93,7 @@ function LicenseDetails({ license }: { license: License }) {
         </dl>
       </section>
       <Seats license={license} manage={manage} />
+      {can(session, 'reminders.view') && <RemindersSection about={{ license: license.id }} />}
       <ConfirmDialog
         open={confirming}
         title={`Delete ${license.name}?`}

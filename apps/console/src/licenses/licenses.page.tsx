@@ -7,11 +7,11 @@ import { can } from '../shared/permissions';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
-import { expiryBadge, seatShare, seatsText } from './license-values';
+import { ExpiryBadge } from '../shared/expiry-badge';
+import { seatShare, seatsText } from './license-values';
 import { licenseQueries } from './licenses.queries';
 
 const PAGE_SIZE = 50;
-const BADGE = { none: 'badge-off', ok: 'badge-on', soon: 'badge-pending', expired: 'badge-failed' };
 
 /** The seats in use as a bar, with the count in words beside it. */
 export function SeatsBar({ license }: { license: License }) {
@@ -33,12 +33,6 @@ export function SeatsBar({ license }: { license: License }) {
       <span className="seats-text">{seatsText(license)}</span>
     </div>
   );
-}
-
-export function ExpiryBadge({ license }: { license: Pick<License, 'expires_on'> }) {
-  const [now] = useState(() => new Date());
-  const badge = expiryBadge(license, now);
-  return <span className={`badge ${BADGE[badge.tone]}`}>{badge.text}</span>;
 }
 
 export function LicensesPage() {
@@ -122,7 +116,7 @@ export function LicensesPage() {
                         <SeatsBar license={license} />
                       </td>
                       <td>
-                        <ExpiryBadge license={license} />
+                        <ExpiryBadge expiresOn={license.expires_on} />
                       </td>
                     </tr>
                   ))}

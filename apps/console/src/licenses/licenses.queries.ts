@@ -35,7 +35,13 @@ export const licenseQueries = {
     queryOptions({ queryKey: licenseKeys.seats(id), queryFn: () => listSeats(id) }),
 };
 
-const CHANGED_BY_LICENSE_WRITES = [QUERY_ROOT.licenses, QUERY_ROOT.activity] as const;
+// A seat shows on its holder's page too; a licence's name on the seats there.
+const CHANGED_BY_LICENSE_WRITES = [
+  QUERY_ROOT.licenses,
+  QUERY_ROOT.people,
+  QUERY_ROOT.assets,
+  QUERY_ROOT.activity,
+] as const;
 
 export type LicenseSave =
   { id: null; input: LicenseInput } | { id: string; changes: LicenseChanges };

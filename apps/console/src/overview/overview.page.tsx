@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { can } from '../shared/permissions';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import { DueSoon } from './due-soon';
 
 export function OverviewPage() {
   usePageTitle('Overview');
@@ -56,6 +57,7 @@ export function OverviewPage() {
           <dd>{session.email}</dd>
         </div>
       </dl>
+      <DueSoon />
       <ul className="tiles">
         {links.map((link) => (
           <li key={link.to}>

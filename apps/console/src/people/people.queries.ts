@@ -39,6 +39,8 @@ const CHANGED_BY_PERSON_WRITES = [
   QUERY_ROOT.assets,
   QUERY_ROOT.activity,
   QUERY_ROOT.usage,
+  // An offboarding may release the person's licence seats.
+  QUERY_ROOT.licenses,
 ] as const;
 
 export type PersonSave = { id: null; input: PersonInput } | { id: string; changes: PersonChanges };

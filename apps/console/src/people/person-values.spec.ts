@@ -11,6 +11,7 @@ const PERSON: Person = {
   location: null,
   holdings: [],
   holdings_count: 0,
+  seats: [],
   created_at: '2026-01-05T09:00:00.000Z',
   updated_at: '2026-01-05T09:00:00.000Z',
 };

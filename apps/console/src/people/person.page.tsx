@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
+import { HeldSeats } from '../licenses/held-seats';
 import { BookingsSection } from '../bookings/bookings-section';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime, plural } from '../shared/format';
@@ -54,17 +55,27 @@ function PersonDetails({ person }: { person: Person }) {
   const manage = can(session, 'people.manage');
   const [confirming, setConfirming] = useState(false);
   const [offboarded, setOffboarded] = useState<string | null>(null);
+  const [releaseSeats, setReleaseSeats] = useState(true);
+  const seats = person.seats;
   const offboarding = useSavePerson();
 
   function offboard() {
     offboarding.mutate(
-      { id: person.id, changes: { status: 'inactive' } },
+      {
+        id: person.id,
+        changes: {
+          status: 'inactive',
+          ...(seats.length > 0 && releaseSeats ? { release_licenses: true } : {}),
+        },
+      },
       {
         onSuccess: (answer) => {
           setConfirming(false);
           const held = answer.holdings_count;
+          const freed = seats.length - answer.seats.length;
           setOffboarded(
             `${answer.full_name} is offboarded.` +
+              (freed > 0 ? ` ${plural(freed, 'licence seat', 'licence seats')} released.` : '') +
               (held > 0
                 ? ` They still hold ${plural(held, 'asset', 'assets')}: check each in from its page.`
                 : ''),
@@ -120,6 +131,8 @@ function PersonDetails({ person }: { person: Person }) {
 
       {can(session, 'assets.view') && <PersonHoldings person={person} />}
 
+      {can(session, 'licenses.view') && <HeldSeats seats={person.seats} />}
+
       {can(session, 'bookings.view') && (
         <BookingsSection
           personId={person.id}
@@ -146,6 +159,22 @@ function PersonDetails({ person }: { person: Person }) {
           <code>employee.offboarded</code> webhook fires. Editing them can make them active again.
         </p>
         <StillHeld personId={person.id} />
+        {seats.length > 0 && (
+          <div className="offboard-seats">
+            <p>
+              <strong>They hold {plural(seats.length, 'licence seat', 'licence seats')}:</strong>{' '}
+              {seats.map((seat) => seat.license.name).join(', ')}.
+            </p>
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={releaseSeats}
+                onChange={(event) => setReleaseSeats(event.target.checked)}
+              />{' '}
+              Release {seats.length === 1 ? 'it' : 'them'} with the offboarding
+            </label>
+          </div>
+        )}
       </ConfirmDialog>
 
       <section className="card" aria-labelledby="person-history">

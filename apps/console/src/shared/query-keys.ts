@@ -18,6 +18,7 @@ export const QUERY_ROOT = {
   maintenance: 'maintenance',
   members: 'members',
   people: 'people',
+  reminders: 'reminders',
   requests: 'requests',
   sessions: 'sessions',
   usage: 'usage',

@@ -56,6 +56,14 @@ export class AssetsController {
     schema: { type: 'string', minLength: 1, maxLength: 64 },
   })
   @ApiQuery({
+    name: 'warranty_expires_before',
+    required: false,
+    description:
+      'Only the assets whose warranty ends before this day (`warranty_expires_on` earlier ' +
+      'than it, `YYYY-MM-DD`); assets without a warranty date never match.',
+    schema: { type: 'string', format: 'date' },
+  })
+  @ApiQuery({
     name: 'sort',
     required: false,
     description:

@@ -3,6 +3,7 @@ import { ConsoleActivityModule } from './activity/console-activity.module';
 import { ConsoleBookingsModule } from './bookings/console-bookings.module';
 import { ConsoleLicensesModule } from './licenses/console-licenses.module';
 import { ConsoleMaintenanceModule } from './maintenance/console-maintenance.module';
+import { ConsoleRemindersModule } from './reminders/console-reminders.module';
 import { ConsoleCalendarFeedModule } from './calendar/console-calendar-feed.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
 import { ConsoleCustomFieldsModule } from './register/console-custom-fields.module';
@@ -28,6 +29,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleBookingsModule,
     ConsoleLicensesModule,
     ConsoleMaintenanceModule,
+    ConsoleRemindersModule,
     ConsoleUsageModule,
     ConsoleCalendarFeedModule,
   ],

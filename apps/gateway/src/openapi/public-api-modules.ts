@@ -8,6 +8,7 @@ import { NoticesModule } from '../notices/notices.module';
 import { MembersModule } from '../members/members.module';
 import { PeopleModule } from '../people/people.module';
 import { PingModule } from '../ping/ping.module';
+import { RemindersModule } from '../reminders/reminders.module';
 
 /** The modules whose routes make up the public API (/api/v1) and its document. */
 export const PUBLIC_API_MODULES = [
@@ -19,6 +20,7 @@ export const PUBLIC_API_MODULES = [
   LicensesModule,
   MaintenanceModule,
   NoticesModule,
+  RemindersModule,
   MembersModule,
   InvitationsModule,
 ];

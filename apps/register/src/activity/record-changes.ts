@@ -15,6 +15,8 @@ const ASSET_FIELDS: Record<string, (asset: AssetDetail) => unknown> = {
   location: (asset) => asset.location?.name,
   assigned_to: (asset) => asset.assigned_to?.name,
   due_at: (asset) => asset.custody?.due_at,
+  purchase_date: (asset) => asset.purchase_date,
+  warranty_expires_on: (asset) => asset.warranty_expires_on,
 };
 
 const PERSON_FIELDS: Record<string, (person: PersonDetail) => unknown> = {

@@ -14,6 +14,7 @@ import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { cancelNotices } from '../due-dates/due-notice.store';
+import { armWarrantyExpiry } from './warranty-expiry';
 import { assertAssetSlot, noteLastAssetSlot } from './asset-slots';
 import { assetSubject } from './assignment-overdue';
 import {
@@ -103,8 +104,15 @@ export class AssetBin {
         );
       }
       await restoreFromBin(tx, workspaceId, id);
-      // Nothing to re-arm: it was deleted checked in, so it had no overdue notice. A module
-      // that arms other dates of an asset arms them again here.
+      // It was deleted checked in, so it had no overdue notice. Its warranty's dates are armed
+      // again, without the thresholds passed while it was in the bin (nothing fires twice; a
+      // warranty that ended meanwhile fires warranty.expired now, once). No armed notice of
+      // it exists for the engine to hold (they were cancelled with the delete), so after the
+      // counters' lock is fine here.
+      const restored = await findAssetRow(tx, workspaceId, id);
+      await armWarrantyExpiry(tx, workspaceId, id, restored.warranty_expires_on, {
+        passed: false,
+      });
       await tx.query(
         `UPDATE register.workspace_counters SET asset_count = asset_count + 1
           WHERE workspace_id = $1`,

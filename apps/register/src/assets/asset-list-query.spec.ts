@@ -28,6 +28,7 @@ describe('parseAssetListQuery', () => {
       status: null,
       search: null,
       assignedToId: null,
+      warrantyExpiresBefore: null,
       sort: null,
     });
     expect(ASSET_PAGE_SIZE_DEFAULT).toBe(50);
@@ -154,15 +155,36 @@ describe('parseAssetListQuery', () => {
 
   it('parses every parameter together', () => {
     expect(
-      parseAssetListQuery({ page: '2', pageSize: '10', status: 'lost', search: ' mac ' }),
+      parseAssetListQuery({
+        page: '2',
+        pageSize: '10',
+        status: 'lost',
+        search: ' mac ',
+        warranty_expires_before: '2027-01-01',
+      }),
     ).toEqual({
       page: 2,
       pageSize: 10,
       status: 'lost',
       search: 'mac',
       assignedToId: null,
+      warrantyExpiresBefore: '2027-01-01',
       sort: null,
     });
+  });
+
+  it('takes warranty_expires_before as a day that exists, once', () => {
+    for (const bad of ['2027-13-01', '2027-02-29', '27-01-01', 'soon', '']) {
+      expect(() => parseAssetListQuery({ warranty_expires_before: bad })).toThrow(
+        'warranty_expires_before must be a date (YYYY-MM-DD)',
+      );
+    }
+    expect(
+      parseAssetListQuery({ warranty_expires_before: '2028-02-29' }).warrantyExpiresBefore,
+    ).toBe('2028-02-29');
+    expect(() =>
+      parseAssetListQuery({ warranty_expires_before: ['2027-01-01', '2027-02-01'] }),
+    ).toThrow('warranty_expires_before must be given once');
   });
 
   it('takes a sort by an indexed column, - for descending; created_at is the default', () => {

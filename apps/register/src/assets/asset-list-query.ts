@@ -8,7 +8,10 @@ import { parseListQuery } from '../listing/list-query';
 
 export { likePattern } from '@custodian/register-sql';
 
-/** GET /assets: the shared list query with the six asset statuses, `assigned_to_id` and `sort`. */
+/**
+ * GET /assets: the shared list query with the six asset statuses, `assigned_to_id`,
+ * `warranty_expires_before` and `sort`.
+ */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
-  return parseListQuery(raw, ASSET_STATUSES, { assignedTo: true, sorts: ASSET_SORTS });
+  return parseListQuery(raw, ASSET_STATUSES, { assignedTo: true, warranty: true, sorts: ASSET_SORTS });
 }

@@ -20,6 +20,9 @@ import { LocationEntity } from '../locations/location.entity';
 @Index('assets_workspace_name', ['workspace_id', 'name', 'id'])
 @Index('assets_workspace_updated', ['workspace_id', 'updated_at', 'id'])
 @Index('assets_holder', ['assigned_to_id'], { where: 'assigned_to_id IS NOT NULL' })
+@Index('assets_workspace_warranty', ['workspace_id', 'warranty_expires_on', 'id'], {
+  where: 'warranty_expires_on IS NOT NULL',
+})
 @Index('assets_custody_due', ['custody_due_at'], {
   where: 'custody_due_at IS NOT NULL AND overdue_at IS NULL',
 })
@@ -96,6 +99,14 @@ export class AssetEntity {
   /** When the asset was last found by a scan (AssetsService.scan). */
   @Column({ type: 'timestamptz', nullable: true })
   last_scanned_at!: Date | null;
+
+  /** The day it was bought. */
+  @Column({ type: 'date', nullable: true })
+  purchase_date!: string | null;
+
+  /** The last day of its warranty; its expiry notices are armed by the writes that set it. */
+  @Column({ type: 'date', nullable: true })
+  warranty_expires_on!: string | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created_at!: Date;

@@ -6,10 +6,11 @@ import {
   type NamedRef,
 } from '@custodian/contracts';
 import { isUniqueViolation, queryOne, queryRows, type Queryable } from '@custodian/persistence';
-import { ASSET_BY_ID } from '@custodian/register-sql';
+import { ASSET_BY_ID, type HeldSeatJson } from '@custodian/register-sql';
 import type { EntityManager } from 'typeorm';
 import type { CategoryEntity } from '../categories/category.entity';
 import type { HoldingRow } from '../custody/custody.store';
+import { toHeldSeats } from '../licenses/license.store';
 import type { LocationEntity } from '../locations/location.entity';
 import type { PersonEntity } from '../people/person.entity';
 import type { Checked, SameColumns } from '../sql/same-columns';
@@ -63,9 +64,12 @@ export type AssetDetailRow = AssetSummaryRow &
     | 'custom_fields'
     | 'condition'
     | 'last_scanned_at'
+    | 'purchase_date'
+    | 'warranty_expires_on'
     | 'created_at'
   > & {
     location_name: LocationEntity['name'] | null;
+    seats: HeldSeatJson[];
   };
 
 /** custody/ reads a person's holdings typed by HoldingRow: the entity is held to it. */
@@ -151,6 +155,9 @@ export function toDetail(row: AssetDetailRow): AssetDetail {
     custom_fields: row.custom_fields,
     condition: row.condition,
     last_scanned_at: row.last_scanned_at?.toISOString() ?? null,
+    purchase_date: row.purchase_date,
+    warranty_expires_on: row.warranty_expires_on,
+    seats: toHeldSeats(row.seats),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -183,15 +190,17 @@ export type NewAssetRow = Pick<
   | 'assigned_to_id'
   | 'custody_due_at'
   | 'condition'
+  | 'purchase_date'
+  | 'warranty_expires_on'
 >;
 
 export async function insertAsset(tx: EntityManager, asset: NewAssetRow): Promise<void> {
   await tx.query(
     `INSERT INTO register.assets (id, workspace_id, name, sku, status, brand, model,
              serial_number, asset_tag, category_id, location_id, custom_fields, assigned_to_id,
-             assigned_at, custody_due_at, condition)
+             assigned_at, custody_due_at, condition, purchase_date, warranty_expires_on)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14, $15)`,
+             CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14, $15, $16, $17)`,
     [
       asset.id,
       asset.workspace_id,
@@ -208,6 +217,8 @@ export async function insertAsset(tx: EntityManager, asset: NewAssetRow): Promis
       asset.assigned_to_id,
       asset.custody_due_at,
       asset.condition,
+      asset.purchase_date,
+      asset.warranty_expires_on,
     ],
   );
 }
@@ -326,6 +337,8 @@ export const RESTORED_COLUMNS = [
   'custom_fields',
   'condition',
   'last_scanned_at',
+  'purchase_date',
+  'warranty_expires_on',
   'created_at',
 ] as const;
 

@@ -7,6 +7,7 @@ import { AssetsRpcController } from './assets.rpc-controller';
 import { AssetsService } from './assets.service';
 import { AssignmentOverdue } from './assignment-overdue';
 import { OverdueCatchUp } from './overdue-catch-up';
+import { WarrantyExpiryDueDates } from './warranty-expiry';
 
 @Module({
   imports: [DueDatesModule],
@@ -18,6 +19,7 @@ import { OverdueCatchUp } from './overdue-catch-up';
     AssetScanner,
     AssignmentOverdue,
     OverdueCatchUp,
+    WarrantyExpiryDueDates,
   ],
   exports: [AssetsService],
 })

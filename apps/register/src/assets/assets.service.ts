@@ -39,6 +39,7 @@ import { UpdateSet } from '../sql/update-set';
 import { resolveOptionalRef } from '../sql/named-refs';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { armOverdue } from './assignment-overdue';
+import { armWarrantyExpiry } from './warranty-expiry';
 
 const BYTES_FORMAT = bytesFormat(ASSET_LIST.columns, toSummary);
 
@@ -93,6 +94,7 @@ export class AssetsService {
           ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
           : null;
         const dueAt = dueDate(input.due_at, holder !== null);
+        const warranty = warrantyDates(input, { purchase_date: null, warranty_expires_on: null });
         const counter = await lockWorkspaceCounters(tx, caller.workspaceId);
         assertAssetSlot(caller, counter);
         let tagSeq = Number(counter.asset_tag_seq);
@@ -132,10 +134,15 @@ export class AssetsService {
           assigned_to_id: holder?.id ?? null,
           custody_due_at: dueAt,
           condition: input.condition ?? null,
+          purchase_date: warranty.purchase_date,
+          warranty_expires_on: warranty.warranty_expires_on,
         });
         // A new asset's notice is a new row: no claimed notice to wait for, so after the
         // counters' lock is fine here.
         if (dueAt) await armOverdue(tx, caller.workspaceId, id, dueAt);
+        if (warranty.warranty_expires_on) {
+          await armWarrantyExpiry(tx, caller.workspaceId, id, warranty.warranty_expires_on);
+        }
         await tx.query(
           `UPDATE register.workspace_counters
              SET asset_count = asset_count + 1, asset_tag_seq = $2 WHERE workspace_id = $1`,
@@ -232,6 +239,14 @@ export class AssetsService {
     // takes the workspace's counters row (a trigger), which the due-date engine's handler
     // may be waiting for while it holds this notice (ADR 0020).
     if (custodyDue) await armOverdue(tx, caller.workspaceId, current.id, custodyDue.at);
+    const warranty = warrantyDates(input, current);
+    for (const column of ['purchase_date', 'warranty_expires_on'] as const) {
+      if (warranty[column] !== current[column]) set(column, warranty[column]);
+    }
+    // A new date (or none) arms its notices again; the same date leaves them as they are.
+    if (warranty.warranty_expires_on !== current.warranty_expires_on) {
+      await armWarrantyExpiry(tx, caller.workspaceId, current.id, warranty.warranty_expires_on);
+    }
     const condition =
       input.condition !== undefined && input.condition !== current.condition
         ? { from: current.condition, to: input.condition }
@@ -316,6 +331,38 @@ export class AssetsService {
     }
     return asset;
   }
+}
+
+type WarrantyDates = { purchase_date: string | null; warranty_expires_on: string | null };
+
+/**
+ * The purchase and warranty dates after a write (`current` for what it leaves out). A warranty
+ * that ends before the asset was bought is a typo, refused naming both.
+ */
+function warrantyDates(
+  input: Partial<WarrantyDates>,
+  current: WarrantyDates,
+): WarrantyDates {
+  const next = {
+    purchase_date:
+      input.purchase_date === undefined ? current.purchase_date : input.purchase_date,
+    warranty_expires_on:
+      input.warranty_expires_on === undefined
+        ? current.warranty_expires_on
+        : input.warranty_expires_on,
+  };
+  if (
+    next.purchase_date !== null &&
+    next.warranty_expires_on !== null &&
+    next.warranty_expires_on < next.purchase_date
+  ) {
+    throw new DomainError(
+      'invalid_input',
+      `warranty_expires_on (${next.warranty_expires_on}) must not be before purchase_date ` +
+        `(${next.purchase_date})`,
+    );
+  }
+  return next;
 }
 
 /**

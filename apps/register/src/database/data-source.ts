@@ -37,6 +37,9 @@ import { BookingRangeIndex1764480000000 } from './migrations/1764480000000-Booki
 import { NoticeSettings1764490000000 } from './migrations/1764490000000-NoticeSettings';
 import { CreateMaintenance1764510000000 } from './migrations/1764510000000-CreateMaintenance';
 import { MaintenanceEntity } from '../maintenance/maintenance.entity';
+import { AssetWarranty1764500000000 } from './migrations/1764500000000-AssetWarranty';
+import { CreateReminders1764520000000 } from './migrations/1764520000000-CreateReminders';
+import { ReminderEntity } from '../reminders/reminder.entity';
 import { NoticeSettingsEntity } from '../notices/notice-settings.entity';
 import { AssetRequestEntity } from '../asset-requests/asset-request.entity';
 import { LicenseEntity, LicenseSeatEntity } from '../licenses/license.entity';
@@ -94,6 +97,8 @@ export function registerDataSource(
       BookingRangeIndex1764480000000,
       NoticeSettings1764490000000,
       CreateMaintenance1764510000000,
+      AssetWarranty1764500000000,
+      CreateReminders1764520000000,
     ],
     entities: [
       CategoryEntity,
@@ -122,6 +127,7 @@ export function registerDataSource(
       AssetRequestEntity,
       NoticeSettingsEntity,
       MaintenanceEntity,
+      ReminderEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

@@ -73,6 +73,7 @@ const firedLog = (kind: string) =>
     [kind],
   );
 
+// 250 notices, three engines: a few seconds on a loaded machine.
 it('fires each notice once when engines race, past a batch, sharing the work', async () => {
   const subjects = Array.from({ length: 250 }, (_, i) => `race-${String(i).padStart(3, '0')}`);
   await db.transaction(async (tx) => {
@@ -106,7 +107,7 @@ it('fires each notice once when engines race, past a batch, sharing the work', a
   // Later runs, by any engine, find nothing more to fire.
   expect((await engine({ race: logs }).runDue(at(600))).fired).toBe(0);
   expect(await firedLog('race')).toHaveLength(250);
-});
+}, 20_000);
 
 it('fires, after a restart, what fell due while the register was down, and only once', async () => {
   for (const id of ['down-a', 'down-b', 'down-c']) await arm(id, 'restart', at(60));

@@ -22,7 +22,8 @@ import { migrateRegister } from '../migrate';
 import { NoticesService } from '../notices/notices.service';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
-import { LicenseExpiryDueDates, licenseEndsAt } from './license-expiry';
+import { dayEndsAt } from '../notices/expiry-notices';
+import { LicenseExpiryDueDates } from './license-expiry';
 import { LicenseKeyCipher } from './license-key-cipher';
 import { LicensesService } from './licenses.service';
 
@@ -95,7 +96,7 @@ describe('licence expiry', () => {
   it('fires at 30 and 7 days and on the day, each once, whatever runs how often', async () => {
     const ws = workspace();
     const made = await ws.create({ name: 'Figma', expires_on: day(40) });
-    const ends = licenseEndsAt(made.expires_on ?? '');
+    const ends = dayEndsAt(made.expires_on ?? '');
     const at = (daysBefore: number) => new Date(ends.getTime() - daysBefore * DAY + 60_000);
     const sweeper = engine();
     await sweeper.runDue(new Date());
@@ -129,20 +130,20 @@ describe('licence expiry', () => {
     ]);
     // Renewed for a year: the old expiry never fires; the new one's 30 days do.
     await ws.update(made.id, { expires_on: day(365) });
-    await sweeper.runDue(new Date(licenseEndsAt(day(5)).getTime() + DAY));
+    await sweeper.runDue(new Date(dayEndsAt(day(5)).getTime() + DAY));
     expect(await fired(ws.key.workspaceId)).toHaveLength(1);
-    await sweeper.runDue(new Date(licenseEndsAt(day(365)).getTime() - 30 * DAY + 1_000));
+    await sweeper.runDue(new Date(dayEndsAt(day(365)).getTime() - 30 * DAY + 1_000));
     expect((await fired(ws.key.workspaceId)).slice(1)).toEqual(['license.expiring:30']);
     // Cleared: nothing more.
     await ws.update(made.id, { expires_on: null });
-    await sweeper.runDue(new Date(licenseEndsAt(day(365)).getTime() + DAY));
+    await sweeper.runDue(new Date(dayEndsAt(day(365)).getTime() + DAY));
     expect(await fired(ws.key.workspaceId)).toHaveLength(2);
   });
 
   it('is silent in the bin; a restore tells only what is still ahead, nothing twice', async () => {
     const ws = workspace();
     const made = await ws.create({ name: 'Zoom', expires_on: day(20) });
-    const ends = licenseEndsAt(made.expires_on ?? '');
+    const ends = dayEndsAt(made.expires_on ?? '');
     const sweeper = engine();
     await sweeper.runDue(new Date(Date.now() + 1_000));
     // 20 to 21 days left: inside the 30-day threshold, told at once.
@@ -173,7 +174,7 @@ describe('licence expiry', () => {
     );
     expect(settings.expiry_days).toEqual([14]);
     const made = await ws.create({ name: 'Notion', expires_on: day(60) });
-    const ends = licenseEndsAt(made.expires_on ?? '');
+    const ends = dayEndsAt(made.expires_on ?? '');
     const sweeper = engine();
     await sweeper.runDue(new Date(ends.getTime() - 30 * DAY + 1_000));
     expect(await fired(ws.key.workspaceId)).toEqual([]);

@@ -1,4 +1,5 @@
-import { DomainError, type License, type LicenseSeat } from '@custodian/contracts';
+import { DomainError, type HeldSeat, type License, type LicenseSeat } from '@custodian/contracts';
+import { heldSeatsSql, type HeldSeatJson } from '@custodian/register-sql';
 import { queryRows, type Queryable } from '@custodian/persistence';
 import type { EntityManager } from 'typeorm';
 import type { LicenseEntity, LicenseSeatEntity } from './license.entity';
@@ -254,4 +255,28 @@ export async function insertSeat(
 
 export async function deleteSeat(tx: EntityManager, seatId: string): Promise<void> {
   await tx.query(`DELETE FROM register.license_seats WHERE id = $1`, [seatId]);
+}
+
+/** A holder's seats as heldSeatsSql reads them, with ISO timestamps. */
+export function toHeldSeats(rows: HeldSeatJson[]): HeldSeat[] {
+  return rows.map((seat) => ({
+    id: seat.id,
+    license: seat.license,
+    assigned_at: new Date(seat.assigned_at).toISOString(),
+  }));
+}
+
+/** The seats a person holds (licences in the bin left out), oldest first. */
+export async function personSeats(
+  db: Queryable,
+  workspaceId: string,
+  personId: string,
+): Promise<HeldSeat[]> {
+  const [row] = await queryRows<{ seats: HeldSeatJson[] }>(
+    db,
+    `SELECT ${heldSeatsSql('person_id', 'p')} AS seats FROM register.people p
+      WHERE p.id = $1 AND p.workspace_id = $2`,
+    [personId, workspaceId],
+  );
+  return toHeldSeats(row?.seats ?? []);
 }

@@ -21,6 +21,8 @@ export interface ListQuery<S extends string> {
   search: string | null;
   /** Only rows checked out to this person: a filter of the assets list alone. */
   assignedToId: string | null;
+  /** Only rows whose warranty ends before this day: a filter of the assets list alone. */
+  warrantyExpiresBefore: string | null;
   /** `sort`: the order asked for, or null for the list's own (oldest first). */
   sort: ListSort | null;
 }
@@ -28,6 +30,8 @@ export interface ListQuery<S extends string> {
 export interface ListFilters {
   /** Takes `assigned_to_id` (the assets list). */
   assignedTo?: boolean;
+  /** Takes `warranty_expires_before` (the assets list). */
+  warranty?: boolean;
   /** The columns `sort` may name (each indexed by workspace); none: no `sort`. */
   sorts?: readonly string[];
 }
@@ -46,6 +50,7 @@ export function parseListQuery<S extends string>(
     const known =
       KNOWN.has(name) ||
       (filters.assignedTo === true && name === 'assigned_to_id') ||
+      (filters.warranty === true && name === 'warranty_expires_before') ||
       (filters.sorts !== undefined && name === 'sort');
     if (!known) throw invalid(`unknown query parameter ${name}`);
   }
@@ -57,6 +62,7 @@ export function parseListQuery<S extends string>(
   const search = single(raw, 'search');
   const assignedToId = single(raw, 'assigned_to_id');
   const sort = single(raw, 'sort');
+  const warrantyBefore = single(raw, 'warranty_expires_before');
 
   if (status !== undefined && !(statuses as readonly string[]).includes(status)) {
     throw invalid(`status must be one of ${statuses.join(', ')}`);
@@ -70,6 +76,9 @@ export function parseListQuery<S extends string>(
       throw invalid(`assigned_to_id must be between 1 and ${MAX_ID} characters`);
     }
   }
+  if (warrantyBefore !== undefined && !isCalendarDate(warrantyBefore)) {
+    throw invalid('warranty_expires_before must be a date (YYYY-MM-DD)');
+  }
   return {
     page: page === undefined ? null : integerIn('page', page, 1, 1_000_000_000),
     pageSize:
@@ -79,6 +88,7 @@ export function parseListQuery<S extends string>(
     status: (status as S | undefined) ?? null,
     search: search === undefined || search.trim() === '' ? null : search.trim(),
     assignedToId: assignedToId ?? null,
+    warrantyExpiresBefore: warrantyBefore ?? null,
     sort: sort === undefined || sort === '' ? null : sortOf(sort, filters.sorts ?? []),
   };
 }
@@ -93,6 +103,13 @@ function sortOf(raw: string, columns: readonly string[]): ListSort | null {
     );
   }
   return column === 'created_at' && !descending ? null : { column, descending };
+}
+
+/** `YYYY-MM-DD` of a day that exists (2027-02-30 does not). */
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
 function single(raw: RawQuery, name: string): string | undefined {

@@ -16,6 +16,7 @@ import { personChanges } from '../activity/record-changes';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { recentHoldings } from '../custody/custody.store';
 import { releasePersonSeats } from '../licenses/license-seats';
+import { personSeats } from '../licenses/license.store';
 import { ListCache } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
@@ -195,6 +196,7 @@ export class PeopleService {
   ): Promise<PersonDetail> {
     const row = await findPersonRow(manager, workspaceId, id);
     const recent = await recentHoldings(manager, workspaceId, row.id);
-    return toPersonDetail(row, recent.reverse(), recent[0]?.total ?? 0);
+    const seats = await personSeats(manager, workspaceId, row.id);
+    return toPersonDetail(row, recent.reverse(), recent[0]?.total ?? 0, seats);
   }
 }

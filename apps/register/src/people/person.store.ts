@@ -1,5 +1,6 @@
 import {
   DomainError,
+  type HeldSeat,
   type Holding,
   type PersonDetail,
   type PersonSummary,
@@ -128,6 +129,7 @@ export function toPersonDetail(
   row: PersonDetailRow,
   holdings: HoldingRow[],
   holdingsCount: number,
+  seats: HeldSeat[] = [],
 ): PersonDetail {
   return {
     ...toPersonSummary(row),
@@ -144,6 +146,7 @@ export function toPersonDetail(
       since: holding.assigned_at.toISOString(),
     })),
     holdings_count: holdingsCount,
+    seats,
     created_at: row.created_at.toISOString(),
   };
 }

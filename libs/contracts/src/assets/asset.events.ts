@@ -1,5 +1,13 @@
 import { ContractSchema } from '../fields/contract-schema.decorator';
-import { EnumField, NestedField, TextField, TimestampField } from '../fields/field.decorators';
+import {
+  DateField,
+  EnumField,
+  IntField,
+  NestedField,
+  TextField,
+  TimestampField,
+} from '../fields/field.decorators';
+import { AssetRef } from '../shared/refs';
 import {
   ASSET_CONDITIONS,
   SCAN_MATCHES,
@@ -32,4 +40,21 @@ export class AssetScan {
   @TextField({ description: 'The code as the scanner typed it (trimmed).' }) code!: string;
   @EnumField(SCAN_MATCHES, { description: 'What the code matched.' }) matched!: ScanMatch;
   @TimestampField({ description: 'When it was scanned.' }) at!: string;
+}
+
+/**
+ * warranty.expiring and warranty.expired: the asset (`{id, name, asset_tag}`), the last day of
+ * its warranty, and the whole days left until it ends (the end of that day, UTC).
+ */
+@ContractSchema({ name: 'WarrantyNotice' })
+export class WarrantyNotice {
+  @NestedField(AssetRef) asset!: AssetRef;
+  @DateField({ description: 'Last day of the warranty.' }) expires_on!: string;
+  @IntField({
+    min: 0,
+    description:
+      'Days until it ends: the threshold reached (`expiry_days` of the notice settings), fewer ' +
+      'when the date was set already inside it; 0 for `warranty.expired`.',
+  })
+  days_left!: number;
 }

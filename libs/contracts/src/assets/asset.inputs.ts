@@ -1,4 +1,10 @@
-import { EnumField, InstantField, OpenObjectField, TextField } from '../fields/field.decorators';
+import {
+  DateField,
+  EnumField,
+  InstantField,
+  OpenObjectField,
+  TextField,
+} from '../fields/field.decorators';
 import type { ListSort } from '../shared/paging';
 import {
   ASSET_CONDITIONS,
@@ -19,6 +25,13 @@ const DUE_AT =
   'the future; or null for none. Only for an asset checked out by this request ' +
   '(`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears ' +
   'it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date.';
+const PURCHASE_DATE = 'The day it was bought (`YYYY-MM-DD`), or null.';
+const WARRANTY =
+  'The last day of its warranty (`YYYY-MM-DD`), not before `purchase_date`; or null for none. ' +
+  '`warranty.expiring` fires once at each threshold of the notice settings (30 and 7 days ' +
+  'before by default; one already reached fires at once), `warranty.expired` once when the day ' +
+  'has ended (UTC). A new date arms them again.';
+
 /** What may be left out, or sent as `null` to leave (or make) a field empty. */
 const CLEARABLE = { optional: true, nullable: true } as const;
 
@@ -39,6 +52,8 @@ export class CreateAssetInput {
   @OpenObjectField(CLEARABLE) custom_fields?: Record<string, unknown> | null;
   @EnumField(ASSET_CONDITIONS, { ...CLEARABLE, description: CONDITION })
   condition?: AssetCondition | null;
+  @DateField({ ...CLEARABLE, description: PURCHASE_DATE }) purchase_date?: string | null;
+  @DateField({ ...CLEARABLE, description: WARRANTY }) warranty_expires_on?: string | null;
 
   /** Checks the asset out to this person (of the same workspace). */
   @TextField({ min: 1, max: 64, ...CLEARABLE }) assigned_to_id?: string | null;
@@ -64,6 +79,8 @@ export class UpdateAssetInput {
   @OpenObjectField(CLEARABLE) custom_fields?: Record<string, unknown> | null;
   @EnumField(ASSET_CONDITIONS, { ...CLEARABLE, description: CONDITION })
   condition?: AssetCondition | null;
+  @DateField({ ...CLEARABLE, description: PURCHASE_DATE }) purchase_date?: string | null;
+  @DateField({ ...CLEARABLE, description: WARRANTY }) warranty_expires_on?: string | null;
 
   /** A person id checks the asset out to them; `null` checks it in. */
   @TextField({ min: 1, max: 64, ...CLEARABLE }) assigned_to_id?: string | null;
@@ -82,6 +99,8 @@ export interface AssetListQuery {
   search: string | null;
   /** Only the assets checked out to this person (`assigned_to_id`; beyond the spec). */
   assignedToId: string | null;
+  /** Only the assets whose warranty ends before this day (`warranty_expires_before`). */
+  warrantyExpiresBefore: string | null;
   /** `sort` (beyond the spec); null is oldest first. */
   sort: ListSort | null;
 }

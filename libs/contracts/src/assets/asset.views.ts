@@ -1,13 +1,16 @@
 import { ContractSchema } from '../fields/contract-schema.decorator';
 import {
+  DateField,
   EnumField,
   IdField,
+  ListField,
   NestedField,
   OpenObjectField,
   TextField,
   TimestampField,
 } from '../fields/field.decorators';
 import { Custody } from '../custody/custody.views';
+import { HeldSeat } from '../licenses/license.views';
 import { pageOf, type Page } from '../shared/paging';
 import { CategoryRef, LocationRef, PersonRef, type NamedRef } from '../shared/refs';
 import {
@@ -79,6 +82,15 @@ export const ASSET_EXAMPLE = {
   custom_fields: { purchase_date: '2026-03-01', warranty_years: 3 },
   condition: 'good',
   last_scanned_at: '2026-11-20T09:30:00.000Z',
+  purchase_date: '2026-03-01',
+  warranty_expires_on: '2029-02-28',
+  seats: [
+    {
+      id: 'lst_01jd8z4b5c6d7e8f9g0h1j2k3m',
+      license: { id: 'lic_01jd8z3a4b5c6d7e8f9g0h1j2k', name: 'JetBrains All Products' },
+      assigned_at: '2026-11-22T10:20:00.000Z',
+    },
+  ],
   created_at: '2026-03-02T08:00:00.000Z',
   updated_at: '2026-11-22T10:15:00.000Z',
 } as const satisfies Asset;
@@ -172,6 +184,23 @@ export class Asset extends ListedAsset {
     description: 'When its tag or serial number was last scanned in the console, or null.',
   })
   last_scanned_at!: string | null;
+
+  @DateField({ nullable: true, description: 'The day it was bought (`YYYY-MM-DD`), or null.' })
+  purchase_date!: string | null;
+
+  @DateField({
+    nullable: true,
+    description:
+      'The last day of its warranty (`YYYY-MM-DD`), or null. `warranty.expiring` fires at the ' +
+      'thresholds of the notice settings before it ends, `warranty.expired` when it has.',
+  })
+  warranty_expires_on!: string | null;
+
+  @ListField(HeldSeat, {
+    description:
+      'The seats of licences the asset holds (licences in the bin left out), oldest first.',
+  })
+  seats!: HeldSeat[];
 
   @TimestampField({ description: 'When the asset was created.' }) created_at!: string;
 

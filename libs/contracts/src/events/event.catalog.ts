@@ -1,7 +1,7 @@
 import { ASSET_REQUEST_EXAMPLE, AssetRequest } from '../asset-requests/asset-request.views';
 import { ASSET_EXAMPLE, Asset } from '../assets/asset.views';
 import { BOOKING_EXAMPLE, Booking } from '../bookings/booking.views';
-import { AssetScan, ConditionChange } from '../assets/asset.events';
+import { AssetScan, ConditionChange, WarrantyNotice } from '../assets/asset.events';
 import { AssignmentOverdue, CustodyChange } from '../custody/custody.events';
 import { examplesOf } from '../fields/contract-schema.decorator';
 import type { ContractClass } from '../fields/field.decorators';
@@ -18,7 +18,8 @@ import { PERSON_EXAMPLE, Person } from '../people/person.views';
 import { PingEvent } from '../webhooks/webhook.events';
 import { PlanChanged, QuotaLimitReached, RecordLimitReached } from '../workspaces/plan.events';
 import type { DeliverableEvent } from './event.constants';
-import { Audit, AuditItemMissing, Reminder, WarrantyNotice } from './not-emitted.events';
+import { Audit, AuditItemMissing } from './not-emitted.events';
+import { REMINDER_EXAMPLE, Reminder } from '../reminders/reminder.views';
 
 /**
  * Every deliverable event (the 41 catalog keys and `ping`): the class of its `data` (or the
@@ -64,6 +65,9 @@ export const EMITTED_EVENTS = [
   'license.expired',
   'maintenance.created',
   'maintenance.resolved',
+  'warranty.expiring',
+  'warranty.expired',
+  'reminder.due',
   'employee.created',
   'employee.offboarded',
   'member.invited',
@@ -255,13 +259,19 @@ export const EVENT_CATALOG = {
 
   'warranty.expiring': {
     data: WarrantyNotice,
-    description: notEmitted('The warranty of an asset ends soon.'),
-    examples: [{ asset: ASSET_REF, expires_on: '2026-12-31' }],
+    description:
+      'An asset’s `warranty_expires_on` comes within a threshold of the notice settings ' +
+      '(`expiry_days`, 30 and 7 by default): once per threshold, at the start (UTC) of the day ' +
+      'that many days before it ends; a date set already inside thresholds fires the nearest ' +
+      'one at once. A changed date fires them again for the new one.',
+    examples: [{ asset: ASSET_REF, expires_on: '2026-12-31', days_left: 30 }],
   },
   'warranty.expired': {
     data: WarrantyNotice,
-    description: notEmitted('The warranty of an asset has ended.'),
-    examples: [{ asset: ASSET_REF, expires_on: '2026-11-21' }],
+    description:
+      'The warranty of an asset ended: once, at the end (UTC) of its `warranty_expires_on`, or ' +
+      'at once when set to a day already past.',
+    examples: [{ asset: ASSET_REF, expires_on: '2026-11-21', days_left: 0 }],
   },
   'maintenance.created': {
     data: Maintenance,
@@ -353,15 +363,11 @@ export const EVENT_CATALOG = {
 
   'reminder.due': {
     data: Reminder,
-    description: notEmitted('A reminder is due.'),
-    examples: [
-      {
-        id: 'rem_01jd8z5a6b7c8d9e0f1g2h3j4k',
-        title: 'Annual PAT test',
-        due_at: AT,
-        asset: ASSET_REF,
-      },
-    ],
+    description:
+      'A reminder reached an occurrence (once each): the reminder as it was then, `due_at` the ' +
+      'occurrence and `next_due_at` the next one of a repeating reminder, now scheduled (null ' +
+      'for a one-off, now done).',
+    examples: [REMINDER_EXAMPLE],
   },
 
   'plan.changed': {

@@ -1,11 +1,5 @@
 import { ContractSchema } from '../fields/contract-schema.decorator';
-import {
-  DateField,
-  EnumField,
-  NestedField,
-  TextField,
-  TimestampField,
-} from '../fields/field.decorators';
+import { EnumField, NestedField, TextField, TimestampField } from '../fields/field.decorators';
 import { AssetRef, LocationRef, type NamedRef } from '../shared/refs';
 
 export { AssetRef };
@@ -48,18 +42,4 @@ export class Audit {
 export class AuditItemMissing {
   @NestedField(AuditRef) audit!: NamedRef;
   @NestedField(AssetRef) asset!: AssetRef;
-}
-
-@ContractSchema({ name: 'WarrantyNotice' })
-export class WarrantyNotice {
-  @NestedField(AssetRef) asset!: AssetRef;
-  @DateField({ description: 'Last day of the warranty.' }) expires_on!: string;
-}
-
-@ContractSchema({ name: 'Reminder' })
-export class Reminder {
-  @TextField({ description: 'Id of the reminder.' }) id!: string;
-  @TextField() title!: string;
-  @TimestampField() due_at!: string;
-  @NestedField(AssetRef, { nullable: true }) asset!: AssetRef | null;
 }

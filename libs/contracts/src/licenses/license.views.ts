@@ -57,6 +57,15 @@ export class LicenseRef implements NamedRef {
   @TextField() name!: string;
 }
 
+/** A seat as its holder's single fetch lists it (`seats` of a Person and of an Asset). */
+@ContractSchema({ name: 'HeldSeat' })
+export class HeldSeat {
+  @IdField('lst', 'Id of the seat (release it with DELETE /licenses/{id}/seats/{seatId}).')
+  id!: string;
+  @NestedField(LicenseRef) license!: NamedRef;
+  @TimestampField({ description: 'When it was assigned.' }) assigned_at!: string;
+}
+
 /** One seat of a licence: held by a person or by an asset. */
 @ContractSchema({ name: 'LicenseSeat' })
 export class LicenseSeat {

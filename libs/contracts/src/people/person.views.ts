@@ -8,6 +8,7 @@ import {
   TextField,
   TimestampField,
 } from '../fields/field.decorators';
+import { HeldSeat } from '../licenses/license.views';
 import { pageOf, type Page } from '../shared/paging';
 import { DepartmentRef, LocationRef, type NamedRef } from '../shared/refs';
 import { PERSON_HOLDINGS_MAX, PERSON_STATUSES, type PersonStatus } from './person.constants';
@@ -34,6 +35,13 @@ export const PERSON_EXAMPLE = {
     },
   ],
   holdings_count: 1,
+  seats: [
+    {
+      id: 'lst_01jd8z4b5c6d7e8f9g0h1j2k3n',
+      license: { id: 'lic_01jd8z3a4b5c6d7e8f9g0h1j2k', name: 'JetBrains All Products' },
+      assigned_at: '2026-11-22T10:20:00.000Z',
+    },
+  ],
   created_at: '2026-01-05T09:00:00.000Z',
 } as const satisfies Person;
 
@@ -117,6 +125,13 @@ export class Person extends PersonSummary {
       `list is cut at ${PERSON_HOLDINGS_MAX}.`,
   })
   holdings_count!: number;
+
+  @ListField(HeldSeat, {
+    description:
+      'The seats of licences the person holds (licences in the bin left out), oldest first. ' +
+      'Offboarding with `release_licenses: true` releases them all.',
+  })
+  seats!: HeldSeat[];
 
   @TimestampField({ description: 'When the person was created.' })
   created_at!: string;

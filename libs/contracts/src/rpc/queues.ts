@@ -9,6 +9,7 @@ import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
 import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
 import { NOTICE_RPC } from '../notices/notice.messages';
+import { REMINDER_RPC } from '../reminders/reminder.messages';
 import { MEMBER_ADMIN_RPC, MEMBER_CONSOLE_ADMIN_RPC, MEMBER_RPC } from '../members/member.messages';
 import { PEOPLE_RPC } from '../people/person.messages';
 import { SIGN_IN_ADMIN_RPC } from '../sign-in/sign-in.messages';
@@ -45,7 +46,10 @@ export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
  * `*.messages.ts` declares its messages and their entries).
  */
 
-/** The register's API queue: the public API's assets, people, members, bookings, requests, licences, maintenance. */
+/**
+ * The register's API queue: the public API's assets, people, members, bookings, requests,
+ * licences, maintenance, reminders.
+ */
 export const RegisterRpc = {
   ...ASSET_RPC,
   ...PEOPLE_RPC,
@@ -55,6 +59,7 @@ export const RegisterRpc = {
   ...MAINTENANCE_RPC,
   ...ASSET_REQUEST_RPC,
   ...NOTICE_RPC,
+  ...REMINDER_RPC,
   ...CALENDAR_FEED_RPC,
 };
 

@@ -58,6 +58,11 @@ export class ConsoleAssetsController {
   })
   @ApiQuery({ name: 'search', required: false, schema: { type: 'string', maxLength: 200 } })
   @ApiQuery({ name: 'assigned_to_id', required: false, schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'warranty_expires_before',
+    required: false,
+    schema: { type: 'string', format: 'date' },
+  })
   @ApiQuery({ name: 'sort', required: false, schema: { type: 'string', enum: ASSET_SORT_VALUES } })
   @ApiOkResponse({ type: AssetPage, description: 'OK.' })
   @ApiErrors(400)

@@ -52,6 +52,8 @@ const DOING: Record<ConsolePermission, string> = {
   'licenses.manage': 'add, change or delete licences, or assign their seats',
   'maintenance.view': 'see maintenance records',
   'maintenance.manage': 'log, change or resolve maintenance records',
+  'reminders.view': 'see reminders',
+  'reminders.manage': 'add, change or cancel reminders',
 };
 
 /**

@@ -1,13 +1,13 @@
-import { daysLeft, licenseEndsAt, nextExpiring } from './license-expiry';
+import { dayEndsAt, daysLeft, nextExpiring } from './expiry-notices';
 
 const DAY = 86_400_000;
 
-describe('licence expiry dates', () => {
-  const ends = licenseEndsAt('2027-03-31');
+describe('expiry dates', () => {
+  const ends = dayEndsAt('2027-03-31');
 
   it('ends at the end (UTC) of the last valid day', () => {
     expect(ends.toISOString()).toBe('2027-04-01T00:00:00.000Z');
-    expect(licenseEndsAt('2026-12-31').toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(dayEndsAt('2026-12-31').toISOString()).toBe('2027-01-01T00:00:00.000Z');
   });
 
   it('arms the largest threshold still ahead, at its day', () => {
