@@ -92,6 +92,8 @@ interface Ids {
   booking: string;
   /** A licence of 2 seats. */
   license: string;
+  /** An open maintenance record of `asset`. */
+  maintenance: string;
   /** A monthly reminder about `asset`. */
   reminder: string;
   /** The owner's console session, by its id in the list (not its cookie). */
@@ -166,6 +168,20 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   'POST /console/api/bookings/{id}/check-out': (ids) => ({ id: ids.booking }),
   'POST /console/api/bookings/{id}/check-in': (ids) => ({ id: ids.booking, body: {} }),
   'GET /console/api/assets/{id}/availability': (ids) => ({ id: ids.asset }),
+  'GET /console/api/assets/{id}/maintenance': (ids) => ({ id: ids.asset }),
+  'POST /console/api/assets/{id}/maintenance': (ids) => ({
+    id: ids.asset,
+    body: { title: 'taken over', type: 'repair', set_asset_status: true },
+  }),
+  'GET /console/api/maintenance/{id}': (ids) => ({ id: ids.maintenance }),
+  'PATCH /console/api/maintenance/{id}': (ids) => ({
+    id: ids.maintenance,
+    body: { notes: 'taken over' },
+  }),
+  'POST /console/api/maintenance/{id}/resolve': (ids) => ({
+    id: ids.maintenance,
+    body: { notes: 'taken over' },
+  }),
 };
 
 /**
@@ -319,6 +335,21 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     path: () => '/console/api/settings/licenses',
     as: 'owner',
     valid: () => ({ release_on_offboard: false }),
+  },
+  'POST /console/api/assets/{id}/maintenance': {
+    path: (ids) => `/console/api/assets/${ids.asset}/maintenance`,
+    as: 'owner',
+    valid: () => ({ title: 'hostile', type: 'repair' }),
+  },
+  'PATCH /console/api/maintenance/{id}': {
+    path: (ids) => `/console/api/maintenance/${ids.maintenance}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/maintenance/{id}/resolve': {
+    path: (ids) => `/console/api/maintenance/${ids.maintenance}/resolve`,
+    as: 'owner',
+    valid: () => ({}),
   },
   'POST /console/api/reminders': {
     path: () => '/console/api/reminders',
@@ -669,6 +700,11 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       product_key: `${name.toUpperCase()}-KEY`,
     });
     expect(license.status).toBe(201);
+    const maintenance = await client.post<{ id: string }>(
+      `/console/api/assets/${asset.body.id}/maintenance`,
+      { title: `${name} repair`, type: 'repair' },
+    );
+    expect(maintenance.status).toBe(201);
     const reminder = await client.post<{ id: string }>('/console/api/reminders', {
       title: `${name} service`,
       due_at: new Date(Date.now() + DAY).toISOString(),
@@ -707,6 +743,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         request: request.body.id,
         booking: booking.body.id,
         license: license.body.id,
+        maintenance: maintenance.body.id,
         reminder: reminder.body.id,
         session,
       },

@@ -7,6 +7,7 @@ import {
   AssetSummary,
   DomainError,
   EMITTED_EVENTS,
+  Maintenance,
   Member,
   Person,
   Reminder,
@@ -545,6 +546,19 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
       const dated = await own.post<License>('/licenses', { name, expires_on: day(days) });
       expect(dated.status).toBe(201);
     }
+    // A repair of the asset, logged with its status and resolved: maintenance.created and
+    // maintenance.resolved (each beside an asset.updated).
+    const repair = await own.post<Maintenance>(`/assets/${asset.body.id}/maintenance`, {
+      title: 'Contract repair',
+      type: 'repair',
+      set_asset_status: true,
+    });
+    expect(repair.status).toBe(201);
+    expect(schemaErrors(Maintenance, repair.body)).toEqual([]);
+    const repaired = await own.post<Maintenance>(`/maintenance/${repair.body.id}/resolve`, {
+      notes: 'Done',
+    });
+    expect([repaired.status, repaired.body.status]).toEqual([200, 'resolved']);
     const offboarded = await own.patch<PersonDetail>(`/people/${person.body.id}`, {
       status: 'inactive',
     });

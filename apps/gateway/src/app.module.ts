@@ -22,6 +22,7 @@ import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { AssetRequestsModule } from './asset-requests/asset-requests.module';
 import { LicensesModule } from './licenses/licenses.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 import { NoticesModule } from './notices/notices.module';
 import { RemindersModule } from './reminders/reminders.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
@@ -59,6 +60,7 @@ export class GatewayAppModule {
         BookingsModule,
         AssetRequestsModule,
         LicensesModule,
+        MaintenanceModule,
         NoticesModule,
         RemindersModule,
         MembersModule,

@@ -19,6 +19,7 @@ import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { LicensesModule } from './licenses/licenses.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 import { NoticesModule } from './notices/notices.module';
 import { RemindersModule } from './reminders/reminders.module';
 import { CalendarModule } from './calendar/calendar.module';
@@ -94,6 +95,7 @@ export class RegisterAppModule {
         BookingsModule,
         AssetRequestsModule,
         LicensesModule,
+        MaintenanceModule,
         NoticesModule,
         RemindersModule,
         CalendarModule,

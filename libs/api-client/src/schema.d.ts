@@ -620,6 +620,104 @@ export interface paths {
         patch: operations["updateLicenseSettings"];
         trace?: never;
     };
+    "/api/v1/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List maintenance records
+         * @description The workspace's records, of every asset (`asset_id` keeps one asset's). Paged (`page`, `pageSize` up to 200), newest first. `status` keeps the open or the resolved records.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listMaintenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/{id}/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an asset’s maintenance records
+         * @description Paged (`page`, `pageSize` up to 200), newest first. `status` keeps the open or the resolved records. An asset in the bin is a 404.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listAssetMaintenance"];
+        put?: never;
+        /**
+         * Log a maintenance record on an asset
+         * @description Open until resolved. With `set_asset_status: true` the asset goes to status `maintenance` in the same transaction (`asset.updated`, as a PATCH of the asset), and `asset_status_before` remembers the status it had. An asset in the bin is a 404. Fires `maintenance.created`.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createMaintenance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one maintenance record
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getMaintenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a maintenance record
+         * @description Partial; `null` clears a field (not `title` nor `type`). Open or resolved alike; the status changes only by POST /maintenance/{id}/resolve. No event (the feed records it).
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateMaintenance"];
+        trace?: never;
+    };
+    "/api/v1/maintenance/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a maintenance record
+         * @description `notes` are the resolution notes; `cost` given replaces the record’s. When the record put the asset in `maintenance`, the asset is still there and no other open record holds it there, it goes back to `asset_status_before` in the same transaction (`asset.updated`). Resolved already: 409. The asset in the bin: 409 (restore it first). Fires `maintenance.resolved`.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["resolveMaintenance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/notices": {
         parameters: {
             query?: never;
@@ -2539,6 +2637,88 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "mnt_01jd8z2a3b4c5d6e7f8g9h0j1k",
+         *       "asset": {
+         *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *         "name": "MacBook Pro 14\"",
+         *         "asset_tag": "AT-000042"
+         *       },
+         *       "title": "Battery replacement",
+         *       "type": "repair",
+         *       "notes": "Swollen battery, lid does not close",
+         *       "scheduled_for": "2026-12-02",
+         *       "cost": "189.00",
+         *       "status": "open",
+         *       "asset_status_before": "active",
+         *       "resolution_notes": null,
+         *       "created_at": "2026-11-22T10:15:00.000Z",
+         *       "updated_at": "2026-11-22T10:15:00.000Z",
+         *       "resolved_at": null
+         *     }
+         */
+        Maintenance: {
+            /** @description Id of the maintenance record. */
+            id: string;
+            asset: components["schemas"]["AssetRef"];
+            title: string;
+            /** @enum {string} */
+            type: "repair" | "service" | "inspection" | "upgrade";
+            notes: string | null;
+            /** @description The day the work is planned for. */
+            scheduled_for: string | null;
+            /** @description What it cost (decimal string). */
+            cost: string | null;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** @description The asset’s status before this record put it in `maintenance` (what a resolve puts back); null when the record did not change the asset’s status. */
+            asset_status_before: ("active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive") | null;
+            /** @description What was done, given when resolved. */
+            resolution_notes: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            resolved_at: string | null;
+        };
+        MaintenancePage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Maintenance"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateMaintenanceInput: {
+            title: string;
+            /** @enum {string} */
+            type: "repair" | "service" | "inspection" | "upgrade";
+            notes?: string | null;
+            /** @description The day the work is planned for. */
+            scheduled_for?: string | null;
+            /** @description What it cost, as a decimal string (`189.00`), in the workspace’s currency. */
+            cost?: string | null;
+            /** @description true: the asset goes to status `maintenance` in the same transaction (`asset.updated`), and back to the status it had when the last open record that put it there is resolved. Default false. */
+            set_asset_status?: boolean;
+        };
+        UpdateMaintenanceInput: {
+            title?: string;
+            /** @enum {string} */
+            type?: "repair" | "service" | "inspection" | "upgrade";
+            notes?: string | null;
+            scheduled_for?: string | null;
+            /** @description What it cost, as a decimal string (`189.00`), in the workspace’s currency. */
+            cost?: string | null;
+        };
+        ResolveMaintenanceInput: {
+            /** @description What was done (the resolution notes). */
+            notes?: string | null;
+            /** @description The final cost; left out keeps the cost the record has. */
+            cost?: string | null;
+        };
+        /**
+         * @example {
          *       "expiry_days": [
          *         30,
          *         7
@@ -2809,17 +2989,6 @@ export interface components {
             expires_on: string;
             /** @description Days until it ends: the threshold reached (`expiry_days` of the notice settings), fewer when the date was set already inside it; 0 for `warranty.expired`. */
             days_left: number;
-        };
-        Maintenance: {
-            /** @description Id of the maintenance record. */
-            id: string;
-            asset: components["schemas"]["AssetRef"];
-            title: string;
-            /** @enum {string} */
-            status: "open" | "resolved";
-            /** Format: date-time */
-            created_at: string;
-            resolved_at: string | null;
         };
         LicenseSeatChange: {
             seat: components["schemas"]["LicenseSeat"];
@@ -4689,6 +4858,262 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listMaintenance: {
+        parameters: {
+            query?: {
+                status?: "open" | "resolved";
+                /** @description Records of this asset. */
+                asset_id?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenancePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAssetMaintenance: {
+        parameters: {
+            query?: {
+                status?: "open" | "resolved";
+                /** @description Records of this asset. */
+                asset_id?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenancePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMaintenance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMaintenanceInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getMaintenance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The maintenance record's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMaintenance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The maintenance record's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMaintenanceInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    resolveMaintenance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The maintenance record's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveMaintenanceInput"];
+            };
+        };
+        responses: {
+            /** @description Resolved. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -7425,7 +7850,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * maintenance.created data
-                     * @description A maintenance record was opened for an asset. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A maintenance record was logged for an asset (POST /assets/{id}/maintenance). With `set_asset_status` the asset went to status `maintenance` in the same transaction (`asset.updated` beside it).
                      * @example {
                      *       "id": "mnt_01jd8z2a3b4c5d6e7f8g9h0j1k",
                      *       "asset": {
@@ -7434,8 +7859,15 @@ export interface operations {
                      *         "asset_tag": "AT-000042"
                      *       },
                      *       "title": "Battery replacement",
+                     *       "type": "repair",
+                     *       "notes": "Swollen battery, lid does not close",
+                     *       "scheduled_for": "2026-12-02",
+                     *       "cost": "189.00",
                      *       "status": "open",
+                     *       "asset_status_before": "active",
+                     *       "resolution_notes": null,
                      *       "created_at": "2026-11-22T10:15:00.000Z",
+                     *       "updated_at": "2026-11-22T10:15:00.000Z",
                      *       "resolved_at": null
                      *     }
                      */
@@ -7507,7 +7939,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * maintenance.resolved data
-                     * @description A maintenance record was resolved. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description A maintenance record was resolved, with its resolution notes and final cost. When it was the last open record holding the asset in `maintenance`, the asset went back to `asset_status_before` in the same transaction (`asset.updated` beside it).
                      * @example {
                      *       "id": "mnt_01jd8z2a3b4c5d6e7f8g9h0j1k",
                      *       "asset": {
@@ -7516,8 +7948,15 @@ export interface operations {
                      *         "asset_tag": "AT-000042"
                      *       },
                      *       "title": "Battery replacement",
+                     *       "type": "repair",
+                     *       "notes": "Swollen battery, lid does not close",
+                     *       "scheduled_for": "2026-12-02",
+                     *       "cost": "189.00",
                      *       "status": "resolved",
+                     *       "asset_status_before": "active",
+                     *       "resolution_notes": "Battery replaced under the service plan",
                      *       "created_at": "2026-11-22T10:15:00.000Z",
+                     *       "updated_at": "2026-11-22T10:15:00.000Z",
                      *       "resolved_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */

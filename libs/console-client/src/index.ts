@@ -123,6 +123,16 @@ export type LicenseChanges = JsonBody<'/console/api/licenses/{id}', 'patch'>;
 export type LicenseSeat = JsonResponse<'/console/api/licenses/{id}/seats', 'get', 200>[number];
 export type LicenseSeatInput = JsonBody<'/console/api/licenses/{id}/seats', 'post'>;
 export type LicenseKey = JsonResponse<'/console/api/licenses/{id}/key', 'post', 200>;
+export type MaintenancePage = JsonResponse<'/console/api/maintenance', 'get', 200>;
+export type Maintenance = JsonResponse<'/console/api/maintenance/{id}', 'get', 200>;
+export type MaintenanceStatus = Maintenance['status'];
+export type MaintenanceType = Maintenance['type'];
+export type MaintenanceListQuery = NonNullable<
+  paths['/console/api/maintenance']['get']['parameters']['query']
+>;
+export type MaintenanceInput = JsonBody<'/console/api/assets/{id}/maintenance', 'post'>;
+export type MaintenanceChanges = JsonBody<'/console/api/maintenance/{id}', 'patch'>;
+export type MaintenanceResolution = JsonBody<'/console/api/maintenance/{id}/resolve', 'post'>;
 export type ReminderPage = JsonResponse<'/console/api/reminders', 'get', 200>;
 export type Reminder = JsonResponse<'/console/api/reminders/{id}', 'get', 200>;
 export type ReminderListQuery = NonNullable<

@@ -1245,6 +1245,104 @@ export interface paths {
         patch: operations["updateLicenseSettings"];
         trace?: never;
     };
+    "/console/api/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of maintenance records
+         * @description Newest first; `status` open or resolved; `asset_id` one asset’s.
+         *
+         *     Needs the `maintenance.view` permission.
+         */
+        get: operations["listMaintenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/assets/{id}/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of an asset’s maintenance records
+         * @description Newest first; `status` open or resolved.
+         *
+         *     Needs the `maintenance.view` permission.
+         */
+        get: operations["listAssetMaintenance"];
+        put?: never;
+        /**
+         * Log a maintenance record
+         * @description As `POST /api/v1/assets/{id}/maintenance`; `set_asset_status` puts the asset in `maintenance`. Fires `maintenance.created`.
+         *
+         *     Needs the `maintenance.manage` permission.
+         */
+        post: operations["createMaintenance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/maintenance/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One maintenance record
+         * @description Needs the `maintenance.view` permission.
+         */
+        get: operations["getMaintenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a maintenance record
+         * @description As `PATCH /api/v1/maintenance/{id}`.
+         *
+         *     Needs the `maintenance.manage` permission.
+         */
+        patch: operations["updateMaintenance"];
+        trace?: never;
+    };
+    "/console/api/maintenance/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a maintenance record
+         * @description As `POST /api/v1/maintenance/{id}/resolve`: the asset’s status goes back when this record put it in `maintenance`. Resolved already: 409. Fires `maintenance.resolved`.
+         *
+         *     Needs the `maintenance.manage` permission.
+         */
+        post: operations["resolveMaintenance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/reminders": {
         parameters: {
             query?: never;
@@ -1416,7 +1514,7 @@ export interface components {
             email: string | null;
             workspace: components["schemas"]["ConsoleWorkspace"] | null;
             member: components["schemas"]["ConsoleMember"] | null;
-            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage" | "requests.view" | "requests.decide" | "bookings.view" | "bookings.request" | "bookings.manage" | "licenses.view" | "licenses.manage" | "reminders.view" | "reminders.manage")[];
+            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage" | "requests.view" | "requests.decide" | "bookings.view" | "bookings.request" | "bookings.manage" | "licenses.view" | "licenses.manage" | "maintenance.view" | "maintenance.manage" | "reminders.view" | "reminders.manage")[];
             memberships: components["schemas"]["ConsoleMembership"][];
         };
         SignInLinkBody: {
@@ -2406,7 +2504,7 @@ export interface components {
             source: "console" | "api" | "cli" | "system";
             actor: components["schemas"]["ActivityActor"];
             /** @enum {string} */
-            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "reminder";
+            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder";
             /** @description Id of the record changed. */
             record_id: string;
             /** @description The record's name at the time (or e-mail). */
@@ -2720,6 +2818,88 @@ export interface components {
         UpdateLicenseSettingsInput: {
             /** @description Release a person’s seats when they are offboarded and the PATCH does not say (`release_licenses` on the PATCH always wins). */
             release_on_offboard?: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "mnt_01jd8z2a3b4c5d6e7f8g9h0j1k",
+         *       "asset": {
+         *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
+         *         "name": "MacBook Pro 14\"",
+         *         "asset_tag": "AT-000042"
+         *       },
+         *       "title": "Battery replacement",
+         *       "type": "repair",
+         *       "notes": "Swollen battery, lid does not close",
+         *       "scheduled_for": "2026-12-02",
+         *       "cost": "189.00",
+         *       "status": "open",
+         *       "asset_status_before": "active",
+         *       "resolution_notes": null,
+         *       "created_at": "2026-11-22T10:15:00.000Z",
+         *       "updated_at": "2026-11-22T10:15:00.000Z",
+         *       "resolved_at": null
+         *     }
+         */
+        Maintenance: {
+            /** @description Id of the maintenance record. */
+            id: string;
+            asset: components["schemas"]["AssetRef"];
+            title: string;
+            /** @enum {string} */
+            type: "repair" | "service" | "inspection" | "upgrade";
+            notes: string | null;
+            /** @description The day the work is planned for. */
+            scheduled_for: string | null;
+            /** @description What it cost (decimal string). */
+            cost: string | null;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** @description The asset’s status before this record put it in `maintenance` (what a resolve puts back); null when the record did not change the asset’s status. */
+            asset_status_before: ("active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive") | null;
+            /** @description What was done, given when resolved. */
+            resolution_notes: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            resolved_at: string | null;
+        };
+        MaintenancePage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Maintenance"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateMaintenanceInput: {
+            title: string;
+            /** @enum {string} */
+            type: "repair" | "service" | "inspection" | "upgrade";
+            notes?: string | null;
+            /** @description The day the work is planned for. */
+            scheduled_for?: string | null;
+            /** @description What it cost, as a decimal string (`189.00`), in the workspace’s currency. */
+            cost?: string | null;
+            /** @description true: the asset goes to status `maintenance` in the same transaction (`asset.updated`), and back to the status it had when the last open record that put it there is resolved. Default false. */
+            set_asset_status?: boolean;
+        };
+        UpdateMaintenanceInput: {
+            title?: string;
+            /** @enum {string} */
+            type?: "repair" | "service" | "inspection" | "upgrade";
+            notes?: string | null;
+            scheduled_for?: string | null;
+            /** @description What it cost, as a decimal string (`189.00`), in the workspace’s currency. */
+            cost?: string | null;
+        };
+        ResolveMaintenanceInput: {
+            /** @description What was done (the resolution notes). */
+            notes?: string | null;
+            /** @description The final cost; left out keeps the cost the record has. */
+            cost?: string | null;
         };
         ReminderRepeat: {
             /** @description How many units between two. */
@@ -7729,7 +7909,7 @@ export interface operations {
                 actor_id?: string;
                 source?: "console" | "api" | "cli" | "system";
                 record_id?: string;
-                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "reminder";
+                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder";
             };
             header?: never;
             path?: never;
@@ -10178,6 +10358,610 @@ export interface operations {
             };
             /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMaintenance: {
+        parameters: {
+            query?: {
+                status?: "open" | "resolved";
+                /** @description Records of this asset. */
+                asset_id?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenancePage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAssetMaintenance: {
+        parameters: {
+            query?: {
+                status?: "open" | "resolved";
+                /** @description Records of this asset. */
+                asset_id?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenancePage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMaintenance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The asset's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMaintenanceInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMaintenance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The maintenance record's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMaintenance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The maintenance record's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMaintenanceInput"];
+            };
+        };
+        responses: {
+            /** @description The record after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resolveMaintenance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The maintenance record's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveMaintenanceInput"];
+            };
+        };
+        responses: {
+            /** @description Resolved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,7 @@ export * from './members';
 export * from './people';
 export * from './bookings';
 export * from './licenses';
+export * from './maintenance';
 export * from './reminders';
 export * from './notices';
 export * from './calendar';

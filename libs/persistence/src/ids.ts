@@ -19,6 +19,7 @@ export type IdPrefix =
   | 'lic'
   | 'lst'
   | 'req'
+  | 'mnt'
   | 'rem';
 
 const nextUlid = monotonicFactory();

@@ -5,7 +5,15 @@ import { formatDateTime } from '../shared/format';
 import { LoadMore } from '../shared/load-more';
 import { QueryState } from '../shared/query-state';
 import { activityQueries } from './activity.queries';
-import { actorText, changeText, nounOf, recordLink, relatedWord, verbOf } from './activity-text';
+import {
+  actorText,
+  changeText,
+  nounOf,
+  recordLink,
+  relatedLink,
+  relatedWord,
+  verbOf,
+} from './activity-text';
 
 const SOURCE_LABEL: Record<ActivityEntry['source'], string> = {
   console: 'Console',
@@ -23,7 +31,10 @@ export function ActivityList({
   showRecord = true,
 }: {
   query: ActivityQuery;
-  /** Off on a record's own page, where every entry is about it. */
+  /**
+   * Off on a record's own page, where an entry is about it; an entry there about another record
+   * that names it as related (a maintenance record of the asset) still names its record.
+   */
   showRecord?: boolean;
 }) {
   const feed = useInfiniteQuery(activityQueries.feed(query));
@@ -37,7 +48,11 @@ export function ActivityList({
             <ol className="activity">
               {pages.flatMap((page) =>
                 page.data.map((entry) => (
-                  <ActivityItem key={entry.id} entry={entry} showRecord={showRecord} />
+                  <ActivityItem
+                    key={entry.id}
+                    entry={entry}
+                    showRecord={showRecord || entry.record_id !== query.record_id}
+                  />
                 )),
               )}
             </ol>
@@ -68,7 +83,7 @@ function ActivityItem({ entry, showRecord }: { entry: ActivityEntry; showRecord:
           {entry.related_name && entry.related_id && (
             <>
               {relatedWord(entry)}
-              <Link to={`/people/${entry.related_id}`}>{entry.related_name}</Link>
+              <Link to={relatedLink(entry)}>{entry.related_name}</Link>
             </>
           )}
         </span>

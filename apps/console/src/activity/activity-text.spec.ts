@@ -1,5 +1,13 @@
 import type { ActivityEntry } from '@custodian/console-client';
-import { actorText, changeText, nounOf, recordLink, relatedWord, verbOf } from './activity-text';
+import {
+  actorText,
+  changeText,
+  nounOf,
+  recordLink,
+  relatedLink,
+  relatedWord,
+  verbOf,
+} from './activity-text';
 
 function entry(overrides: Partial<ActivityEntry>): ActivityEntry {
   return {
@@ -104,5 +112,29 @@ describe('licences and requests in the feed', () => {
     expect(verbOf(of('license', 'expiring'))).toBe('noted the coming end of');
     expect(verbOf(of('license', 'expired'))).toBe('noted the end of');
     expect(nounOf(of('request', 'created'))).toBe('asset request');
+  });
+});
+
+describe('maintenance in the feed', () => {
+  const record = (action: string) =>
+    entry({
+      record_type: 'maintenance',
+      record_id: 'mnt_1',
+      record_name: 'Battery replacement',
+      action,
+      related_id: 'ast_9',
+      related_name: 'Laptop',
+    });
+
+  it('reads "resolved maintenance record Battery replacement on Laptop", linked to the asset', () => {
+    expect(verbOf(record('resolved'))).toBe('resolved');
+    expect(nounOf(record('created'))).toBe('maintenance record');
+    expect(relatedWord(record('created'))).toBe(' on ');
+    expect(recordLink(record('updated'))).toBe('/assets/ast_9');
+    expect(relatedLink(record('resolved'))).toBe('/assets/ast_9');
+    expect(relatedLink(entry({ related_id: 'per_1' }))).toBe('/people/per_1');
+    expect(relatedLink(entry({ record_type: 'reminder', related_id: 'lic_1' }))).toBe(
+      '/licenses/lic_1',
+    );
   });
 });

@@ -42,6 +42,7 @@ const VERBS: Record<string, string> = {
   warranty_expiring: 'noted the coming end of the warranty of',
   warranty_expired: 'noted the end of the warranty of',
   approved: 'approved',
+  resolved: 'resolved',
   due: 'sent',
 };
 
@@ -54,6 +55,7 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   booking: 'booking',
   license: 'licence',
   request: 'asset request',
+  maintenance: 'maintenance record',
   reminder: 'reminder',
 };
 
@@ -68,10 +70,11 @@ export function nounOf(entry: ActivityEntry): string {
 
 /**
  * How the person concerned joins the sentence: "checked out to", "checked in from"; a booking
- * is for its person ("confirmed booking Camera for Ada").
+ * is for its person ("confirmed booking Camera for Ada"); a maintenance record is on its asset.
  */
 export function relatedWord(entry: Pick<ActivityEntry, 'action' | 'record_type'>): string {
   if (entry.record_type === 'booking') return ' for ';
+  if (entry.record_type === 'maintenance') return ' on ';
   // A reminder is about its record: "created reminder Service about Forklift".
   if (entry.record_type === 'reminder') return ' about ';
   if (entry.action === 'checked_in') return ' from ';
@@ -103,9 +106,23 @@ export function recordLink(entry: ActivityEntry): string | null {
       return entry.action === 'deleted' ? null : `/licenses/${entry.record_id}`;
     case 'request':
       return `/requests/${entry.record_id}`;
+    case 'maintenance':
+      // A record has no page of its own: its asset's page lists it.
+      return entry.related_id ? `/assets/${entry.related_id}` : '/maintenance';
     case 'reminder':
       return `/reminders/${entry.record_id}`;
   }
+}
+
+/**
+ * The console page of the related record, by its id's prefix: an asset (a maintenance record's,
+ * a reminder's), a licence (a reminder's), else a person.
+ */
+export function relatedLink(entry: Pick<ActivityEntry, 'related_id'>): string {
+  const id = entry.related_id ?? '';
+  if (id.startsWith('ast_')) return `/assets/${id}`;
+  if (id.startsWith('lic_')) return `/licenses/${id}`;
+  return `/people/${id}`;
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

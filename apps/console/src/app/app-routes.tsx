@@ -17,6 +17,7 @@ import { KeysPage } from '../keys/keys.page';
 import { LicenseFormPage } from '../licenses/license-form.page';
 import { LicensePage } from '../licenses/license.page';
 import { LicensesPage } from '../licenses/licenses.page';
+import { MaintenancePage } from '../maintenance/maintenance.page';
 import { ReminderFormPage } from '../reminders/reminder-form.page';
 import { ReminderPage } from '../reminders/reminder.page';
 import { RemindersPage } from '../reminders/reminders.page';
@@ -243,6 +244,14 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="reminders.manage" action="change reminders">
                 <ReminderFormPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="maintenance"
+            element={
+              <RequirePermission permission="maintenance.view" action="see maintenance records">
+                <MaintenancePage />
               </RequirePermission>
             }
           />

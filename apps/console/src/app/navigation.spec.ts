@@ -39,6 +39,7 @@ describe('navSections', () => {
         'requests.view',
         'bookings.view',
         'licenses.view',
+        'maintenance.view',
         'reminders.view',
       ],
       2,
@@ -46,7 +47,17 @@ describe('navSections', () => {
     expect(summary(navSections(owner))).toEqual([
       [
         'Register',
-        ['Assets', 'People', 'Requests', 'Bookings', 'Calendar', 'Licences', 'Reminders', 'Scan'],
+        [
+          'Assets',
+          'People',
+          'Requests',
+          'Bookings',
+          'Calendar',
+          'Licences',
+          'Maintenance',
+          'Reminders',
+          'Scan',
+        ],
       ],
       ['Integrations', ['API keys', 'Webhooks', 'Delivery log']],
       ['Workspace', ['Members', 'Activity', 'Plan & usage', 'Workspaces', 'Account']],

@@ -30,6 +30,7 @@ export function navSections(session: Session): NavSection[] {
         ...item(can(session, 'bookings.view'), '/bookings', 'Bookings'),
         ...item(can(session, 'bookings.view'), '/calendar', 'Calendar'),
         ...item(can(session, 'licenses.view'), '/licenses', 'Licences'),
+        ...item(can(session, 'maintenance.view'), '/maintenance', 'Maintenance'),
         ...item(can(session, 'reminders.view'), '/reminders', 'Reminders'),
         ...item(can(session, 'assets.scan'), '/scan', 'Scan'),
       ],

@@ -31,7 +31,7 @@ describe('Sidebar', () => {
     expect(headings.map((heading) => heading.textContent)).toEqual(['Register', 'Workspace']);
     expect(within(nav).getByRole('list', { name: 'Register' })).toHaveProperty(
       'textContent',
-      'AssetsPeopleRequestsBookingsCalendarLicencesRemindersScan',
+      'AssetsPeopleRequestsBookingsCalendarLicencesMaintenanceRemindersScan',
     );
     // A member sees no integrations: no heading over nothing, no link to a refusal.
     expect(within(nav).queryByRole('link', { name: 'API keys' })).toBeNull();
@@ -47,6 +47,7 @@ describe('Sidebar', () => {
       'Bookings',
       'Calendar',
       'Licences',
+      'Maintenance',
       'Reminders',
       'Scan',
       'Members',

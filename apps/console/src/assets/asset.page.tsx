@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
 import { BookingsSection } from '../bookings/bookings-section';
+import { MaintenanceSection } from '../maintenance/maintenance-section';
 import { HeldSeats } from '../shared/held-seats';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { ExpiryBadge } from '../shared/expiry-badge';
@@ -176,6 +177,9 @@ function AssetDetails({ asset }: { asset: Asset }) {
       </section>
 
       {can(session, 'bookings.view') && <BookingsSection assetId={asset.id} />}
+      {can(session, 'maintenance.view') && (
+        <MaintenanceSection assetId={asset.id} manage={can(session, 'maintenance.manage')} />
+      )}
 
       {can(session, 'licenses.view') && asset.seats.length > 0 && <HeldSeats seats={asset.seats} />}
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConsoleActivityModule } from './activity/console-activity.module';
 import { ConsoleBookingsModule } from './bookings/console-bookings.module';
 import { ConsoleLicensesModule } from './licenses/console-licenses.module';
+import { ConsoleMaintenanceModule } from './maintenance/console-maintenance.module';
 import { ConsoleRemindersModule } from './reminders/console-reminders.module';
 import { ConsoleCalendarFeedModule } from './calendar/console-calendar-feed.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
@@ -27,6 +28,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleCustomFieldsModule,
     ConsoleBookingsModule,
     ConsoleLicensesModule,
+    ConsoleMaintenanceModule,
     ConsoleRemindersModule,
     ConsoleUsageModule,
     ConsoleCalendarFeedModule,

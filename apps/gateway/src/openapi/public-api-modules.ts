@@ -3,6 +3,7 @@ import { AssetsModule } from '../assets/assets.module';
 import { BookingsModule } from '../bookings/bookings.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { LicensesModule } from '../licenses/licenses.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { NoticesModule } from '../notices/notices.module';
 import { MembersModule } from '../members/members.module';
 import { PeopleModule } from '../people/people.module';
@@ -17,6 +18,7 @@ export const PUBLIC_API_MODULES = [
   BookingsModule,
   AssetRequestsModule,
   LicensesModule,
+  MaintenanceModule,
   NoticesModule,
   RemindersModule,
   MembersModule,

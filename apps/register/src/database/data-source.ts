@@ -35,6 +35,8 @@ import { CreateLicenses1764460000000 } from './migrations/1764460000000-CreateLi
 import { CreateAssetRequests1764470000000 } from './migrations/1764470000000-CreateAssetRequests';
 import { BookingRangeIndex1764480000000 } from './migrations/1764480000000-BookingRangeIndex';
 import { NoticeSettings1764490000000 } from './migrations/1764490000000-NoticeSettings';
+import { CreateMaintenance1764510000000 } from './migrations/1764510000000-CreateMaintenance';
+import { MaintenanceEntity } from '../maintenance/maintenance.entity';
 import { AssetWarranty1764500000000 } from './migrations/1764500000000-AssetWarranty';
 import { CreateReminders1764520000000 } from './migrations/1764520000000-CreateReminders';
 import { LicenseSettings1764540000000 } from './migrations/1764540000000-LicenseSettings';
@@ -96,6 +98,7 @@ export function registerDataSource(
       CreateAssetRequests1764470000000,
       BookingRangeIndex1764480000000,
       NoticeSettings1764490000000,
+      CreateMaintenance1764510000000,
       AssetWarranty1764500000000,
       CreateReminders1764520000000,
       LicenseSettings1764540000000,
@@ -126,6 +129,7 @@ export function registerDataSource(
       LicenseSeatEntity,
       AssetRequestEntity,
       NoticeSettingsEntity,
+      MaintenanceEntity,
       ReminderEntity,
       LicenseSettingsEntity,
     ],

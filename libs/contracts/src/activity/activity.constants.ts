@@ -16,13 +16,23 @@ export const ACTIVITY_RECORD_TYPES = [
   'booking',
   'license',
   'request',
+  'maintenance',
   'reminder',
 ] as const;
 export type ActivityRecordType = (typeof ACTIVITY_RECORD_TYPES)[number];
 
 /** The record types each app owns, so a filtered feed asks only the apps that hold them. */
 export const ACTIVITY_OWNERS = {
-  register: ['asset', 'person', 'member', 'booking', 'license', 'request', 'reminder'],
+  register: [
+    'asset',
+    'person',
+    'member',
+    'booking',
+    'license',
+    'request',
+    'maintenance',
+    'reminder',
+  ],
   gateway: ['key'],
   worker: ['endpoint'],
 } as const satisfies Record<string, readonly ActivityRecordType[]>;

@@ -11,13 +11,14 @@ import {
   LicenseExpiry,
   LicenseSeatChange,
 } from '../licenses/license.views';
+import { MAINTENANCE_EXAMPLE, Maintenance } from '../maintenance/maintenance.views';
 import { MEMBER_EXAMPLE, Member } from '../members/member.views';
 import { PERSON_HOLDINGS_MAX } from '../people/person.constants';
 import { PERSON_EXAMPLE, Person } from '../people/person.views';
 import { PingEvent } from '../webhooks/webhook.events';
 import { PlanChanged, QuotaLimitReached, RecordLimitReached } from '../workspaces/plan.events';
 import type { DeliverableEvent } from './event.constants';
-import { Audit, AuditItemMissing, Maintenance } from './not-emitted.events';
+import { Audit, AuditItemMissing } from './not-emitted.events';
 import { REMINDER_EXAMPLE, Reminder } from '../reminders/reminder.views';
 
 /**
@@ -62,6 +63,8 @@ export const EMITTED_EVENTS = [
   'license.seat_released',
   'license.expiring',
   'license.expired',
+  'maintenance.created',
+  'maintenance.resolved',
   'warranty.expiring',
   'warranty.expired',
   'reminder.due',
@@ -107,15 +110,6 @@ const audit = {
   location: { id: 'loc_01jd8x1m2n3p4q5r6s7t8v9w0x', name: 'Berlin office' },
   started_at: AT,
   completed_at: null,
-};
-
-const maintenance = {
-  id: 'mnt_01jd8z2a3b4c5d6e7f8g9h0j1k',
-  asset: ASSET_REF,
-  title: 'Battery replacement',
-  status: 'open',
-  created_at: AT,
-  resolved_at: null,
 };
 
 const licenceData = (what: string) => ({
@@ -281,13 +275,27 @@ export const EVENT_CATALOG = {
   },
   'maintenance.created': {
     data: Maintenance,
-    description: notEmitted('A maintenance record was opened for an asset.'),
-    examples: [maintenance],
+    description:
+      'A maintenance record was logged for an asset (POST /assets/{id}/maintenance). With ' +
+      '`set_asset_status` the asset went to status `maintenance` in the same transaction ' +
+      '(`asset.updated` beside it).',
+    examples: [MAINTENANCE_EXAMPLE],
   },
   'maintenance.resolved': {
     data: Maintenance,
-    description: notEmitted('A maintenance record was resolved.'),
-    examples: [{ ...maintenance, status: 'resolved', resolved_at: AT }],
+    description:
+      'A maintenance record was resolved, with its resolution notes and final cost. When it was ' +
+      'the last open record holding the asset in `maintenance`, the asset went back to ' +
+      '`asset_status_before` in the same transaction (`asset.updated` beside it).',
+    examples: [
+      {
+        ...MAINTENANCE_EXAMPLE,
+        status: 'resolved',
+        resolution_notes: 'Battery replaced under the service plan',
+        resolved_at: AT,
+        updated_at: AT,
+      },
+    ],
   },
 
   'license.created': licenceData('A software licence was created.'),

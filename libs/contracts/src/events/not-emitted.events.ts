@@ -43,13 +43,3 @@ export class AuditItemMissing {
   @NestedField(AuditRef) audit!: NamedRef;
   @NestedField(AssetRef) asset!: AssetRef;
 }
-
-@ContractSchema({ name: 'Maintenance' })
-export class Maintenance {
-  @TextField({ description: 'Id of the maintenance record.' }) id!: string;
-  @NestedField(AssetRef) asset!: AssetRef;
-  @TextField() title!: string;
-  @EnumField(['open', 'resolved']) status!: 'open' | 'resolved';
-  @TimestampField() created_at!: string;
-  @TimestampField({ nullable: true }) resolved_at!: string | null;
-}

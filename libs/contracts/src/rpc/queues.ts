@@ -3,6 +3,7 @@ import { ASSET_REQUEST_RPC } from '../asset-requests/asset-request.messages';
 import { ASSET_RPC } from '../assets/asset.messages';
 import { BOOKING_RPC } from '../bookings/booking.messages';
 import { LICENSE_RPC } from '../licenses/license.messages';
+import { MAINTENANCE_RPC } from '../maintenance/maintenance.messages';
 import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar.messages';
 import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
@@ -45,13 +46,17 @@ export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
  * `*.messages.ts` declares its messages and their entries).
  */
 
-/** The register's API queue: the public API's assets, people, members, bookings, requests, licences, reminders. */
+/**
+ * The register's API queue: the public API's assets, people, members, bookings, requests,
+ * licences, maintenance, reminders.
+ */
 export const RegisterRpc = {
   ...ASSET_RPC,
   ...PEOPLE_RPC,
   ...MEMBER_RPC,
   ...BOOKING_RPC,
   ...LICENSE_RPC,
+  ...MAINTENANCE_RPC,
   ...ASSET_REQUEST_RPC,
   ...NOTICE_RPC,
   ...REMINDER_RPC,

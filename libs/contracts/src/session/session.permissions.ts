@@ -22,6 +22,8 @@ export const CONSOLE_PERMISSIONS = [
   'bookings.manage',
   'licenses.view',
   'licenses.manage',
+  'maintenance.view',
+  'maintenance.manage',
   'reminders.view',
   'reminders.manage',
 ] as const;
@@ -39,7 +41,8 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * confirm, reject, hand out and take back, and change the booking settings. Every role sees
  * licences; owners, admins and managers add, change and delete them and assign their seats
  * (reading a product key stays the owner's and admins', decided by the register). Every role
- * sees reminders; owners, admins and managers create, change and cancel them.
+ * sees maintenance records; owners, admins and managers log, change and resolve them. Every
+ * role sees reminders; owners, admins and managers create, change and cancel them.
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -61,6 +64,8 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'bookings.manage',
     'licenses.view',
     'licenses.manage',
+    'maintenance.view',
+    'maintenance.manage',
     'reminders.view',
     'reminders.manage',
   ],
@@ -74,6 +79,7 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'bookings.view',
     'bookings.request',
     'licenses.view',
+    'maintenance.view',
     'reminders.view',
   ],
 };

@@ -50,6 +50,8 @@ const DOING: Record<ConsolePermission, string> = {
   'bookings.manage': 'confirm, reject, hand out or take back bookings, or change their settings',
   'licenses.view': 'see licences',
   'licenses.manage': 'add, change or delete licences, or assign their seats',
+  'maintenance.view': 'see maintenance records',
+  'maintenance.manage': 'log, change or resolve maintenance records',
   'reminders.view': 'see reminders',
   'reminders.manage': 'add, change or cancel reminders',
 };
