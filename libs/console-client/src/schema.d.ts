@@ -2837,7 +2837,8 @@ export interface components {
          *       "resolution_notes": null,
          *       "created_at": "2026-11-22T10:15:00.000Z",
          *       "updated_at": "2026-11-22T10:15:00.000Z",
-         *       "resolved_at": null
+         *       "resolved_at": null,
+         *       "reminder_id": "rem_01jd8z7q4f7k2m9n3p5r7t9v1w"
          *     }
          */
         Maintenance: {
@@ -2863,6 +2864,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             resolved_at: string | null;
+            /** @description The repeating reminder made with the record (`repeat` on create), about its asset; null without one. */
+            reminder_id: string | null;
         };
         MaintenancePage: {
             /** @description The items of this page, in list order. */
@@ -2873,6 +2876,15 @@ export interface components {
             pageSize: number;
             /** @description Number of items matching the query. */
             total: number;
+        };
+        ReminderRepeat: {
+            /** @description How many units between two. */
+            every: number;
+            /**
+             * @description day, week or month. Months keep the day of the month of the first occurrence, or the last day of a shorter month (31 January, 28 February, 31 March).
+             * @enum {string}
+             */
+            unit: "day" | "week" | "month";
         };
         CreateMaintenanceInput: {
             title: string;
@@ -2885,6 +2897,8 @@ export interface components {
             cost?: string | null;
             /** @description true: the asset goes to status `maintenance` in the same transaction (`asset.updated`), and back to the status it had when the last open record that put it there is resolved. Default false. */
             set_asset_status?: boolean;
+            /** @description Also make a repeating reminder about the asset, titled as the record ("service every 6 months"): first due one interval after `scheduled_for` (09:00 UTC), or after now without it; `reminder.due` at each occurrence. Its id is the record's `reminder_id`. */
+            repeat?: components["schemas"]["ReminderRepeat"];
         };
         UpdateMaintenanceInput: {
             title?: string;
@@ -2900,15 +2914,6 @@ export interface components {
             notes?: string | null;
             /** @description The final cost; left out keeps the cost the record has. */
             cost?: string | null;
-        };
-        ReminderRepeat: {
-            /** @description How many units between two. */
-            every: number;
-            /**
-             * @description day, week or month. Months keep the day of the month of the first occurrence, or the last day of a shorter month (31 January, 28 February, 31 March).
-             * @enum {string}
-             */
-            unit: "day" | "week" | "month";
         };
         /**
          * @example {

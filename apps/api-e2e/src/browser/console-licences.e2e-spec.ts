@@ -180,8 +180,12 @@ describe('licences in the console, in a browser (e2e)', () => {
     await screenshot(page, 'licences-list');
   });
 
-  it('offboards a holder through the dialog that lists their seats; the seat frees', async () => {
+  it('offboards a holder through the dialog that lists their seats, ticked by the workspace default; the seat frees', async () => {
     const holder = people[1]!;
+    // The workspace's default first: releasing seats on offboarding, ticked on Licences.
+    await open('Licences');
+    await page.getByLabel('Release a person’s seats when they are offboarded').check();
+    await page.getByText('Licence settings saved.').waitFor();
     await page.goto(`${base}/console/people/${holder.id}`);
     await page.getByRole('heading', { name: holder.full_name }).waitFor();
     await page
@@ -227,6 +231,37 @@ describe('licences in the console, in a browser (e2e)', () => {
     await screenshot(page, 'asset-warranty');
   });
 
+  it('logs a repair on the asset and resolves it; the status goes and comes back', async () => {
+    const section = page.getByRole('region', { name: 'Maintenance' });
+    const form = page.getByRole('form', { name: 'Log maintenance' });
+    await form.getByLabel('Title').fill('Hinge cracked');
+    await form.getByLabel('Type').selectOption({ label: 'Repair' });
+    await form.getByLabel(/Put the asset in maintenance/).check();
+    await form.getByRole('button', { name: 'Log maintenance' }).click();
+    await page.locator('.page-head').getByText('In maintenance').waitFor();
+    await section.getByRole('button', { name: 'Resolve Hinge cracked' }).click();
+    const resolve = page.getByRole('form', { name: 'Resolve Hinge cracked' });
+    await resolve.getByLabel('What was done').fill('Hinge replaced');
+    await resolve.getByLabel('Final cost').fill('89.00');
+    await resolve.getByRole('button', { name: 'Resolve' }).click();
+    await section.getByText('Resolution: Hinge replaced').waitFor();
+    await page.locator('.page-head').getByText('Active', { exact: true }).waitFor();
+    const [created] = await arrived<{ title: string }>('maintenance.created');
+    const [resolved] = await arrived<{ status: string; cost: string }>('maintenance.resolved');
+    expect(created!.data.title).toBe('Hinge cracked');
+    expect(resolved!.data).toMatchObject({ status: 'resolved', cost: '89.00' });
+    // A yearly service left open, with its reminder every 12 months.
+    await form.getByLabel('Title').fill('Yearly service');
+    await form.getByLabel('Type').selectOption({ label: 'Service' });
+    await form.getByLabel('Remind again every (months)').fill('12');
+    await form.getByRole('button', { name: 'Log maintenance' }).click();
+    await section.getByRole('row', { name: /Yearly service/ }).waitFor();
+    const made = (await tenant.get<{ data: Reminder[] }>('/reminders')).body.data;
+    expect(made.map((reminder) => [reminder.title, reminder.repeat])).toEqual([
+      ['Yearly service', { every: 12, unit: 'month' }],
+    ]);
+  });
+
   it('adds a monthly reminder on the asset that fires twice across two months', async () => {
     await page.getByRole('link', { name: 'Add reminder' }).click();
     await page.getByLabel('What to do').fill('Check the battery');
@@ -236,7 +271,9 @@ describe('licences in the console, in a browser (e2e)', () => {
     await page.getByRole('button', { name: 'Add reminder' }).click();
     await page.getByRole('heading', { name: 'Check the battery' }).waitFor();
     await page.getByText('Every month').waitFor();
-    const shown = (await tenant.get<{ data: Reminder[] }>('/reminders')).body.data[0]!;
+    const shown = (await tenant.get<{ data: Reminder[] }>('/reminders')).body.data.find(
+      (reminder) => reminder.title === 'Check the battery',
+    )!;
     const first = new Date(shown.due_at);
     const second = new Date(shown.next_due_at ?? '');
     for (const at of [first, second]) {
@@ -269,6 +306,7 @@ describe('licences in the console, in a browser (e2e)', () => {
     await panel.getByRole('link', { name: 'ThinkPad X1' }).waitFor();
     await panel.getByRole('link', { name: 'Figma Organization' }).waitFor();
     await panel.getByRole('link', { name: 'Return the projector' }).waitFor();
+    await panel.getByText('· Yearly service').waitFor();
     await screenshot(page, 'overview-due-soon');
   });
 });

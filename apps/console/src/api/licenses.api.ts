@@ -7,6 +7,8 @@ import type {
   LicensePage,
   LicenseSeat,
   LicenseSeatInput,
+  LicenseSettings,
+  LicenseSettingsChanges,
 } from '@custodian/console-client';
 import { client, send } from './client';
 
@@ -78,6 +80,22 @@ export function releaseSeat(id: string, seatId: string): Promise<LicenseSeat> {
     client.DELETE('/console/api/licenses/{id}/seats/{seatId}', {
       params: { path: { id, seatId } },
     }),
+    'licenses.manage',
+  );
+}
+
+export function getLicenseSettings(): Promise<LicenseSettings> {
+  return send(
+    'see licence settings',
+    client.GET('/console/api/settings/licenses'),
+    'licenses.view',
+  );
+}
+
+export function updateLicenseSettings(changes: LicenseSettingsChanges): Promise<LicenseSettings> {
+  return send(
+    'change licence settings',
+    client.PATCH('/console/api/settings/licenses', { body: changes }),
     'licenses.manage',
   );
 }

@@ -8,6 +8,7 @@ import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { ExpiryBadge } from '../shared/expiry-badge';
+import { LicenseSettingsCard } from './license-settings-card';
 import { seatShare, seatsText } from './license-values';
 import { licenseQueries } from './licenses.queries';
 
@@ -133,6 +134,7 @@ export function LicensesPage() {
           </>
         )}
       </QueryState>
+      <LicenseSettingsCard />
     </div>
   );
 }

@@ -13,10 +13,12 @@ import {
   createLicense,
   deleteLicense,
   getLicense,
+  getLicenseSettings,
   listLicenses,
   listSeats,
   releaseSeat,
   updateLicense,
+  updateLicenseSettings,
 } from '../api/licenses.api';
 import { QUERY_ROOT, invalidateRoots } from '../shared/query-keys';
 
@@ -33,7 +35,17 @@ export const licenseQueries = {
     queryOptions({ queryKey: licenseKeys.detail(id), queryFn: () => getLicense(id) }),
   seats: (id: string) =>
     queryOptions({ queryKey: licenseKeys.seats(id), queryFn: () => listSeats(id) }),
+  settings: () =>
+    queryOptions({ queryKey: [QUERY_ROOT.licenseSettings], queryFn: getLicenseSettings }),
 };
+
+export function useSaveLicenseSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: updateLicenseSettings,
+    onSuccess: () => invalidateRoots(client, [QUERY_ROOT.licenseSettings, QUERY_ROOT.activity]),
+  });
+}
 
 // A seat shows on its holder's page too; a licence's name on the seats there.
 const CHANGED_BY_LICENSE_WRITES = [

@@ -27,6 +27,7 @@ const open: Maintenance = {
   created_at: '2026-11-28T10:00:00.000Z',
   updated_at: '2026-11-28T10:00:00.000Z',
   resolved_at: null,
+  reminder_id: null,
 };
 const page = (data: Maintenance[]) => ({ data, page: 1, pageSize: 20, total: data.length });
 

@@ -212,6 +212,21 @@ function LogForm({ assetId }: { assetId: string }) {
         />
       </div>
       <div className="field">
+        <label htmlFor="maintenance-repeat">Remind again every (months)</label>
+        <input
+          id="maintenance-repeat"
+          type="number"
+          min={1}
+          max={365}
+          aria-describedby="maintenance-repeat-hint"
+          value={form.repeatMonths}
+          onChange={(event) => set('repeatMonths', event.target.value)}
+        />
+        <p id="maintenance-repeat-hint" className="hint">
+          Empty: no reminder. A number makes a repeating reminder about this asset.
+        </p>
+      </div>
+      <div className="field">
         <label className="inline">
           <input
             type="checkbox"

@@ -29,6 +29,7 @@ describe('maintenance values', () => {
         scheduledFor: '2026-12-02',
         cost: '80',
         setAssetStatus: true,
+        repeatMonths: ' 6 ',
       }),
     ).toEqual({
       input: {
@@ -38,7 +39,11 @@ describe('maintenance values', () => {
         scheduled_for: '2026-12-02',
         cost: '80',
         set_asset_status: true,
+        repeat: { every: 6, unit: 'month' },
       },
+    });
+    expect(maintenanceInput({ ...EMPTY_FORM, title: 'x', repeatMonths: '0' })).toEqual({
+      problem: 'Remind again every: a whole number of months from 1 to 365.',
     });
     expect(maintenanceInput({ ...EMPTY_FORM, title: ' ' })).toEqual({
       problem: 'Give it a title.',

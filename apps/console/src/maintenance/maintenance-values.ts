@@ -49,6 +49,8 @@ export interface MaintenanceForm {
   scheduledFor: string;
   cost: string;
   setAssetStatus: boolean;
+  /** Months between the repeating reminder's occurrences ("service every 6 months"), or ''. */
+  repeatMonths: string;
 }
 
 export const EMPTY_FORM: MaintenanceForm = {
@@ -58,6 +60,7 @@ export const EMPTY_FORM: MaintenanceForm = {
   scheduledFor: '',
   cost: '',
   setAssetStatus: false,
+  repeatMonths: '',
 };
 
 /** A typed cost as the API takes it ("1,299.5" → "1299.5"), '' for none, or null if not one. */
@@ -82,6 +85,13 @@ export function maintenanceInput(
   if (form.scheduledFor) input.scheduled_for = form.scheduledFor;
   if (cost) input.cost = cost;
   if (form.setAssetStatus) input.set_asset_status = true;
+  if (form.repeatMonths.trim()) {
+    const every = Number(form.repeatMonths.trim());
+    if (!Number.isInteger(every) || every < 1 || every > 365) {
+      return { problem: 'Remind again every: a whole number of months from 1 to 365.' };
+    }
+    input.repeat = { every, unit: 'month' };
+  }
   return { input };
 }
 

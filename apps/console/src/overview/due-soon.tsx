@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { assetQueries } from '../assets/assets.queries';
 import { licenseQueries } from '../licenses/licenses.queries';
+import { maintenanceQueries } from '../maintenance/maintenance.queries';
 import { reminderQueries } from '../reminders/reminders.queries';
 import { subjectOf } from '../reminders/reminder-values';
 import { ExpiryBadge } from '../shared/expiry-badge';
@@ -23,8 +24,8 @@ export function dayFrom(now: Date, days: number): string {
 
 /**
  * The overview's "Due soon": warranties and licences ending within 30 days (or ended), the
- * reminders due this week, each list the few soonest and a link to the rest. Only what the
- * member's role may see.
+ * reminders due this week, the maintenance still open; each list the few soonest and a link to
+ * the rest. Only what the member's role may see.
  */
 export function DueSoon() {
   const { session } = useSession();
@@ -33,6 +34,7 @@ export function DueSoon() {
   const assetsShown = can(session, 'assets.view');
   const licencesShown = can(session, 'licenses.view');
   const remindersShown = can(session, 'reminders.view');
+  const maintenanceShown = can(session, 'maintenance.view');
   const warranties = useQuery({
     ...assetQueries.list({ page: 1, pageSize: SHOWN, warranty_expires_before: until }),
     enabled: assetsShown,
@@ -53,7 +55,11 @@ export function DueSoon() {
     }),
     enabled: remindersShown,
   });
-  if (!assetsShown && !licencesShown && !remindersShown) return null;
+  const openMaintenance = useQuery({
+    ...maintenanceQueries.list({ status: 'open', pageSize: String(SHOWN) }),
+    enabled: maintenanceShown,
+  });
+  if (!assetsShown && !licencesShown && !remindersShown && !maintenanceShown) return null;
   return (
     <section className="card due-soon" aria-labelledby="due-soon">
       <h2 id="due-soon">Due soon</h2>
@@ -112,6 +118,25 @@ export function DueSoon() {
             {(reminders.data?.total ?? 0) > SHOWN && (
               <p className="hint">
                 <Link to="/reminders?status=scheduled">All reminders</Link>
+              </p>
+            )}
+          </div>
+        )}
+        {maintenanceShown && (
+          <div>
+            <h3>Open maintenance</h3>
+            {openMaintenance.data?.data.length === 0 && <p className="muted">Nothing open.</p>}
+            <ul className="plain-list">
+              {openMaintenance.data?.data.map((record) => (
+                <li key={record.id}>
+                  <Link to={`/assets/${record.asset.id}`}>{record.asset.name}</Link>
+                  <span className="muted"> · {record.title}</span>
+                </li>
+              ))}
+            </ul>
+            {(openMaintenance.data?.total ?? 0) > SHOWN && (
+              <p className="hint">
+                <Link to="/maintenance">All open maintenance</Link>
               </p>
             )}
           </div>

@@ -2,6 +2,7 @@ import type { Person } from '@custodian/console-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { getLicenseSettings } from '../api/licenses.api';
 import { ActivityList } from '../activity/activity-list';
 import { HeldSeats } from '../shared/held-seats';
 import { BookingsSection } from '../bookings/bookings-section';
@@ -9,6 +10,7 @@ import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime, plural } from '../shared/format';
 import { Notice } from '../shared/notices';
 import { can } from '../shared/permissions';
+import { QUERY_ROOT } from '../shared/query-keys';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
@@ -55,7 +57,14 @@ function PersonDetails({ person }: { person: Person }) {
   const manage = can(session, 'people.manage');
   const [confirming, setConfirming] = useState(false);
   const [offboarded, setOffboarded] = useState<string | null>(null);
-  const [releaseSeats, setReleaseSeats] = useState(true);
+  const [releaseSeats, setReleaseSeats] = useState<boolean | null>(null);
+  // The dialog starts from the workspace's default (GET /settings/licenses).
+  const licenceSettings = useQuery({
+    queryKey: [QUERY_ROOT.licenseSettings],
+    queryFn: getLicenseSettings,
+    enabled: can(session, 'licenses.view') && person.seats.length > 0,
+  });
+  const release = releaseSeats ?? licenceSettings.data?.release_on_offboard ?? false;
   const seats = person.seats;
   const offboarding = useSavePerson();
 
@@ -65,7 +74,7 @@ function PersonDetails({ person }: { person: Person }) {
         id: person.id,
         changes: {
           status: 'inactive',
-          ...(seats.length > 0 && releaseSeats ? { release_licenses: true } : {}),
+          ...(seats.length > 0 ? { release_licenses: release } : {}),
         },
       },
       {
@@ -168,7 +177,7 @@ function PersonDetails({ person }: { person: Person }) {
             <label className="checkbox">
               <input
                 type="checkbox"
-                checked={releaseSeats}
+                checked={release}
                 onChange={(event) => setReleaseSeats(event.target.checked)}
               />{' '}
               Release {seats.length === 1 ? 'it' : 'them'} with the offboarding

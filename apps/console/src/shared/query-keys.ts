@@ -15,6 +15,7 @@ export const QUERY_ROOT = {
   deliveries: 'deliveries',
   keys: 'keys',
   licenses: 'licenses',
+  licenseSettings: 'license-settings',
   maintenance: 'maintenance',
   members: 'members',
   people: 'people',

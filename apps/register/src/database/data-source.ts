@@ -40,6 +40,7 @@ import { MaintenanceEntity } from '../maintenance/maintenance.entity';
 import { AssetWarranty1764500000000 } from './migrations/1764500000000-AssetWarranty';
 import { CreateReminders1764520000000 } from './migrations/1764520000000-CreateReminders';
 import { LicenseSettings1764540000000 } from './migrations/1764540000000-LicenseSettings';
+import { MaintenanceReminder1764550000000 } from './migrations/1764550000000-MaintenanceReminder';
 import { LicenseSettingsEntity } from '../licenses/license-settings.entity';
 import { ReminderEntity } from '../reminders/reminder.entity';
 import { NoticeSettingsEntity } from '../notices/notice-settings.entity';
@@ -102,6 +103,7 @@ export function registerDataSource(
       AssetWarranty1764500000000,
       CreateReminders1764520000000,
       LicenseSettings1764540000000,
+      MaintenanceReminder1764550000000,
     ],
     entities: [
       CategoryEntity,

@@ -58,4 +58,8 @@ export class MaintenanceEntity {
 
   @Column({ type: 'timestamptz', nullable: true })
   resolved_at!: Date | null;
+
+  /** The repeating reminder made with the record (`repeat`), if any. */
+  @Column({ type: 'text', nullable: true })
+  reminder_id!: string | null;
 }

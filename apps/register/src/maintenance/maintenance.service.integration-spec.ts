@@ -23,7 +23,8 @@ import { registerDataSource } from '../database/data-source';
 import { migrateRegister } from '../migrate';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
-import { MaintenanceService } from './maintenance.service';
+import { RemindersService } from '../reminders/reminders.service';
+import { MaintenanceService, firstRepeat } from './maintenance.service';
 
 /**
  * Maintenance records on a fresh migrated database: logging, listing, changing, resolving once,
@@ -36,6 +37,7 @@ let db: DataSource;
 let maintenance: MaintenanceService;
 let assets: AssetsService;
 let bin: AssetBin;
+let reminders: RemindersService;
 
 const writer = new OutboxWriter('register');
 const activity = new ActivityLog('register');
@@ -47,7 +49,8 @@ beforeAll(async () => {
   const writes = new WriteTransactions(db);
   assets = new AssetsService(reads, writes, writer, activity);
   bin = new AssetBin(reads, writes, writer, activity, { BIN_RETENTION_DAYS: 30 });
-  maintenance = new MaintenanceService(reads, writes, writer, activity, assets);
+  reminders = new RemindersService(reads, writes, activity);
+  maintenance = new MaintenanceService(reads, writes, writer, activity, assets, reminders);
 }, 30_000);
 
 afterAll(() => store?.close());
@@ -82,6 +85,41 @@ async function events(
 }
 
 describe('maintenance records', () => {
+  it('makes its repeating reminder about the asset in the same transaction', async () => {
+    const ws = workspace();
+    const forklift = await ws.asset({ name: 'Forklift' });
+    const record = await ws.log(forklift.id, {
+      title: 'Service the forklift',
+      type: 'service',
+      scheduled_for: '2099-01-15',
+      repeat: { every: 6, unit: 'month' },
+    });
+    expect(record.reminder_id).toMatch(/^rem_/);
+    const reminder = await reminders.get(ws.key, record.reminder_id ?? '');
+    expect(reminder).toMatchObject({
+      title: 'Service the forklift',
+      status: 'scheduled',
+      due_at: '2099-07-15T09:00:00.000Z',
+      next_due_at: '2100-01-15T09:00:00.000Z',
+      repeat: { every: 6, unit: 'month' },
+      asset: { id: forklift.id, name: 'Forklift' },
+    });
+    // Without a day planned: six months from now; a day long past: the first still ahead.
+    const now = new Date('2027-03-10T12:00:00.000Z');
+    expect(firstRepeat(null, { every: 6, unit: 'month' }, now).toISOString()).toBe(
+      '2027-09-10T12:00:00.000Z',
+    );
+    expect(firstRepeat('2025-01-01', { every: 6, unit: 'month' }, now).toISOString()).toBe(
+      '2027-07-01T09:00:00.000Z',
+    );
+    // A bad repeat is refused with nothing written.
+    const before = (await maintenance.list(ws.key, {})).total;
+    await expect(
+      ws.log(forklift.id, { title: 'X', type: 'service', repeat: { every: 0, unit: 'month' } }),
+    ).rejects.toThrow('repeat.every must not be less than 1');
+    expect((await maintenance.list(ws.key, {})).total).toBe(before);
+  });
+
   it('logs, changes and resolves a record, each in the feed, with maintenance.* events', async () => {
     const ws = workspace();
     const asset = await ws.asset({ name: 'MacBook Pro' });

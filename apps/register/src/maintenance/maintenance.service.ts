@@ -12,6 +12,7 @@ import {
   type Page,
   type ResolveMaintenanceInput,
   type UpdateMaintenanceInput,
+  type ReminderRepeat,
 } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
 import {
@@ -26,6 +27,8 @@ import type { EntityManager } from 'typeorm';
 import { assetNotFound } from '../assets/asset.store';
 import { AssetsService } from '../assets/assets.service';
 import { pageParams } from '../listing/page-params';
+import { occurrenceAt } from '../reminders/occurrences';
+import { RemindersService } from '../reminders/reminders.service';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import {
@@ -62,6 +65,7 @@ export class MaintenanceService {
     private readonly outbox: OutboxWriter,
     private readonly activity: ActivityLog,
     private readonly assets: AssetsService,
+    private readonly reminders: RemindersService,
   ) {}
 
   get(caller: CallerContext, id: string): Promise<Maintenance> {
@@ -132,6 +136,18 @@ export class MaintenanceService {
         created_by: caller.keyId,
       });
       if (takeStatus) await this.assets.updateIn(tx, caller, asset.id, { status: 'maintenance' });
+      if (input.repeat) {
+        const reminder = await this.reminders.createIn(tx, caller, {
+          title: input.title.trim(),
+          due_at: firstRepeat(input.scheduled_for ?? null, input.repeat).toISOString(),
+          repeat: input.repeat,
+          asset_id: asset.id,
+        });
+        await tx.query(`UPDATE register.maintenance SET reminder_id = $2 WHERE id = $1`, [
+          id,
+          reminder.id,
+        ]);
+      }
       const record = toMaintenance(await findMaintenanceRow(tx, workspaceId, id));
       await this.outbox.write(tx, workspaceId, 'maintenance.created', record);
       await this.record(tx, caller, record, 'created', maintenanceChanges(null, record));
@@ -261,4 +277,20 @@ function maintenanceChanges(before: Maintenance | null, after: Maintenance): Act
     status: (record) => record.status,
     resolution_notes: (record) => record.resolution_notes,
   });
+}
+
+/**
+ * The first occurrence of a maintenance record's repeating reminder: one interval after the
+ * day the work is planned for (09:00 UTC), or after now; the first still ahead when that day
+ * is long past (a record logged late does not fire a backlog).
+ */
+export function firstRepeat(
+  scheduledFor: string | null,
+  repeat: ReminderRepeat,
+  now: Date = new Date(),
+): Date {
+  const anchor = scheduledFor ? new Date(`${scheduledFor}T09:00:00.000Z`) : now;
+  let index = 1;
+  while (occurrenceAt(anchor, repeat, index).getTime() <= now.getTime()) index += 1;
+  return occurrenceAt(anchor, repeat, index);
 }

@@ -20,6 +20,7 @@ export type MaintenanceRow = Omit<MaintenanceEntity, 'created_by'> & {
 const COLUMNS = `m.id, m.workspace_id, m.asset_id, m.title, m.type, m.notes,
   to_char(m.scheduled_for, 'YYYY-MM-DD') AS scheduled_for, m.cost::text AS cost, m.status,
   m.asset_status_before, m.resolution_notes, m.created_at, m.updated_at, m.resolved_at,
+  m.reminder_id,
   coalesce(a.name, d.name) AS asset_name, coalesce(a.asset_tag, d.asset_tag) AS asset_tag`;
 const JOINS = `FROM register.maintenance m
   LEFT JOIN register.assets a ON a.id = m.asset_id
@@ -71,6 +72,7 @@ export function toMaintenance(row: MaintenanceRow): Maintenance {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     resolved_at: row.resolved_at?.toISOString() ?? null,
+    reminder_id: row.reminder_id,
   };
 }
 

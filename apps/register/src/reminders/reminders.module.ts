@@ -8,5 +8,6 @@ import { RemindersService } from './reminders.service';
   imports: [DueDatesModule],
   controllers: [RemindersRpcController],
   providers: [RemindersService, ReminderDueDates],
+  exports: [RemindersService],
 })
 export class RemindersModule {}

@@ -80,28 +80,39 @@ export class RemindersService {
       );
     }
     const dueAt = futureDue(input.due_at, now);
+    return this.writes.run(caller.workspaceId, (tx) => this.createIn(tx, caller, input, dueAt));
+  }
+
+  /**
+   * POST /reminders inside a transaction someone else runs (a maintenance record's repeating
+   * reminder): the same row, notice and feed entry, rolled back with the caller's work.
+   */
+  async createIn(
+    tx: EntityManager,
+    caller: CallerContext,
+    input: CreateReminderInput,
+    dueAt: Date = new Date(input.due_at),
+  ): Promise<Reminder> {
     const workspaceId = caller.workspaceId;
-    return this.writes.run(workspaceId, async (tx) => {
-      await assertSubject(tx, workspaceId, input);
-      const id = newId('rem');
-      await insertReminder(tx, {
-        id,
-        workspace_id: workspaceId,
-        title: input.title.trim(),
-        notes: input.notes ?? null,
-        due_at: dueAt,
-        repeat_every: input.repeat?.every ?? null,
-        repeat_unit: input.repeat?.unit ?? null,
-        asset_id: input.asset_id ?? null,
-        person_id: input.person_id ?? null,
-        license_id: input.license_id ?? null,
-      });
-      // Its notice right after its row (ADR 0020): the new row is this transaction's alone.
-      await armReminder(tx, workspaceId, id, dueAt);
-      const reminder = toReminder(await findReminderRow(tx, workspaceId, id));
-      await this.record(tx, caller, reminder, 'created', reminderChanges(null, reminder));
-      return reminder;
+    await assertSubject(tx, workspaceId, input);
+    const id = newId('rem');
+    await insertReminder(tx, {
+      id,
+      workspace_id: workspaceId,
+      title: input.title.trim(),
+      notes: input.notes ?? null,
+      due_at: dueAt,
+      repeat_every: input.repeat?.every ?? null,
+      repeat_unit: input.repeat?.unit ?? null,
+      asset_id: input.asset_id ?? null,
+      person_id: input.person_id ?? null,
+      license_id: input.license_id ?? null,
     });
+    // Its notice right after its row (ADR 0020): the new row is this transaction's alone.
+    await armReminder(tx, workspaceId, id, dueAt);
+    const reminder = toReminder(await findReminderRow(tx, workspaceId, id));
+    await this.record(tx, caller, reminder, 'created', reminderChanges(null, reminder));
+    return reminder;
   }
 
   update(

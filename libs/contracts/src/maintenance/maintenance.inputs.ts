@@ -1,6 +1,7 @@
 import { IsBoolean } from 'class-validator';
-import { DateField, EnumField, Field, TextField } from '../fields/field.decorators';
+import { DateField, EnumField, Field, NestedField, TextField } from '../fields/field.decorators';
 import { LICENSE_COST_PATTERN } from '../licenses/license.constants';
+import { ReminderRepeat } from '../reminders/reminder.views';
 import {
   MAINTENANCE_STATUSES,
   MAINTENANCE_TYPES,
@@ -30,6 +31,14 @@ export class CreateMaintenanceInput {
       'Default false.',
   })
   set_asset_status?: boolean;
+  @NestedField(ReminderRepeat, {
+    optional: true,
+    description:
+      'Also make a repeating reminder about the asset, titled as the record ("service every 6 ' +
+      'months"): first due one interval after `scheduled_for` (09:00 UTC), or after now without ' +
+      "it; `reminder.due` at each occurrence. Its id is the record's `reminder_id`.",
+  })
+  repeat?: ReminderRepeat;
 }
 
 /** Body of PATCH /maintenance/{id}: partial; `null` clears (but not title or type). */

@@ -31,6 +31,7 @@ export const MAINTENANCE_EXAMPLE = {
   created_at: '2026-11-22T10:15:00.000Z',
   updated_at: '2026-11-22T10:15:00.000Z',
   resolved_at: null,
+  reminder_id: 'rem_01jd8z7q4f7k2m9n3p5r7t9v1w',
 };
 
 /**
@@ -61,6 +62,13 @@ export class Maintenance {
   @TimestampField() created_at!: string;
   @TimestampField() updated_at!: string;
   @TimestampField({ nullable: true }) resolved_at!: string | null;
+  @TextField({
+    nullable: true,
+    description:
+      'The repeating reminder made with the record (`repeat` on create), about its asset; ' +
+      'null without one.',
+  })
+  reminder_id!: string | null;
 }
 
 export const MaintenancePage = pageOf(Maintenance, { name: 'MaintenancePage' });
