@@ -303,10 +303,13 @@ describe('licences in the console, in a browser (e2e)', () => {
     });
     await open('Overview');
     const panel = page.getByRole('region', { name: 'Due soon' });
-    await panel.getByRole('link', { name: 'ThinkPad X1' }).waitFor();
-    await panel.getByRole('link', { name: 'Figma Organization' }).waitFor();
-    await panel.getByRole('link', { name: 'Return the projector' }).waitFor();
-    await panel.getByText('· Yearly service').waitFor();
+    const column = (name: string) => panel.getByRole('region', { name });
+    await column('Warranties ending').getByRole('link', { name: 'ThinkPad X1' }).waitFor();
+    await column('Licences ending').getByRole('link', { name: 'Figma Organization' }).waitFor();
+    await column('Reminders this week')
+      .getByRole('link', { name: 'Return the projector' })
+      .waitFor();
+    await column('Open maintenance').getByText('· Yearly service').waitFor();
     await screenshot(page, 'overview-due-soon');
   });
 });

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Notice, ErrorNotice } from '../shared/notices';
 import { can } from '../shared/permissions';
 import { QueryState } from '../shared/query-state';
@@ -13,7 +14,6 @@ import { licenseQueries, useSaveLicenseSettings } from './licenses.queries';
 export function LicenseSettingsCard() {
   const { session } = useSession();
   const settings = useQuery(licenseQueries.settings());
-  const saving = useSaveLicenseSettings();
   const manage = can(session, 'licenses.manage');
   return (
     <section className="card" aria-labelledby="license-settings">
@@ -21,23 +21,7 @@ export function LicenseSettingsCard() {
       <QueryState query={settings} what="the licence settings">
         {(shown) =>
           manage ? (
-            <>
-              <label className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={shown.release_on_offboard}
-                  disabled={saving.isPending}
-                  onChange={(event) => saving.mutate({ release_on_offboard: event.target.checked })}
-                />{' '}
-                Release a person’s seats when they are offboarded
-              </label>
-              <p className="hint">
-                The API does the same when an offboarding does not say (
-                <code>release_licenses</code>).
-              </p>
-              {saving.isSuccess && <Notice tone="success">Licence settings saved.</Notice>}
-              <ErrorNotice error={saving.error} />
-            </>
+            <ReleaseToggle initial={shown.release_on_offboard} />
           ) : (
             <p>
               {shown.release_on_offboard
@@ -48,5 +32,33 @@ export function LicenseSettingsCard() {
         }
       </QueryState>
     </section>
+  );
+}
+
+/** The setting as a checkbox, saved as it is ticked; it shows the new state at once. */
+function ReleaseToggle({ initial }: { initial: boolean }) {
+  const [checked, setChecked] = useState(initial);
+  const saving = useSaveLicenseSettings();
+  return (
+    <>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={checked}
+          disabled={saving.isPending}
+          onChange={(event) => {
+            const next = event.target.checked;
+            setChecked(next);
+            saving.mutate({ release_on_offboard: next }, { onError: () => setChecked(!next) });
+          }}
+        />{' '}
+        Release a person’s seats when they are offboarded
+      </label>
+      <p className="hint">
+        The API does the same when an offboarding does not say (<code>release_licenses</code>).
+      </p>
+      {saving.isSuccess && <Notice tone="success">Licence settings saved.</Notice>}
+      <ErrorNotice error={saving.error} />
+    </>
   );
 }

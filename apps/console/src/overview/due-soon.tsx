@@ -65,8 +65,8 @@ export function DueSoon() {
       <h2 id="due-soon">Due soon</h2>
       <div className="due-soon-columns">
         {assetsShown && (
-          <div>
-            <h3>Warranties ending</h3>
+          <section aria-labelledby="due-warranties">
+            <h3 id="due-warranties">Warranties ending</h3>
             {warranties.data?.data.length === 0 && <p className="muted">None in 30 days.</p>}
             <ul className="plain-list">
               {warranties.data?.data.map((asset) => (
@@ -78,11 +78,11 @@ export function DueSoon() {
             {(warranties.data?.total ?? 0) > SHOWN && (
               <p className="hint">and {(warranties.data?.total ?? 0) - SHOWN} more</p>
             )}
-          </div>
+          </section>
         )}
         {licencesShown && (
-          <div>
-            <h3>Licences ending</h3>
+          <section aria-labelledby="due-licences">
+            <h3 id="due-licences">Licences ending</h3>
             {licences.data?.data.length === 0 && <p className="muted">None in 30 days.</p>}
             <ul className="plain-list">
               {licences.data?.data.map((license) => (
@@ -97,11 +97,11 @@ export function DueSoon() {
                 <Link to="/licenses">All licences</Link>
               </p>
             )}
-          </div>
+          </section>
         )}
         {remindersShown && (
-          <div>
-            <h3>Reminders this week</h3>
+          <section aria-labelledby="due-reminders">
+            <h3 id="due-reminders">Reminders this week</h3>
             {reminders.data?.data.length === 0 && <p className="muted">Nothing due.</p>}
             <ul className="plain-list">
               {reminders.data?.data.map((reminder) => {
@@ -120,11 +120,11 @@ export function DueSoon() {
                 <Link to="/reminders?status=scheduled">All reminders</Link>
               </p>
             )}
-          </div>
+          </section>
         )}
         {maintenanceShown && (
-          <div>
-            <h3>Open maintenance</h3>
+          <section aria-labelledby="due-maintenance">
+            <h3 id="due-maintenance">Open maintenance</h3>
             {openMaintenance.data?.data.length === 0 && <p className="muted">Nothing open.</p>}
             <ul className="plain-list">
               {openMaintenance.data?.data.map((record) => (
@@ -139,7 +139,7 @@ export function DueSoon() {
                 <Link to="/maintenance">All open maintenance</Link>
               </p>
             )}
-          </div>
+          </section>
         )}
       </div>
     </section>
