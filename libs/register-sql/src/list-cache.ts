@@ -85,7 +85,12 @@ export class ListCache {
 }
 
 function entryId(key: ListKey): string {
-  return JSON.stringify([key.kind, key.workspaceId, key.status, key.search, key.assignedToId,
+  return JSON.stringify([
+    key.kind,
+    key.workspaceId,
+    key.status,
+    key.search,
+    key.assignedToId,
     key.warrantyExpiresBefore,
   ]);
 }

@@ -116,9 +116,7 @@ export function listSql(
     conditions.push(`${alias}.assigned_to_id = ${param(filter.assignedToId)}`);
   }
   if (filter.warrantyExpiresBefore) {
-    conditions.push(
-      `${alias}.warranty_expires_on < ${param(filter.warrantyExpiresBefore)}::date`,
-    );
+    conditions.push(`${alias}.warranty_expires_on < ${param(filter.warrantyExpiresBefore)}::date`);
   }
   const filtered = conditions.length > 0;
   const countParams = [...params];
