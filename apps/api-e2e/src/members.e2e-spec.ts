@@ -634,6 +634,7 @@ describe('members and invitations (e2e)', () => {
         statusCode: 400,
         message: 'owner_email must be an e-mail address',
       });
-    });
+      // A CLI process of its own: seconds on a loaded machine, as the tests above allow.
+    }, 20_000);
   });
 });
