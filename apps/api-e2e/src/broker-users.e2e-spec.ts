@@ -73,7 +73,7 @@ describe('each app on RabbitMQ as its own user (e2e, real processes)', () => {
     await stack.stop();
     await receiver.stop();
     await vhost.drop();
-  });
+  }, 30_000);
 
   it('every app is ready: its /health finds RabbitMQ up, every channel set up', async () => {
     for (const app of ['gateway', 'register', 'worker'] as const) {

@@ -65,6 +65,7 @@ function PersonDetails({ person }: { person: Person }) {
     enabled: can(session, 'licenses.view') && person.seats.length > 0,
   });
   const release = releaseSeats ?? licenceSettings.data?.release_on_offboard ?? false;
+  // The seats' checkbox shows once the default is known, so it never flips under a hand.
   const seats = person.seats;
   const offboarding = useSavePerson();
 
@@ -168,7 +169,7 @@ function PersonDetails({ person }: { person: Person }) {
           <code>employee.offboarded</code> webhook fires. Editing them can make them active again.
         </p>
         <StillHeld personId={person.id} />
-        {seats.length > 0 && (
+        {seats.length > 0 && !licenceSettings.isLoading && (
           <div className="offboard-seats">
             <p>
               <strong>They hold {plural(seats.length, 'licence seat', 'licence seats')}:</strong>{' '}
