@@ -12,6 +12,9 @@ const BURST = 80;
  */
 describe('a burst of password sign-ins does not stall the console (e2e)', () => {
   const stack = new TestStack({
+    // 80 checks one at a time last seconds, more on a loaded CI machine: each sign-in must be
+    // answered (401), not given up on at the default 4 s (a 504 is not what this test is about).
+    registerTimeoutMs: 30_000,
     env: {
       PASSWORD_CONCURRENCY: '1',
       // The burst must reach the register: no per-address or per-account refusal first.
