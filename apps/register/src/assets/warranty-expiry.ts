@@ -1,9 +1,10 @@
 import { SYSTEM_ACTOR, type WarrantyNotice } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
-import { ActivityLog, queryRows } from '@custodian/persistence';
+import { ActivityLog } from '@custodian/persistence';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DueDateEngine, type DueNotice, type DueOutcome } from '../due-dates/due-date-engine';
+import { lockNoticeSubject } from '../due-dates/due-notice.store';
 import {
   armExpiry,
   settleExpiry,
@@ -79,25 +80,18 @@ async function lockWarranty(
   tx: EntityManager,
   notice: DueNotice,
 ): Promise<(ExpiryState & { name: string; asset_tag: string }) | 'busy' | 'obsolete'> {
-  const [locked] = await queryRows<{
+  // Not in register.assets: deleted (its notices were cancelled with it): obsolete.
+  const locked = await lockNoticeSubject<{
     name: string;
     asset_tag: string;
     warranty_expires_on: string | null;
   }>(
     tx,
-    `SELECT name, asset_tag, to_char(warranty_expires_on, 'YYYY-MM-DD') AS warranty_expires_on
-       FROM register.assets WHERE id = $1 AND workspace_id = $2 FOR UPDATE SKIP LOCKED`,
-    [notice.subjectId, notice.workspaceId],
+    notice,
+    'register.assets',
+    `name, asset_tag, to_char(warranty_expires_on, 'YYYY-MM-DD') AS warranty_expires_on`,
   );
-  if (!locked) {
-    const [exists] = await queryRows<{ id: string }>(
-      tx,
-      `SELECT id FROM register.assets WHERE id = $1 AND workspace_id = $2`,
-      [notice.subjectId, notice.workspaceId],
-    );
-    // Not in register.assets: deleted (its notices were cancelled with it).
-    return exists ? 'busy' : 'obsolete';
-  }
+  if (typeof locked === 'string') return locked;
   if (locked.warranty_expires_on === null) return 'obsolete';
   return { expiresOn: locked.warranty_expires_on, name: locked.name, asset_tag: locked.asset_tag };
 }

@@ -181,3 +181,29 @@ export async function recordFailure(
     [id, failure.error, failure.retryAt, failure.giveUp, failure.now],
   );
 }
+
+/**
+ * A handler's lock of its notice's record (`table`, by the notice's subject id and workspace):
+ * its `columns` when locked, `busy` when a write holds the row (SKIP LOCKED, so the engine
+ * never waits while it holds the notice: ADR 0020; tried again), `obsolete` when the record
+ * is gone.
+ */
+export async function lockNoticeSubject<T>(
+  tx: EntityManager,
+  notice: { subjectId: string; workspaceId: string },
+  table: string,
+  columns: string,
+): Promise<T | 'busy' | 'obsolete'> {
+  const [locked] = await queryRows<T>(
+    tx,
+    `SELECT ${columns} FROM ${table} WHERE id = $1 AND workspace_id = $2 FOR UPDATE SKIP LOCKED`,
+    [notice.subjectId, notice.workspaceId],
+  );
+  if (locked) return locked;
+  const [exists] = await queryRows<{ id: string }>(
+    tx,
+    `SELECT id FROM ${table} WHERE id = $1 AND workspace_id = $2`,
+    [notice.subjectId, notice.workspaceId],
+  );
+  return exists ? 'busy' : 'obsolete';
+}

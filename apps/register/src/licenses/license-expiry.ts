@@ -1,9 +1,10 @@
 import { SYSTEM_ACTOR, type LicenseExpiry } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
-import { ActivityLog, queryRows } from '@custodian/persistence';
+import { ActivityLog } from '@custodian/persistence';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DueDateEngine, type DueNotice, type DueOutcome } from '../due-dates/due-date-engine';
+import { lockNoticeSubject } from '../due-dates/due-notice.store';
 import {
   armExpiry,
   settleExpiry,
@@ -72,20 +73,13 @@ export class LicenseExpiryDueDates implements OnModuleInit {
 
 /** The licence's row, locked (busy when a write holds it), and its date. */
 async function lockExpiry(tx: EntityManager, notice: DueNotice): Promise<ExpiryState> {
-  const [locked] = await queryRows<{ expires_on: string | null; deleted_at: Date | null }>(
+  const locked = await lockNoticeSubject<{ expires_on: string | null; deleted_at: Date | null }>(
     tx,
-    `SELECT to_char(expires_on, 'YYYY-MM-DD') AS expires_on, deleted_at FROM register.licenses
-      WHERE id = $1 AND workspace_id = $2 FOR UPDATE SKIP LOCKED`,
-    [notice.subjectId, notice.workspaceId],
+    notice,
+    'register.licenses',
+    `to_char(expires_on, 'YYYY-MM-DD') AS expires_on, deleted_at`,
   );
-  if (!locked) {
-    const [exists] = await queryRows<{ id: string }>(
-      tx,
-      `SELECT id FROM register.licenses WHERE id = $1 AND workspace_id = $2`,
-      [notice.subjectId, notice.workspaceId],
-    );
-    return exists ? 'busy' : 'obsolete';
-  }
+  if (typeof locked === 'string') return locked;
   if (locked.deleted_at !== null || locked.expires_on === null) return 'obsolete';
   return { expiresOn: locked.expires_on };
 }

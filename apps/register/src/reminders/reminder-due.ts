@@ -1,12 +1,13 @@
 import { SYSTEM_ACTOR, type Reminder } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
-import { ActivityLog, queryRows } from '@custodian/persistence';
+import { ActivityLog } from '@custodian/persistence';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DueDateEngine, type DueNotice, type DueOutcome } from '../due-dates/due-date-engine';
 import {
   armNotice,
   cancelNotices,
+  lockNoticeSubject,
   markFired,
   type DueSubject,
 } from '../due-dates/due-notice.store';
@@ -58,20 +59,8 @@ export class ReminderDueDates implements OnModuleInit {
 
   async fire(tx: EntityManager, notice: DueNotice): Promise<DueOutcome> {
     const workspaceId = notice.workspaceId;
-    const [locked] = await queryRows<{ id: string }>(
-      tx,
-      `SELECT id FROM register.reminders WHERE id = $1 AND workspace_id = $2
-          FOR UPDATE SKIP LOCKED`,
-      [notice.subjectId, workspaceId],
-    );
-    if (!locked) {
-      const [exists] = await queryRows<{ id: string }>(
-        tx,
-        `SELECT id FROM register.reminders WHERE id = $1 AND workspace_id = $2`,
-        [notice.subjectId, workspaceId],
-      );
-      return exists ? 'busy' : 'obsolete';
-    }
+    const locked = await lockNoticeSubject<{ id: string }>(tx, notice, 'register.reminders', 'id');
+    if (typeof locked === 'string') return locked;
     const row = await findReminderRow(tx, workspaceId, notice.subjectId);
     if (row.status !== 'scheduled' || row.due_at.getTime() !== notice.dueAt.getTime()) {
       return 'obsolete';
