@@ -20,7 +20,8 @@ export type IdPrefix =
   | 'lst'
   | 'req'
   | 'mnt'
-  | 'rem';
+  | 'rem'
+  | 'aud';
 
 const nextUlid = monotonicFactory();
 

@@ -19,6 +19,12 @@ import { LocationEntity } from '../locations/location.entity';
 @Index('assets_workspace_status', ['workspace_id', 'status', 'created_at', 'id'])
 @Index('assets_workspace_name', ['workspace_id', 'name', 'id'])
 @Index('assets_workspace_updated', ['workspace_id', 'updated_at', 'id'])
+@Index('assets_workspace_location', ['workspace_id', 'location_id', 'created_at', 'id'], {
+  where: 'location_id IS NOT NULL',
+})
+@Index('assets_workspace_category', ['workspace_id', 'category_id', 'created_at', 'id'], {
+  where: 'category_id IS NOT NULL',
+})
 @Index('assets_holder', ['assigned_to_id'], { where: 'assigned_to_id IS NOT NULL' })
 @Index('assets_workspace_warranty', ['workspace_id', 'warranty_expires_on', 'id'], {
   where: 'warranty_expires_on IS NOT NULL',

@@ -1,6 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** register.categories: created on first use by name; a name once per workspace, any case. */
+/**
+ * register.categories: records of their own (GET/POST /categories), and still created on first
+ * use when an asset names one; a name once per workspace, any case.
+ */
 @Entity({ schema: 'register', name: 'categories' })
 // UNIQUE (workspace_id, lower(name)): an expression index, which TypeORM cannot declare.
 @Index('categories_workspace_name', { synchronize: false })
@@ -16,4 +19,7 @@ export class CategoryEntity {
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created_at!: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updated_at!: Date;
 }

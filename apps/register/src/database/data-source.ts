@@ -41,6 +41,7 @@ import { AssetWarranty1764500000000 } from './migrations/1764500000000-AssetWarr
 import { CreateReminders1764520000000 } from './migrations/1764520000000-CreateReminders';
 import { LicenseSettings1764540000000 } from './migrations/1764540000000-LicenseSettings';
 import { MaintenanceReminder1764550000000 } from './migrations/1764550000000-MaintenanceReminder';
+import { LocationTree1764560000000 } from './migrations/1764560000000-LocationTree';
 import { LicenseSettingsEntity } from '../licenses/license-settings.entity';
 import { ReminderEntity } from '../reminders/reminder.entity';
 import { NoticeSettingsEntity } from '../notices/notice-settings.entity';
@@ -104,6 +105,7 @@ export function registerDataSource(
       CreateReminders1764520000000,
       LicenseSettings1764540000000,
       MaintenanceReminder1764550000000,
+      LocationTree1764560000000,
     ],
     entities: [
       CategoryEntity,

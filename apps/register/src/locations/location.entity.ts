@@ -1,9 +1,16 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
-/** register.locations (of assets and people): created on first use by name, like categories. */
+/**
+ * register.locations: places in a tree (a building, its floors, their rooms). A name is unique
+ * among its siblings, any case; `location` given by name on an asset or a person finds the one
+ * place of that name or creates it at the top level (migration LocationTree).
+ */
 @Entity({ schema: 'register', name: 'locations' })
-// UNIQUE (workspace_id, lower(name)): an expression index, which TypeORM cannot declare.
-@Index('locations_workspace_name', { synchronize: false })
+// Partial and expression indexes, which TypeORM cannot declare: (workspace_id, lower(name))
+// at the top level, (parent_id, lower(name)) below it, and (workspace_id, lower(name)).
+@Index('locations_top_name', { synchronize: false })
+@Index('locations_sibling_name', { synchronize: false })
+@Index('locations_workspace_any_name', { synchronize: false })
 export class LocationEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'locations_pkey' })
   id!: string;
@@ -14,6 +21,19 @@ export class LocationEntity {
   @Column({ type: 'text' })
   name!: string;
 
+  @Column({ type: 'text', nullable: true })
+  @ForeignKey(() => LocationEntity, { name: 'locations_parent_id_fkey', onDelete: 'RESTRICT' })
+  parent_id!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  address!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  notes!: string | null;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created_at!: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updated_at!: Date;
 }

@@ -7,6 +7,9 @@ import { DepartmentEntity } from '../departments/department.entity';
 /** register.people: people equipment is issued to (not logins). */
 @Entity({ schema: 'register', name: 'people' })
 @Check('people_status_check', checkOneOf('status', PERSON_STATUSES))
+@Index('people_workspace_location', ['workspace_id', 'location_id', 'created_at', 'id'], {
+  where: 'location_id IS NOT NULL',
+})
 @Index('people_workspace_order', ['workspace_id', 'created_at', 'id'])
 // GIN (workspace_id, search_text gin_trgm_ops): TypeORM can declare neither the method nor the
 // operator class.
