@@ -7,6 +7,9 @@ const key = (over: Partial<ListKey> = {}): ListKey => ({
   search: 'brand-3',
   assignedToId: null,
   warrantyExpiresBefore: null,
+  locationId: null,
+  includeChildren: false,
+  categoryId: null,
   ...over,
 });
 

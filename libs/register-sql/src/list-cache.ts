@@ -6,6 +6,9 @@ export interface ListKey {
   search: string | null;
   assignedToId: string | null;
   warrantyExpiresBefore: string | null;
+  locationId: string | null;
+  includeChildren: boolean;
+  categoryId: string | null;
 }
 
 interface Entry {
@@ -92,6 +95,9 @@ function entryId(key: ListKey): string {
     key.search,
     key.assignedToId,
     key.warrantyExpiresBefore,
+    key.locationId,
+    key.includeChildren,
+    key.categoryId,
   ]);
 }
 

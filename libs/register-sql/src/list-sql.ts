@@ -24,6 +24,12 @@ export interface ListFilter {
   assignedToId?: string | null;
   /** `YYYY-MM-DD`: only rows whose warranty_expires_on is before it (the assets list). */
   warrantyExpiresBefore?: string | null;
+  /** Only rows at this location (`location_id`)... */
+  locationId?: string | null;
+  /** ...or at any place under it as well. */
+  includeChildren?: boolean;
+  /** Only rows of this category (the assets list). */
+  categoryId?: string | null;
   /** A column of the table (checked by the caller against its indexed ones), or the default. */
   sort?: { column: string; descending: boolean } | null;
   page: number | null;
@@ -69,7 +75,12 @@ export function rowsVersionSql(source: Pick<ListSource, 'rowsVersion'>): string 
 /** True when the filters narrow the list, so the total must be counted. */
 export function isFiltered(filter: ListFilter): boolean {
   return Boolean(
-    filter.status || filter.search || filter.assignedToId || filter.warrantyExpiresBefore,
+    filter.status ||
+    filter.search ||
+    filter.assignedToId ||
+    filter.warrantyExpiresBefore ||
+    filter.locationId ||
+    filter.categoryId,
   );
 }
 
@@ -118,6 +129,21 @@ export function listSql(
   if (filter.warrantyExpiresBefore) {
     conditions.push(`${alias}.warranty_expires_on < ${param(filter.warrantyExpiresBefore)}::date`);
   }
+  if (filter.locationId) {
+    const location = param(filter.locationId);
+    conditions.push(
+      filter.includeChildren
+        ? // The place and everything under it; depth is bounded like locations/location-tree.ts.
+          `${alias}.location_id IN (WITH RECURSIVE under(id, depth) AS (
+             SELECT l.id, 0 FROM register.locations l WHERE l.workspace_id = $1 AND l.id = ${location}
+             UNION ALL
+             SELECT c.id, u.depth + 1 FROM register.locations c JOIN under u ON c.parent_id = u.id
+              WHERE u.depth < 16)
+           SELECT id FROM under)`
+        : `${alias}.location_id = ${location}`,
+    );
+  }
+  if (filter.categoryId) conditions.push(`${alias}.category_id = ${param(filter.categoryId)}`);
   const filtered = conditions.length > 0;
   const countParams = [...params];
   const scopeCte = small

@@ -63,6 +63,9 @@ export async function readList<Row extends { id: string }>(
     search: filter.search ?? null,
     assignedToId: filter.assignedToId ?? null,
     warrantyExpiresBefore: filter.warrantyExpiresBefore ?? null,
+    locationId: filter.locationId ?? null,
+    includeChildren: Boolean(filter.includeChildren),
+    categoryId: filter.categoryId ?? null,
   };
   // No counters row: the workspace never had a record, so there is nothing to cache against.
   const { version } = counters;

@@ -10,12 +10,14 @@ export { likePattern } from '@custodian/register-sql';
 
 /**
  * GET /assets: the shared list query with the six asset statuses, `assigned_to_id`,
- * `warranty_expires_before` and `sort`.
+ * `warranty_expires_before`, `location_id` (with `include_children`), `category_id` and `sort`.
  */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
   return parseListQuery(raw, ASSET_STATUSES, {
     assignedTo: true,
     warranty: true,
+    location: true,
+    category: true,
     sorts: ASSET_SORTS,
   });
 }

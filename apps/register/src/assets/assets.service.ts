@@ -36,7 +36,8 @@ import { checkoutTarget, refuseBookedCheckout, type Holder } from '../custody/cu
 import { customFieldDefinitions } from '../custom-fields/custom-field.store';
 import { applyCustomFields } from './custom-field-values';
 import { UpdateSet } from '../sql/update-set';
-import { resolveOptionalRef } from '../sql/named-refs';
+import { chooseCategory } from '../categories/category-choice';
+import { chooseLocation } from '../locations/location-tree';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { armOverdue } from './assignment-overdue';
 import { armWarrantyExpiry } from './warranty-expiry';
@@ -118,18 +119,8 @@ export class AssetsService {
           model: input.model ?? null,
           serial_number: input.serial_number ?? null,
           asset_tag: assetTag,
-          category_id: await resolveOptionalRef(
-            tx,
-            'categories',
-            caller.workspaceId,
-            input.category,
-          ),
-          location_id: await resolveOptionalRef(
-            tx,
-            'locations',
-            caller.workspaceId,
-            input.location,
-          ),
+          category_id: (await chooseCategory(tx, caller.workspaceId, input)) ?? null,
+          location_id: (await chooseLocation(tx, caller.workspaceId, input)) ?? null,
           custom_fields: customFields,
           assigned_to_id: holder?.id ?? null,
           custody_due_at: dueAt,
@@ -263,18 +254,10 @@ export class AssetsService {
       await assertTagFree(tx, caller.workspaceId, input.asset_tag.trim());
       set('asset_tag', input.asset_tag.trim());
     }
-    if (input.category !== undefined) {
-      set(
-        'category_id',
-        await resolveOptionalRef(tx, 'categories', caller.workspaceId, input.category),
-      );
-    }
-    if (input.location !== undefined) {
-      set(
-        'location_id',
-        await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-      );
-    }
+    const categoryId = await chooseCategory(tx, caller.workspaceId, input);
+    if (categoryId !== undefined) set('category_id', categoryId);
+    const locationId = await chooseLocation(tx, caller.workspaceId, input);
+    if (locationId !== undefined) set('location_id', locationId);
     if (input.custom_fields !== undefined) {
       const next = applyCustomFields(
         await customFieldDefinitions(tx, caller.workspaceId),

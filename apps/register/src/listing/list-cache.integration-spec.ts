@@ -114,11 +114,18 @@ it('bumps the version once per statement and workspace, and not for columns no l
   const before = await version(me.workspaceId);
   const theirs = await version(other.workspaceId);
 
-  await assets.update(me, asset!.id, await received(UpdateAssetInput, { location: 'Annex' }));
+  await assets.update(
+    me,
+    asset!.id,
+    await received(UpdateAssetInput, { purchase_date: '2026-01-05' }),
+  );
   expect(await version(me.workspaceId)).toBe(before);
 
   await assets.update(me, asset!.id, await received(UpdateAssetInput, { model: 'L-2' }));
   expect(await version(me.workspaceId)).toBe(before + 1);
+  // The assets list filters by location and category (issue 34): moving one counts.
+  await assets.update(me, asset!.id, await received(UpdateAssetInput, { location: 'Annex' }));
+  expect(await version(me.workspaceId)).toBe(before + 2);
   expect(await version(other.workspaceId)).toBe(theirs);
 
   // A bulk statement over many rows of one workspace: one bump.
@@ -127,7 +134,7 @@ it('bumps the version once per statement and workspace, and not for columns no l
      SELECT 'ast_bulk_' || g, $1, 'Bulk ' || g, 'BULK-' || g FROM generate_series(1, 50) g`,
     [me.workspaceId],
   );
-  expect(await version(me.workspaceId)).toBe(before + 2);
+  expect(await version(me.workspaceId)).toBe(before + 3);
 });
 
 it('bumps the people version for a person created, renamed or made inactive', async () => {

@@ -23,6 +23,12 @@ export interface ListQuery<S extends string> {
   assignedToId: string | null;
   /** Only rows whose warranty ends before this day: a filter of the assets list alone. */
   warrantyExpiresBefore: string | null;
+  /** Only rows at this location (`location_id`)... */
+  locationId: string | null;
+  /** ...or anywhere under it (`include_children=true`). */
+  includeChildren: boolean;
+  /** Only rows of this category (`category_id`): the assets list alone. */
+  categoryId: string | null;
   /** `sort`: the order asked for, or null for the list's own (oldest first). */
   sort: ListSort | null;
 }
@@ -32,6 +38,10 @@ export interface ListFilters {
   assignedTo?: boolean;
   /** Takes `warranty_expires_before` (the assets list). */
   warranty?: boolean;
+  /** Takes `location_id` and `include_children` (assets, people). */
+  location?: boolean;
+  /** Takes `category_id` (the assets list). */
+  category?: boolean;
   /** The columns `sort` may name (each indexed by workspace); none: no `sort`. */
   sorts?: readonly string[];
 }
@@ -51,6 +61,8 @@ export function parseListQuery<S extends string>(
       KNOWN.has(name) ||
       (filters.assignedTo === true && name === 'assigned_to_id') ||
       (filters.warranty === true && name === 'warranty_expires_before') ||
+      (filters.location === true && (name === 'location_id' || name === 'include_children')) ||
+      (filters.category === true && name === 'category_id') ||
       (filters.sorts !== undefined && name === 'sort');
     if (!known) throw invalid(`unknown query parameter ${name}`);
   }
@@ -63,6 +75,9 @@ export function parseListQuery<S extends string>(
   const assignedToId = single(raw, 'assigned_to_id');
   const sort = single(raw, 'sort');
   const warrantyBefore = single(raw, 'warranty_expires_before');
+  const locationId = single(raw, 'location_id');
+  const includeChildren = single(raw, 'include_children');
+  const categoryId = single(raw, 'category_id');
 
   if (status !== undefined && !(statuses as readonly string[]).includes(status)) {
     throw invalid(`status must be one of ${statuses.join(', ')}`);
@@ -70,11 +85,21 @@ export function parseListQuery<S extends string>(
   if (search !== undefined && codePointLength(search) > MAX_SEARCH) {
     throw invalid(`search must be at most ${MAX_SEARCH} characters`);
   }
-  if (assignedToId !== undefined) {
-    const length = codePointLength(assignedToId);
+  for (const [name, id] of [
+    ['assigned_to_id', assignedToId],
+    ['location_id', locationId],
+    ['category_id', categoryId],
+  ] as const) {
+    const length = id === undefined ? 1 : codePointLength(id);
     if (length < 1 || length > MAX_ID) {
-      throw invalid(`assigned_to_id must be between 1 and ${MAX_ID} characters`);
+      throw invalid(`${name} must be between 1 and ${MAX_ID} characters`);
     }
+  }
+  if (includeChildren !== undefined && includeChildren !== 'true' && includeChildren !== 'false') {
+    throw invalid('include_children must be true or false');
+  }
+  if (includeChildren === 'true' && locationId === undefined) {
+    throw invalid('include_children goes with location_id (the place whose children to include)');
   }
   if (warrantyBefore !== undefined && !isCalendarDate(warrantyBefore)) {
     throw invalid('warranty_expires_before must be a date (YYYY-MM-DD)');
@@ -89,6 +114,9 @@ export function parseListQuery<S extends string>(
     search: search === undefined || search.trim() === '' ? null : search.trim(),
     assignedToId: assignedToId ?? null,
     warrantyExpiresBefore: warrantyBefore ?? null,
+    locationId: locationId ?? null,
+    includeChildren: includeChildren === 'true',
+    categoryId: categoryId ?? null,
     sort: sort === undefined || sort === '' ? null : sortOf(sort, filters.sorts ?? []),
   };
 }

@@ -19,7 +19,11 @@ export const SUBTREE_CTE = `subtree(id, depth) AS (
      WHERE s.depth < ${MAX_LOCATION_DEPTH})`;
 
 /** Location `id` and every place under it; empty when it is not one of the workspace's. */
-export async function subtreeIds(db: Queryable, workspaceId: string, id: string): Promise<string[]> {
+export async function subtreeIds(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     `WITH RECURSIVE ${SUBTREE_CTE} SELECT id FROM subtree`,

@@ -23,6 +23,7 @@ import { Injectable } from '@nestjs/common';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import type { EntityManager } from 'typeorm';
+import { chooseLocation } from '../locations/location-tree';
 import { resolveOptionalRef } from '../sql/named-refs';
 import { UpdateSet } from '../sql/update-set';
 import { answerList, bytesFormat } from '../listing/list-page';
@@ -101,7 +102,7 @@ export class PeopleService {
           caller.workspaceId,
           input.department,
         ),
-        location_id: await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
+        location_id: (await chooseLocation(tx, caller.workspaceId, input)) ?? null,
       });
       await tx.query(
         `UPDATE register.workspace_counters SET person_count = person_count + 1
@@ -147,12 +148,8 @@ export class PeopleService {
           await resolveOptionalRef(tx, 'departments', caller.workspaceId, input.department),
         );
       }
-      if (input.location !== undefined) {
-        set(
-          'location_id',
-          await resolveOptionalRef(tx, 'locations', caller.workspaceId, input.location),
-        );
-      }
+      const locationId = await chooseLocation(tx, caller.workspaceId, input);
+      if (locationId !== undefined) set('location_id', locationId);
       if (input.release_licenses !== undefined && input.status !== 'inactive') {
         throw new DomainError(
           'invalid_input',

@@ -1,16 +1,16 @@
-import { newId, queryOne } from '@custodian/persistence';
-import type { EntityManager } from 'typeorm';
+import { newId, queryOne, type Queryable } from '@custodian/persistence';
 
-type NamedTable = 'categories' | 'locations' | 'departments';
+/** Locations are a tree with names unique among siblings: locations/location-tree.ts. */
+type NamedTable = 'categories' | 'departments';
 
-/** Categories and locations are referenced by name and created on first use. */
+/** Categories and departments are referenced by name and created on first use. */
 export async function resolveNamedRef(
-  manager: EntityManager,
+  manager: Queryable,
   table: NamedTable,
   workspaceId: string,
   name: string,
 ): Promise<string> {
-  const prefix = table === 'categories' ? 'cat' : table === 'locations' ? 'loc' : 'dep';
+  const prefix = table === 'categories' ? 'cat' : 'dep';
   // The no-op update makes RETURNING yield the existing row on conflict.
   const row = await queryOne<{ id: string }>(
     manager,
@@ -24,7 +24,7 @@ export async function resolveNamedRef(
 
 /** The id for a name given in a write, or null when the write clears it (or gives none). */
 export async function resolveOptionalRef(
-  manager: EntityManager,
+  manager: Queryable,
   table: NamedTable,
   workspaceId: string,
   name: string | null | undefined,

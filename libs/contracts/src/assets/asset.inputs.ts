@@ -5,6 +5,8 @@ import {
   OpenObjectField,
   TextField,
 } from '../fields/field.decorators';
+import { CATEGORY_BY_ID, CATEGORY_BY_NAME } from '../categories/category.fields';
+import { LOCATION_BY_ID, LOCATION_BY_NAME } from '../locations/location.fields';
 import type { ListSort } from '../shared/paging';
 import {
   ASSET_CONDITIONS,
@@ -47,8 +49,14 @@ export class CreateAssetInput {
   @TextField({ max: TEXT_MAX, ...CLEARABLE }) model?: string | null;
   @TextField({ max: TEXT_MAX, ...CLEARABLE }) serial_number?: string | null;
   @TextField({ min: 1, max: 64, notBlank: true, ...CLEARABLE }) asset_tag?: string;
-  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) category?: string | null;
-  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE, description: CATEGORY_BY_NAME })
+  category?: string | null;
+  @TextField({ min: 1, max: 64, ...CLEARABLE, description: CATEGORY_BY_ID })
+  category_id?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE, description: LOCATION_BY_NAME })
+  location?: string | null;
+  @TextField({ min: 1, max: 64, ...CLEARABLE, description: LOCATION_BY_ID })
+  location_id?: string | null;
   @OpenObjectField(CLEARABLE) custom_fields?: Record<string, unknown> | null;
   @EnumField(ASSET_CONDITIONS, { ...CLEARABLE, description: CONDITION })
   condition?: AssetCondition | null;
@@ -74,8 +82,14 @@ export class UpdateAssetInput {
   @TextField({ max: TEXT_MAX, ...CLEARABLE }) model?: string | null;
   @TextField({ max: TEXT_MAX, ...CLEARABLE }) serial_number?: string | null;
   @TextField({ min: 1, max: 64, notBlank: true, optional: true }) asset_tag?: string;
-  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) category?: string | null;
-  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE, description: CATEGORY_BY_NAME })
+  category?: string | null;
+  @TextField({ min: 1, max: 64, ...CLEARABLE, description: CATEGORY_BY_ID })
+  category_id?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE, description: LOCATION_BY_NAME })
+  location?: string | null;
+  @TextField({ min: 1, max: 64, ...CLEARABLE, description: LOCATION_BY_ID })
+  location_id?: string | null;
   @OpenObjectField(CLEARABLE) custom_fields?: Record<string, unknown> | null;
   @EnumField(ASSET_CONDITIONS, { ...CLEARABLE, description: CONDITION })
   condition?: AssetCondition | null;
@@ -101,6 +115,12 @@ export interface AssetListQuery {
   assignedToId: string | null;
   /** Only the assets whose warranty ends before this day (`warranty_expires_before`). */
   warrantyExpiresBefore: string | null;
+  /** Only the assets at this place (`location_id`)... */
+  locationId: string | null;
+  /** ...or anywhere under it too (`include_children=true`). */
+  includeChildren: boolean;
+  /** Only the assets of this category (`category_id`). */
+  categoryId: string | null;
   /** `sort` (beyond the spec); null is oldest first. */
   sort: ListSort | null;
 }

@@ -1,5 +1,6 @@
 import { IsBoolean } from 'class-validator';
 import { EmailField, EnumField, Field, TextField } from '../fields/field.decorators';
+import { LOCATION_BY_ID, LOCATION_BY_NAME } from '../locations/location.fields';
 import { PERSON_STATUSES, type PersonStatus } from './person.constants';
 
 const TEXT_MAX = 200;
@@ -13,7 +14,10 @@ export class CreatePersonInput {
   @EmailField({ max: EMAIL_MAX, ...CLEARABLE }) email?: string | null;
   @TextField({ max: 64, ...CLEARABLE }) employee_number?: string | null;
   @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) department?: string | null;
-  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE, description: LOCATION_BY_NAME })
+  location?: string | null;
+  @TextField({ min: 1, max: 64, ...CLEARABLE, description: LOCATION_BY_ID })
+  location_id?: string | null;
   @EnumField(PERSON_STATUSES, CLEARABLE) status?: PersonStatus;
 }
 
@@ -23,7 +27,10 @@ export class UpdatePersonInput {
   @EmailField({ max: EMAIL_MAX, ...CLEARABLE }) email?: string | null;
   @TextField({ max: 64, ...CLEARABLE }) employee_number?: string | null;
   @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) department?: string | null;
-  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE }) location?: string | null;
+  @TextField({ min: 1, max: TEXT_MAX, notBlank: true, ...CLEARABLE, description: LOCATION_BY_NAME })
+  location?: string | null;
+  @TextField({ min: 1, max: 64, ...CLEARABLE, description: LOCATION_BY_ID })
+  location_id?: string | null;
   @EnumField(PERSON_STATUSES, { optional: true }) status?: PersonStatus;
   @Field({ type: 'boolean' }, [IsBoolean({ message: 'release_licenses must be true or false' })], {
     optional: true,

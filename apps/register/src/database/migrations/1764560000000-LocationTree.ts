@@ -24,7 +24,8 @@ const PEOPLE = [...PEOPLE_BEFORE, 'location_id'];
  * - The assets list filters by location and category, the people list by location: an index
  *   for each, and the list version triggers count those columns so a cached total is dropped
  *   when an asset moves. Moving a location changes what "everything under it" holds without
- *   touching an asset, so a parent change bumps both lists' versions too.
+ *   touching an asset, so a parent change bumps both lists' versions (and their rows versions,
+ *   which tag the bare arrays' bytes) too.
  */
 export class LocationTree1764560000000 implements MigrationInterface {
   name = 'LocationTree1764560000000';
@@ -68,7 +69,9 @@ export class LocationTree1764560000000 implements MigrationInterface {
       LANGUAGE plpgsql AS $$
       BEGIN
         UPDATE register.workspace_counters c
-           SET asset_version = c.asset_version + 1, person_version = c.person_version + 1
+           SET asset_version = c.asset_version + 1, person_version = c.person_version + 1,
+               asset_rows_version = c.asset_rows_version + 1,
+               person_rows_version = c.person_rows_version + 1
          WHERE c.workspace_id IN (SELECT n.workspace_id FROM new_rows n JOIN old_rows o USING (id)
                                    WHERE n.parent_id IS DISTINCT FROM o.parent_id);
         RETURN NULL;
