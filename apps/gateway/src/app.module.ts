@@ -25,6 +25,7 @@ import { LicensesModule } from './licenses/licenses.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { NoticesModule } from './notices/notices.module';
 import { RemindersModule } from './reminders/reminders.module';
+import { AuditsModule } from './audits/audits.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
 
@@ -63,6 +64,7 @@ export class GatewayAppModule {
         MaintenanceModule,
         NoticesModule,
         RemindersModule,
+        AuditsModule,
         MembersModule,
         InvitationsModule,
         CalendarFeedModule,

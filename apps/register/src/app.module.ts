@@ -14,6 +14,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { ActivityModule } from './activity/activity.module';
 import { AssetRequestsModule } from './asset-requests/asset-requests.module';
 import { AssetsModule } from './assets/assets.module';
+import { AuditsModule } from './audits/audits.module';
 import { CountersModule } from './counters/counters.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
@@ -98,6 +99,7 @@ export class RegisterAppModule {
         MaintenanceModule,
         NoticesModule,
         RemindersModule,
+        AuditsModule,
         CalendarModule,
         CustomFieldsModule,
         MembersModule,

@@ -804,6 +804,150 @@ export interface paths {
         patch: operations["updateReminder"];
         trace?: never;
     };
+    "/api/v1/audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audits
+         * @description The workspace's audits, newest first; `status` keeps one status. Paged (`page`, `pageSize` up to 200).
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listAudits"];
+        put?: never;
+        /**
+         * Start an audit
+         * @description Exactly one scope: `location_id` (with `include_children`: the places under it too), `category_id`, or `asset_ids`. Answers the audit in status `starting`; a background job then fixes its expected set (the scope’s assets at that moment, with where each is) and opens it, firing `audit.started` (milliseconds for a small audit; poll `GET /audits/{id}`). An unknown location, category or asset: 404 naming the field.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one audit
+         * @description With its live counts, and `progress` while a background job runs on it.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an audit’s scans
+         * @description Newest first, one per asset scanned; `outcome` keeps one kind (`found` includes the misplaced). Paged (`page`, `pageSize` up to 200).
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listAuditScans"];
+        put?: never;
+        /**
+         * Record a scan in an audit
+         * @description Exactly one of `asset_tag`, `serial_number`, `asset_id`; `location_id` where the scanner is (the audited place or one under it; default the audit’s location). The outcome: `found` (expected), `misplaced` (expected, scanned with a `location_id` other than where it was at start) or `unexpected`. The asset is marked scanned as a console scan does (`last_scanned_at`, `asset.scanned`). The same asset again: 200 with the first scan and `repeated: true`, nothing recorded. The audit not `open`: 409. An unknown tag, serial number or id: 404 naming the field.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["scanIntoAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an audit’s assets by state
+         * @description `state`: expected (default), found, missing, unexpected or misplaced; by asset id. Paged (`page`, `pageSize` up to 200).
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listAuditItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an audit
+         * @description Answers the audit in status `completing` with its `progress`; a background job then fires one `audit.item_missing` per expected asset not found, moves the found ones to where they were scanned (`move_found`) and sets the missing ones `lost` (`mark_missing_lost`), each with `asset.updated`, and ends with `audit.completed`. An audit not `open`: 409.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["completeAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an audit
+         * @description An open or starting audit ends `cancelled`; no event fires for its missing assets. Otherwise 409.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["cancelAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -1875,8 +2019,14 @@ export interface components {
             model?: string | null;
             serial_number?: string | null;
             asset_tag?: string | null;
+            /** @description The category by name: the one of that name (any case), or a new one. Or `category_id`. */
             category?: string | null;
+            /** @description The category by id (`GET /categories`), instead of `category`; null clears it. */
+            category_id?: string | null;
+            /** @description The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
             location?: string | null;
+            /** @description The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
             custom_fields?: {
                 [key: string]: unknown;
             } | null;
@@ -2042,8 +2192,14 @@ export interface components {
             model?: string | null;
             serial_number?: string | null;
             asset_tag?: string;
+            /** @description The category by name: the one of that name (any case), or a new one. Or `category_id`. */
             category?: string | null;
+            /** @description The category by id (`GET /categories`), instead of `category`; null clears it. */
+            category_id?: string | null;
+            /** @description The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
             location?: string | null;
+            /** @description The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
             custom_fields?: {
                 [key: string]: unknown;
             } | null;
@@ -2121,7 +2277,10 @@ export interface components {
             email?: string | null;
             employee_number?: string | null;
             department?: string | null;
+            /** @description The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
             location?: string | null;
+            /** @description The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
             status?: ("active" | "inactive") | null;
         };
         DepartmentRef: {
@@ -2223,7 +2382,10 @@ export interface components {
             email?: string | null;
             employee_number?: string | null;
             department?: string | null;
+            /** @description The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
             location?: string | null;
+            /** @description The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
             /** @enum {string} */
             status?: "active" | "inactive";
             /** @description With `status: inactive` (offboarding): also release every licence seat the person holds, in the same change (`license.seat_released` each, beside `employee.offboarded`). */
@@ -2848,6 +3010,170 @@ export interface components {
             /** @description Repeat every N days, weeks or months, counted from `due_at`; null or left out: once. Each occurrence fires `reminder.due`. */
             repeat?: components["schemas"]["ReminderRepeat"] | null;
         };
+        /** @description Live counts: expected (fixed at start), found (scanned and expected, misplaced included), missing (expected, not scanned: expected − found), unexpected (scanned, not expected), misplaced (found at another place than theirs at start). */
+        AuditCounts: {
+            expected: number;
+            found: number;
+            missing: number;
+            unexpected: number;
+            misplaced: number;
+        };
+        /** @description A background job on the audit. */
+        AuditProgress: {
+            done: number;
+            total: number;
+        };
+        /** @description The options chosen at completion. */
+        AuditCompletion: {
+            /** @description Found assets were moved to where they were scanned. */
+            move_found: boolean;
+            /** @description Missing assets were set to `lost`. */
+            mark_missing_lost: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "aud_01jd8z1a2b3c4d5e6f7g8h9j0k",
+         *       "name": "Berlin office Q4",
+         *       "status": "open",
+         *       "location": {
+         *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+         *         "name": "Berlin office"
+         *       },
+         *       "include_children": true,
+         *       "category": null,
+         *       "asset_count": null,
+         *       "counts": {
+         *         "expected": 120,
+         *         "found": 80,
+         *         "missing": 40,
+         *         "unexpected": 2,
+         *         "misplaced": 3
+         *       },
+         *       "progress": null,
+         *       "due_at": "2026-12-15T17:00:00.000Z",
+         *       "started_at": "2026-11-22T10:15:00.000Z",
+         *       "completed_at": null,
+         *       "cancelled_at": null,
+         *       "completion": null,
+         *       "created_at": "2026-11-22T10:15:00.000Z",
+         *       "updated_at": "2026-11-22T10:15:00.000Z"
+         *     }
+         */
+        Audit: {
+            /** @description Id of the audit. */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "starting" | "open" | "completing" | "completed" | "cancelled";
+            /** @description The location audited, named as it was at start; null for another scope. */
+            location: components["schemas"]["LocationRef"] | null;
+            /** @description With the location: the places under it too. */
+            include_children: boolean;
+            /** @description The category audited, named as it was at start; null for another scope. */
+            category: components["schemas"]["CategoryRef"] | null;
+            /** @description An audit of listed assets: how many were listed; null for another scope. */
+            asset_count: number | null;
+            counts: components["schemas"]["AuditCounts"];
+            /** @description While starting or completing: the background job’s progress; else null. */
+            progress: components["schemas"]["AuditProgress"] | null;
+            due_at: string | null;
+            /** @description When the expected set was fixed. */
+            started_at: string | null;
+            completed_at: string | null;
+            cancelled_at: string | null;
+            /** @description Null until completion asked. */
+            completion: components["schemas"]["AuditCompletion"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AuditPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Audit"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateAuditInput: {
+            name: string;
+            /** @description Audit the assets at this location. */
+            location_id?: string;
+            /** @description With `location_id` only: also the assets of every place under it. Default false. */
+            include_children?: boolean;
+            /** @description Audit the assets of this category. */
+            category_id?: string;
+            /** @description Audit these assets, 1 to 1000, each once. */
+            asset_ids?: string[];
+            /**
+             * Format: date-time
+             * @description When it should be done by, in the future.
+             */
+            due_at?: string;
+        };
+        AuditScan: {
+            asset: components["schemas"]["AssetRef"];
+            /** @enum {string} */
+            outcome: "found" | "unexpected" | "misplaced";
+            /** Format: date-time */
+            scanned_at: string;
+            /** @description Where it was scanned, if known. */
+            location: components["schemas"]["LocationRef"] | null;
+            /** @description true: the asset had been scanned in this audit already; this is that first scan. */
+            repeated: boolean;
+        };
+        AuditScanPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["AuditScan"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        AuditScanInput: {
+            asset_tag?: string;
+            serial_number?: string;
+            asset_id?: string;
+            /** @description Where the asset was seen: the audit's location or a place under it (any place of the workspace for an audit by category or by assets). Default: the audit's location. */
+            location_id?: string;
+        };
+        AuditItem: {
+            /** @description The asset, named as it was when it entered the audit. */
+            asset: components["schemas"]["AssetRef"];
+            /**
+             * @description found, missing (not scanned, yet), unexpected or misplaced.
+             * @enum {string}
+             */
+            state: "found" | "missing" | "unexpected" | "misplaced";
+            /** @description In the expected set fixed at start. */
+            expected: boolean;
+            /** @description Where it was at start (expected assets); null when nowhere or not expected. */
+            expected_location: components["schemas"]["LocationRef"] | null;
+            scanned_at: string | null;
+            /** @description Where it was scanned. */
+            scanned_location: components["schemas"]["LocationRef"] | null;
+        };
+        AuditItemPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["AuditItem"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CompleteAuditInput: {
+            /** @description true: every found asset moves to where it was scanned (the scan’s location, else the audit’s), `asset.updated` each. Default false. */
+            move_found?: boolean;
+            /** @description true: every missing asset goes to status `lost`, `asset.updated` each. Default false. */
+            mark_missing_lost?: boolean;
+        };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
@@ -2935,7 +3261,7 @@ export interface components {
              * @description What the code matched.
              * @enum {string}
              */
-            matched: "asset_tag" | "serial_number";
+            matched: "asset_tag" | "serial_number" | "asset_id";
             /**
              * Format: date-time
              * @description When it was scanned.
@@ -2965,25 +3291,17 @@ export interface components {
              */
             due_at: string;
         };
-        Audit: {
+        AuditRef: {
             /** @description Id of the audit. */
             id: string;
-            name: string;
-            /** @enum {string} */
-            status: "in_progress" | "completed";
-            /** @description The location audited. */
-            location: components["schemas"]["LocationRef"] | null;
-            /** Format: date-time */
-            started_at: string;
-            completed_at: string | null;
-        };
-        AuditRef: {
-            id: string;
+            /** @description Name of the audit. */
             name: string;
         };
         AuditItemMissing: {
             audit: components["schemas"]["AuditRef"];
             asset: components["schemas"]["AssetRef"];
+            /** @description Where the asset was at the audit’s start; null when nowhere (or since deleted). */
+            expected_location: components["schemas"]["LocationRef"] | null;
         };
         WarrantyNotice: {
             asset: components["schemas"]["AssetRef"];
@@ -5406,6 +5724,355 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    listAudits: {
+        parameters: {
+            query?: {
+                status?: "starting" | "open" | "completing" | "completed" | "cancelled";
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAuditInput"];
+            };
+        };
+        responses: {
+            /** @description Created, starting. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditScans: {
+        parameters: {
+            query?: {
+                outcome?: "found" | "unexpected" | "misplaced";
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditScanPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scanIntoAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditScanInput"];
+            };
+        };
+        responses: {
+            /** @description Scanned before in this audit: that scan. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditScan"];
+                };
+            };
+            /** @description Recorded. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditScan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listAuditItems: {
+        parameters: {
+            query?: {
+                /** @description expected: the assets fixed at start; found: those scanned (misplaced included); missing: those not scanned (yet); unexpected: scanned, not expected; misplaced: found at another place than theirs at start. Default expected. */
+                state?: "expected" | "found" | "missing" | "unexpected" | "misplaced";
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditItemPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteAuditInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted: completing. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    cancelAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     listMembers: {
         parameters: {
             query?: never;
@@ -7084,17 +7751,33 @@ export interface operations {
                     created_at: string;
                     /**
                      * audit.started data
-                     * @description An audit was started. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description An audit was started: its expected set is fixed (the scope’s assets at that moment) and it takes scans (status `open`). From the background job that follows POST /audits.
                      * @example {
                      *       "id": "aud_01jd8z1a2b3c4d5e6f7g8h9j0k",
                      *       "name": "Berlin office Q4",
-                     *       "status": "in_progress",
+                     *       "status": "open",
                      *       "location": {
                      *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
                      *         "name": "Berlin office"
                      *       },
+                     *       "include_children": true,
+                     *       "category": null,
+                     *       "asset_count": null,
+                     *       "counts": {
+                     *         "expected": 120,
+                     *         "found": 0,
+                     *         "missing": 120,
+                     *         "unexpected": 0,
+                     *         "misplaced": 0
+                     *       },
+                     *       "progress": null,
+                     *       "due_at": "2026-12-15T17:00:00.000Z",
                      *       "started_at": "2026-11-22T10:15:00.000Z",
-                     *       "completed_at": null
+                     *       "completed_at": null,
+                     *       "cancelled_at": null,
+                     *       "completion": null,
+                     *       "created_at": "2026-11-22T10:15:00.000Z",
+                     *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Audit"];
@@ -7165,7 +7848,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * audit.completed data
-                     * @description An audit was completed. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description An audit was completed: every `audit.item_missing` of it, and the moves and `lost` statuses asked for, were written before it. The final counts.
                      * @example {
                      *       "id": "aud_01jd8z1a2b3c4d5e6f7g8h9j0k",
                      *       "name": "Berlin office Q4",
@@ -7174,8 +7857,27 @@ export interface operations {
                      *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
                      *         "name": "Berlin office"
                      *       },
+                     *       "include_children": true,
+                     *       "category": null,
+                     *       "asset_count": null,
+                     *       "counts": {
+                     *         "expected": 120,
+                     *         "found": 80,
+                     *         "missing": 40,
+                     *         "unexpected": 2,
+                     *         "misplaced": 3
+                     *       },
+                     *       "progress": null,
+                     *       "due_at": "2026-12-15T17:00:00.000Z",
                      *       "started_at": "2026-11-22T10:15:00.000Z",
-                     *       "completed_at": "2026-11-22T10:15:00.000Z"
+                     *       "completed_at": "2026-11-22T10:15:00.000Z",
+                     *       "cancelled_at": null,
+                     *       "completion": {
+                     *         "move_found": true,
+                     *         "mark_missing_lost": false
+                     *       },
+                     *       "created_at": "2026-11-22T10:15:00.000Z",
+                     *       "updated_at": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
                     data: components["schemas"]["Audit"];
@@ -7246,7 +7948,7 @@ export interface operations {
                     created_at: string;
                     /**
                      * audit.item_missing data
-                     * @description An audit did not find an asset it expected. In the catalog (and can be subscribed to) but not emitted yet.
+                     * @description An audit completed without finding an asset it expected: one per missing asset, the asset as it was then and where it was at the audit’s start.
                      * @example {
                      *       "audit": {
                      *         "id": "aud_01jd8z1a2b3c4d5e6f7g8h9j0k",
@@ -7256,6 +7958,10 @@ export interface operations {
                      *         "id": "ast_01jd8x6q4f7k2m9n3p5r7t9v1w",
                      *         "name": "MacBook Pro 14\"",
                      *         "asset_tag": "AT-000042"
+                     *       },
+                     *       "expected_location": {
+                     *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+                     *         "name": "Berlin office"
                      *       }
                      *     }
                      */

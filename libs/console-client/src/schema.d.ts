@@ -1343,6 +1343,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of audits
+         * @description Newest first; `status` keeps one status.
+         *
+         *     Needs the `audits.view` permission.
+         */
+        get: operations["listAudits"];
+        put?: never;
+        /**
+         * Start an audit
+         * @description As `POST /api/v1/audits`: answers it `starting`; `audit.started` follows.
+         *
+         *     Needs the `audits.manage` permission.
+         */
+        post: operations["createAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/audits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One audit, with its live counts
+         * @description Needs the `audits.view` permission.
+         */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/audits/{id}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of an audit’s scans
+         * @description Newest first; `outcome` found (misplaced included), unexpected or misplaced.
+         *
+         *     Needs the `audits.view` permission.
+         */
+        get: operations["listAuditScans"];
+        put?: never;
+        /**
+         * Scan a code into an audit
+         * @description A tag, else a serial number, as a barcode scanner types it (as `POST /console/api/assets/scan`), and where the scanner is. Scanned before in this audit: 200 with that scan, `repeated: true`. The audit not open: 409.
+         *
+         *     Needs the `audits.manage` permission.
+         */
+        post: operations["scanIntoAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/audits/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of an audit’s assets by state
+         * @description `state`: expected (default), found, missing, unexpected or misplaced.
+         *
+         *     Needs the `audits.view` permission.
+         */
+        get: operations["listAuditItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/audits/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an audit
+         * @description As `POST /api/v1/audits/{id}/complete`: 202, completing in the background.
+         *
+         *     Needs the `audits.manage` permission.
+         */
+        post: operations["completeAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/audits/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an open audit
+         * @description Needs the `audits.manage` permission.
+         */
+        post: operations["cancelAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/reminders": {
         parameters: {
             query?: never;
@@ -1514,7 +1654,7 @@ export interface components {
             email: string | null;
             workspace: components["schemas"]["ConsoleWorkspace"] | null;
             member: components["schemas"]["ConsoleMember"] | null;
-            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage" | "requests.view" | "requests.decide" | "bookings.view" | "bookings.request" | "bookings.manage" | "licenses.view" | "licenses.manage" | "maintenance.view" | "maintenance.manage" | "reminders.view" | "reminders.manage")[];
+            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage" | "requests.view" | "requests.decide" | "bookings.view" | "bookings.request" | "bookings.manage" | "licenses.view" | "licenses.manage" | "maintenance.view" | "maintenance.manage" | "reminders.view" | "reminders.manage" | "audits.view" | "audits.manage")[];
             memberships: components["schemas"]["ConsoleMembership"][];
         };
         SignInLinkBody: {
@@ -1924,8 +2064,14 @@ export interface components {
             model?: string | null;
             serial_number?: string | null;
             asset_tag?: string | null;
+            /** @description The category by name: the one of that name (any case), or a new one. Or `category_id`. */
             category?: string | null;
+            /** @description The category by id (`GET /categories`), instead of `category`; null clears it. */
+            category_id?: string | null;
+            /** @description The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
             location?: string | null;
+            /** @description The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
             custom_fields?: {
                 [key: string]: unknown;
             } | null;
@@ -2107,7 +2253,7 @@ export interface components {
              * @description What the scanned code matched.
              * @enum {string}
              */
-            matched: "asset_tag" | "serial_number";
+            matched: "asset_tag" | "serial_number" | "asset_id";
         };
         UpdateAssetInput: {
             name?: string;
@@ -2118,8 +2264,14 @@ export interface components {
             model?: string | null;
             serial_number?: string | null;
             asset_tag?: string;
+            /** @description The category by name: the one of that name (any case), or a new one. Or `category_id`. */
             category?: string | null;
+            /** @description The category by id (`GET /categories`), instead of `category`; null clears it. */
+            category_id?: string | null;
+            /** @description The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
             location?: string | null;
+            /** @description The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
             custom_fields?: {
                 [key: string]: unknown;
             } | null;
@@ -2197,7 +2349,10 @@ export interface components {
             email?: string | null;
             employee_number?: string | null;
             department?: string | null;
+            /** @description The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
             location?: string | null;
+            /** @description The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
             status?: ("active" | "inactive") | null;
         };
         DepartmentRef: {
@@ -2299,7 +2454,10 @@ export interface components {
             email?: string | null;
             employee_number?: string | null;
             department?: string | null;
+            /** @description The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
             location?: string | null;
+            /** @description The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
             /** @enum {string} */
             status?: "active" | "inactive";
             /** @description With `status: inactive` (offboarding): also release every licence seat the person holds, in the same change (`license.seat_released` each, beside `employee.offboarded`). */
@@ -2504,7 +2662,7 @@ export interface components {
             source: "console" | "api" | "cli" | "system";
             actor: components["schemas"]["ActivityActor"];
             /** @enum {string} */
-            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder";
+            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder" | "audit";
             /** @description Id of the record changed. */
             record_id: string;
             /** @description The record's name at the time (or e-mail). */
@@ -2914,6 +3072,169 @@ export interface components {
             notes?: string | null;
             /** @description The final cost; left out keeps the cost the record has. */
             cost?: string | null;
+        };
+        /** @description Live counts: expected (fixed at start), found (scanned and expected, misplaced included), missing (expected, not scanned: expected − found), unexpected (scanned, not expected), misplaced (found at another place than theirs at start). */
+        AuditCounts: {
+            expected: number;
+            found: number;
+            missing: number;
+            unexpected: number;
+            misplaced: number;
+        };
+        /** @description A background job on the audit. */
+        AuditProgress: {
+            done: number;
+            total: number;
+        };
+        /** @description The options chosen at completion. */
+        AuditCompletion: {
+            /** @description Found assets were moved to where they were scanned. */
+            move_found: boolean;
+            /** @description Missing assets were set to `lost`. */
+            mark_missing_lost: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "aud_01jd8z1a2b3c4d5e6f7g8h9j0k",
+         *       "name": "Berlin office Q4",
+         *       "status": "open",
+         *       "location": {
+         *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+         *         "name": "Berlin office"
+         *       },
+         *       "include_children": true,
+         *       "category": null,
+         *       "asset_count": null,
+         *       "counts": {
+         *         "expected": 120,
+         *         "found": 80,
+         *         "missing": 40,
+         *         "unexpected": 2,
+         *         "misplaced": 3
+         *       },
+         *       "progress": null,
+         *       "due_at": "2026-12-15T17:00:00.000Z",
+         *       "started_at": "2026-11-22T10:15:00.000Z",
+         *       "completed_at": null,
+         *       "cancelled_at": null,
+         *       "completion": null,
+         *       "created_at": "2026-11-22T10:15:00.000Z",
+         *       "updated_at": "2026-11-22T10:15:00.000Z"
+         *     }
+         */
+        Audit: {
+            /** @description Id of the audit. */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "starting" | "open" | "completing" | "completed" | "cancelled";
+            /** @description The location audited, named as it was at start; null for another scope. */
+            location: components["schemas"]["LocationRef"] | null;
+            /** @description With the location: the places under it too. */
+            include_children: boolean;
+            /** @description The category audited, named as it was at start; null for another scope. */
+            category: components["schemas"]["CategoryRef"] | null;
+            /** @description An audit of listed assets: how many were listed; null for another scope. */
+            asset_count: number | null;
+            counts: components["schemas"]["AuditCounts"];
+            /** @description While starting or completing: the background job’s progress; else null. */
+            progress: components["schemas"]["AuditProgress"] | null;
+            due_at: string | null;
+            /** @description When the expected set was fixed. */
+            started_at: string | null;
+            completed_at: string | null;
+            cancelled_at: string | null;
+            /** @description Null until completion asked. */
+            completion: components["schemas"]["AuditCompletion"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AuditPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Audit"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateAuditInput: {
+            name: string;
+            /** @description Audit the assets at this location. */
+            location_id?: string;
+            /** @description With `location_id` only: also the assets of every place under it. Default false. */
+            include_children?: boolean;
+            /** @description Audit the assets of this category. */
+            category_id?: string;
+            /** @description Audit these assets, 1 to 1000, each once. */
+            asset_ids?: string[];
+            /**
+             * Format: date-time
+             * @description When it should be done by, in the future.
+             */
+            due_at?: string;
+        };
+        AuditScan: {
+            asset: components["schemas"]["AssetRef"];
+            /** @enum {string} */
+            outcome: "found" | "unexpected" | "misplaced";
+            /** Format: date-time */
+            scanned_at: string;
+            /** @description Where it was scanned, if known. */
+            location: components["schemas"]["LocationRef"] | null;
+            /** @description true: the asset had been scanned in this audit already; this is that first scan. */
+            repeated: boolean;
+        };
+        AuditScanPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["AuditScan"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        ConsoleAuditScanInput: {
+            /** @description An asset tag or serial number. */
+            code: string;
+            /** @description Where the asset was seen. */
+            location_id?: string;
+        };
+        AuditItem: {
+            /** @description The asset, named as it was when it entered the audit. */
+            asset: components["schemas"]["AssetRef"];
+            /**
+             * @description found, missing (not scanned, yet), unexpected or misplaced.
+             * @enum {string}
+             */
+            state: "found" | "missing" | "unexpected" | "misplaced";
+            /** @description In the expected set fixed at start. */
+            expected: boolean;
+            /** @description Where it was at start (expected assets); null when nowhere or not expected. */
+            expected_location: components["schemas"]["LocationRef"] | null;
+            scanned_at: string | null;
+            /** @description Where it was scanned. */
+            scanned_location: components["schemas"]["LocationRef"] | null;
+        };
+        AuditItemPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["AuditItem"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CompleteAuditInput: {
+            /** @description true: every found asset moves to where it was scanned (the scan’s location, else the audit’s), `asset.updated` each. Default false. */
+            move_found?: boolean;
+            /** @description true: every missing asset goes to status `lost`, `asset.updated` each. Default false. */
+            mark_missing_lost?: boolean;
         };
         /**
          * @example {
@@ -7914,7 +8235,7 @@ export interface operations {
                 actor_id?: string;
                 source?: "console" | "api" | "cli" | "system";
                 record_id?: string;
-                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder";
+                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder" | "audit";
             };
             header?: never;
             path?: never;
@@ -10927,6 +11248,830 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Maintenance"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAudits: {
+        parameters: {
+            query?: {
+                status?: "starting" | "open" | "completing" | "completed" | "cancelled";
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAuditInput"];
+            };
+        };
+        responses: {
+            /** @description Created, starting. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audit"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audit"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditScans: {
+        parameters: {
+            query?: {
+                outcome?: "found" | "unexpected" | "misplaced";
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditScanPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    scanIntoAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsoleAuditScanInput"];
+            };
+        };
+        responses: {
+            /** @description Scanned before in this audit: that scan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditScan"];
+                };
+            };
+            /** @description Recorded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditScan"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditItems: {
+        parameters: {
+            query?: {
+                /** @description expected: the assets fixed at start; found: those scanned (misplaced included); missing: those not scanned (yet); unexpected: scanned, not expected; misplaced: found at another place than theirs at start. Default expected. */
+                state?: "expected" | "found" | "missing" | "unexpected" | "misplaced";
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditItemPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteAuditInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted: completing. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audit"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The audit's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audit"];
                 };
             };
             /** @description A parameter or body field failed validation; the message names it. */

@@ -13,6 +13,7 @@ export * from './people';
 export * from './bookings';
 export * from './licenses';
 export * from './maintenance';
+export * from './audits';
 export * from './reminders';
 export * from './notices';
 export * from './calendar';

@@ -44,6 +44,7 @@ const VERBS: Record<string, string> = {
   approved: 'approved',
   resolved: 'resolved',
   due: 'sent',
+  started: 'started',
 };
 
 const NOUNS: Record<ActivityEntry['record_type'], string> = {
@@ -57,6 +58,7 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   request: 'asset request',
   maintenance: 'maintenance record',
   reminder: 'reminder',
+  audit: 'audit',
 };
 
 /** "checked out", "changed the role of": the action as a verb phrase. */
@@ -72,7 +74,11 @@ export function nounOf(entry: ActivityEntry): string {
  * How the person concerned joins the sentence: "checked out to", "checked in from"; a booking
  * is for its person ("confirmed booking Camera for Ada"); a maintenance record is on its asset.
  */
-export function relatedWord(entry: Pick<ActivityEntry, 'action' | 'record_type'>): string {
+export function relatedWord(
+  entry: Pick<ActivityEntry, 'action' | 'record_type'> & Partial<Pick<ActivityEntry, 'related_id'>>,
+): string {
+  // An asset moved or marked lost by an audit's completion: "changed asset Laptop, by audit Q4".
+  if (entry.related_id?.startsWith('aud_')) return ', by audit ';
   if (entry.record_type === 'booking') return ' for ';
   if (entry.record_type === 'maintenance') return ' on ';
   // A reminder is about its record: "created reminder Service about Forklift".
@@ -111,6 +117,8 @@ export function recordLink(entry: ActivityEntry): string | null {
       return entry.related_id ? `/assets/${entry.related_id}` : '/maintenance';
     case 'reminder':
       return `/reminders/${entry.record_id}`;
+    case 'audit':
+      return `/audits/${entry.record_id}`;
   }
 }
 
@@ -122,6 +130,7 @@ export function relatedLink(entry: Pick<ActivityEntry, 'related_id'>): string {
   const id = entry.related_id ?? '';
   if (id.startsWith('ast_')) return `/assets/${id}`;
   if (id.startsWith('lic_')) return `/licenses/${id}`;
+  if (id.startsWith('aud_')) return `/audits/${id}`;
   return `/people/${id}`;
 }
 

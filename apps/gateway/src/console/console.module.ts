@@ -3,6 +3,7 @@ import { ConsoleActivityModule } from './activity/console-activity.module';
 import { ConsoleBookingsModule } from './bookings/console-bookings.module';
 import { ConsoleLicensesModule } from './licenses/console-licenses.module';
 import { ConsoleMaintenanceModule } from './maintenance/console-maintenance.module';
+import { ConsoleAuditsModule } from './audits/console-audits.module';
 import { ConsoleRemindersModule } from './reminders/console-reminders.module';
 import { ConsoleCalendarFeedModule } from './calendar/console-calendar-feed.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
@@ -29,6 +30,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleBookingsModule,
     ConsoleLicensesModule,
     ConsoleMaintenanceModule,
+    ConsoleAuditsModule,
     ConsoleRemindersModule,
     ConsoleUsageModule,
     ConsoleCalendarFeedModule,

@@ -1,5 +1,6 @@
 import { AssetRequestsModule } from '../asset-requests/asset-requests.module';
 import { AssetsModule } from '../assets/assets.module';
+import { AuditsModule } from '../audits/audits.module';
 import { BookingsModule } from '../bookings/bookings.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { LicensesModule } from '../licenses/licenses.module';
@@ -21,6 +22,7 @@ export const PUBLIC_API_MODULES = [
   MaintenanceModule,
   NoticesModule,
   RemindersModule,
+  AuditsModule,
   MembersModule,
   InvitationsModule,
 ];

@@ -21,6 +21,6 @@ import { WarrantyExpiryDueDates } from './warranty-expiry';
     OverdueCatchUp,
     WarrantyExpiryDueDates,
   ],
-  exports: [AssetsService],
+  exports: [AssetsService, AssetScanner],
 })
 export class AssetsModule {}

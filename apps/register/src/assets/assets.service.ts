@@ -181,13 +181,15 @@ export class AssetsService {
   /**
    * PATCH /assets/{id} inside a transaction someone else runs: an approved request's check-out
    * (asset-requests/) writes the same row, events and feed entry a PATCH would, and rolls
-   * back with the request when anything after it fails.
+   * back with the request when anything after it fails. `origin`: the record whose work this
+   * is (an audit's completion), named as the feed entry's related record when no holder is.
    */
   async updateIn(
     tx: EntityManager,
     caller: CallerContext,
     id: string,
     input: UpdateAssetInput,
+    origin?: { id: string; name: string },
   ): Promise<AssetDetail> {
     const current = await findAssetRow(tx, caller.workspaceId, id, true);
     const update = new UpdateSet(current.id, caller.workspaceId);
@@ -270,7 +272,7 @@ export class AssetsService {
     await updateAsset(tx, update);
     const asset = toDetail(await findAssetRow(tx, caller.workspaceId, current.id));
     await this.outbox.write(tx, caller.workspaceId, 'asset.updated', asset);
-    const holder = custody.out ?? custody.in;
+    const holder = custody.out ?? custody.in ?? origin;
     const changes = assetChanges(toDetail(current), asset);
     // A write of the values already there is no change to record.
     if (changes.length > 0) {

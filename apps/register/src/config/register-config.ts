@@ -119,6 +119,21 @@ export class RegisterConfig {
   @IsInt() @Min(50) @Max(3_600_000) DUE_DATES_SWEEP_MS: number = 5_000;
 
   /**
+   * Audits' background jobs (audits/audit-jobs.ts): how often they look for an audit to start
+   * or complete that no kick reached (a crashed or restarted replica's), in ms.
+   */
+  @IsInt() @Min(50) @Max(600_000) AUDIT_JOBS_POLL_MS: number = 1_000;
+
+  /** Items a completion settles per transaction (one `audit.item_missing` each at most). */
+  @IsInt() @Min(1) @Max(10_000) AUDIT_BATCH_SIZE: number = 1_000;
+
+  /**
+   * The same when the completion moves found assets or marks missing ones lost: each such
+   * write holds the workspace's counters row until its batch commits, so batches are smaller.
+   */
+  @IsInt() @Min(1) @Max(10_000) AUDIT_WRITE_BATCH_SIZE: number = 100;
+
+  /**
    * `on` lets the admin queue run the due-date engine at a time it names
    * (`admin.overdue.sweep`), so end-to-end tests see a due date pass without waiting for it.
    * Never on in production: a time ahead of now would fire assignment.overdue early.

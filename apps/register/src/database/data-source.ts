@@ -42,6 +42,8 @@ import { CreateReminders1764520000000 } from './migrations/1764520000000-CreateR
 import { LicenseSettings1764540000000 } from './migrations/1764540000000-LicenseSettings';
 import { MaintenanceReminder1764550000000 } from './migrations/1764550000000-MaintenanceReminder';
 import { LocationTree1764560000000 } from './migrations/1764560000000-LocationTree';
+import { CreateAudits1764570000000 } from './migrations/1764570000000-CreateAudits';
+import { AuditEntity, AuditItemEntity } from '../audits/audit.entity';
 import { LicenseSettingsEntity } from '../licenses/license-settings.entity';
 import { ReminderEntity } from '../reminders/reminder.entity';
 import { NoticeSettingsEntity } from '../notices/notice-settings.entity';
@@ -106,6 +108,7 @@ export function registerDataSource(
       LicenseSettings1764540000000,
       MaintenanceReminder1764550000000,
       LocationTree1764560000000,
+      CreateAudits1764570000000,
     ],
     entities: [
       CategoryEntity,
@@ -136,6 +139,8 @@ export function registerDataSource(
       MaintenanceEntity,
       ReminderEntity,
       LicenseSettingsEntity,
+      AuditEntity,
+      AuditItemEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

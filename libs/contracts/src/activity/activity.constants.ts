@@ -18,6 +18,7 @@ export const ACTIVITY_RECORD_TYPES = [
   'request',
   'maintenance',
   'reminder',
+  'audit',
 ] as const;
 export type ActivityRecordType = (typeof ACTIVITY_RECORD_TYPES)[number];
 
@@ -32,6 +33,7 @@ export const ACTIVITY_OWNERS = {
     'request',
     'maintenance',
     'reminder',
+    'audit',
   ],
   gateway: ['key'],
   worker: ['endpoint'],

@@ -28,5 +28,5 @@ export const ASSET_SORT_VALUES: string[] = [
   ...ASSET_SORTS.map((column) => `-${column}`),
 ];
 
-export const SCAN_MATCHES = ['asset_tag', 'serial_number'] as const;
+export const SCAN_MATCHES = ['asset_tag', 'serial_number', 'asset_id'] as const;
 export type ScanMatch = (typeof SCAN_MATCHES)[number];

@@ -1,5 +1,7 @@
 import { ASSET_REQUEST_EXAMPLE, AssetRequest } from '../asset-requests/asset-request.views';
 import { ASSET_EXAMPLE, Asset } from '../assets/asset.views';
+import { AuditItemMissing } from '../audits/audit.events';
+import { AUDIT_EXAMPLE, Audit } from '../audits/audit.views';
 import { BOOKING_EXAMPLE, Booking } from '../bookings/booking.views';
 import { AssetScan, ConditionChange, WarrantyNotice } from '../assets/asset.events';
 import { AssignmentOverdue, CustodyChange } from '../custody/custody.events';
@@ -18,7 +20,6 @@ import { PERSON_EXAMPLE, Person } from '../people/person.views';
 import { PingEvent } from '../webhooks/webhook.events';
 import { PlanChanged, QuotaLimitReached, RecordLimitReached } from '../workspaces/plan.events';
 import type { DeliverableEvent } from './event.constants';
-import { Audit, AuditItemMissing } from './not-emitted.events';
 import { REMINDER_EXAMPLE, Reminder } from '../reminders/reminder.views';
 
 /**
@@ -48,6 +49,9 @@ export const EMITTED_EVENTS = [
   'request.created',
   'request.approved',
   'request.rejected',
+  'audit.started',
+  'audit.completed',
+  'audit.item_missing',
   'booking.created',
   'booking.requested',
   'booking.confirmed',
@@ -102,15 +106,6 @@ const request = (what: string, status: string, decision: object | null) => ({
   description: what,
   examples: [{ ...ASSET_REQUEST_EXAMPLE, status, decision }],
 });
-
-const audit = {
-  id: 'aud_01jd8z1a2b3c4d5e6f7g8h9j0k',
-  name: 'Berlin office Q4',
-  status: 'in_progress',
-  location: { id: 'loc_01jd8x1m2n3p4q5r6s7t8v9w0x', name: 'Berlin office' },
-  started_at: AT,
-  completed_at: null,
-};
 
 const licenceData = (what: string) => ({
   data: License,
@@ -216,18 +211,42 @@ export const EVENT_CATALOG = {
 
   'audit.started': {
     data: Audit,
-    description: notEmitted('An audit was started.'),
-    examples: [audit],
+    description:
+      'An audit was started: its expected set is fixed (the scope’s assets at that moment) and ' +
+      'it takes scans (status `open`). From the background job that follows POST /audits.',
+    examples: [
+      {
+        ...AUDIT_EXAMPLE,
+        counts: { expected: 120, found: 0, missing: 120, unexpected: 0, misplaced: 0 },
+      },
+    ],
   },
   'audit.completed': {
     data: Audit,
-    description: notEmitted('An audit was completed.'),
-    examples: [{ ...audit, status: 'completed', completed_at: AT }],
+    description:
+      'An audit was completed: every `audit.item_missing` of it, and the moves and `lost` ' +
+      'statuses asked for, were written before it. The final counts.',
+    examples: [
+      {
+        ...AUDIT_EXAMPLE,
+        status: 'completed',
+        completed_at: AT,
+        completion: { move_found: true, mark_missing_lost: false },
+      },
+    ],
   },
   'audit.item_missing': {
     data: AuditItemMissing,
-    description: notEmitted('An audit did not find an asset it expected.'),
-    examples: [{ audit: { id: audit.id, name: audit.name }, asset: ASSET_REF }],
+    description:
+      'An audit completed without finding an asset it expected: one per missing asset, the ' +
+      'asset as it was then and where it was at the audit’s start.',
+    examples: [
+      {
+        audit: { id: AUDIT_EXAMPLE.id, name: AUDIT_EXAMPLE.name },
+        asset: ASSET_REF,
+        expected_location: AUDIT_EXAMPLE.location,
+      },
+    ],
   },
 
   'employee.created': {

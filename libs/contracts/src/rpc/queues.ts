@@ -1,6 +1,7 @@
 import { ACTIVITY_ADMIN_RPC, ACTIVITY_CONSOLE_RPC } from '../activity/activity.messages';
 import { ASSET_REQUEST_RPC } from '../asset-requests/asset-request.messages';
 import { ASSET_RPC } from '../assets/asset.messages';
+import { AUDIT_RPC } from '../audits/audit.messages';
 import { BOOKING_RPC } from '../bookings/booking.messages';
 import { LICENSE_RPC } from '../licenses/license.messages';
 import { MAINTENANCE_RPC } from '../maintenance/maintenance.messages';
@@ -48,7 +49,7 @@ export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
 
 /**
  * The register's API queue: the public API's assets, people, members, bookings, requests,
- * licences, maintenance, reminders.
+ * licences, maintenance, reminders, audits.
  */
 export const RegisterRpc = {
   ...ASSET_RPC,
@@ -60,6 +61,7 @@ export const RegisterRpc = {
   ...ASSET_REQUEST_RPC,
   ...NOTICE_RPC,
   ...REMINDER_RPC,
+  ...AUDIT_RPC,
   ...CALENDAR_FEED_RPC,
 };
 

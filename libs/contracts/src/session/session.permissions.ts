@@ -26,6 +26,8 @@ export const CONSOLE_PERMISSIONS = [
   'maintenance.manage',
   'reminders.view',
   'reminders.manage',
+  'audits.view',
+  'audits.manage',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -42,7 +44,9 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * licences; owners, admins and managers add, change and delete them and assign their seats
  * (reading a product key stays the owner's and admins', decided by the register). Every role
  * sees maintenance records; owners, admins and managers log, change and resolve them. Every
- * role sees reminders; owners, admins and managers create, change and cancel them.
+ * role sees reminders; owners, admins and managers create, change and cancel them. Every role
+ * sees audits (stock-takes); owners, admins and managers start them, scan into them, complete
+ * and cancel them (`audits.manage`, as `assets.manage`).
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -68,6 +72,8 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'maintenance.manage',
     'reminders.view',
     'reminders.manage',
+    'audits.view',
+    'audits.manage',
   ],
   member: [
     'workspace.view',
@@ -81,6 +87,7 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'licenses.view',
     'maintenance.view',
     'reminders.view',
+    'audits.view',
   ],
 };
 

@@ -54,6 +54,8 @@ const DOING: Record<ConsolePermission, string> = {
   'maintenance.manage': 'log, change or resolve maintenance records',
   'reminders.view': 'see reminders',
   'reminders.manage': 'add, change or cancel reminders',
+  'audits.view': 'see audits',
+  'audits.manage': 'start, scan into, complete or cancel audits',
 };
 
 /**
