@@ -14,6 +14,8 @@ export * from './bookings';
 export * from './licenses';
 export * from './maintenance';
 export * from './reminders';
+export * from './locations';
+export * from './categories';
 export * from './notices';
 export * from './calendar';
 export * from './rpc';

@@ -18,6 +18,8 @@ export const ACTIVITY_RECORD_TYPES = [
   'request',
   'maintenance',
   'reminder',
+  'location',
+  'category',
 ] as const;
 export type ActivityRecordType = (typeof ACTIVITY_RECORD_TYPES)[number];
 
@@ -32,6 +34,8 @@ export const ACTIVITY_OWNERS = {
     'request',
     'maintenance',
     'reminder',
+    'location',
+    'category',
   ],
   gateway: ['key'],
   worker: ['endpoint'],

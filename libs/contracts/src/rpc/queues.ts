@@ -2,6 +2,8 @@ import { ACTIVITY_ADMIN_RPC, ACTIVITY_CONSOLE_RPC } from '../activity/activity.m
 import { ASSET_REQUEST_RPC } from '../asset-requests/asset-request.messages';
 import { ASSET_RPC } from '../assets/asset.messages';
 import { BOOKING_RPC } from '../bookings/booking.messages';
+import { CATEGORY_RPC } from '../categories/category.messages';
+import { LOCATION_RPC } from '../locations/location.messages';
 import { LICENSE_RPC } from '../licenses/license.messages';
 import { MAINTENANCE_RPC } from '../maintenance/maintenance.messages';
 import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar.messages';
@@ -48,7 +50,7 @@ export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
 
 /**
  * The register's API queue: the public API's assets, people, members, bookings, requests,
- * licences, maintenance, reminders.
+ * licences, maintenance, reminders, locations, categories.
  */
 export const RegisterRpc = {
   ...ASSET_RPC,
@@ -61,6 +63,8 @@ export const RegisterRpc = {
   ...NOTICE_RPC,
   ...REMINDER_RPC,
   ...CALENDAR_FEED_RPC,
+  ...LOCATION_RPC,
+  ...CATEGORY_RPC,
 };
 
 /**
