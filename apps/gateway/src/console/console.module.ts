@@ -4,6 +4,8 @@ import { ConsoleBookingsModule } from './bookings/console-bookings.module';
 import { ConsoleLicensesModule } from './licenses/console-licenses.module';
 import { ConsoleMaintenanceModule } from './maintenance/console-maintenance.module';
 import { ConsoleRemindersModule } from './reminders/console-reminders.module';
+import { ConsoleLocationsModule } from './locations/console-locations.module';
+import { ConsoleCategoriesModule } from './categories/console-categories.module';
 import { ConsoleCalendarFeedModule } from './calendar/console-calendar-feed.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
 import { ConsoleCustomFieldsModule } from './register/console-custom-fields.module';
@@ -30,6 +32,8 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleLicensesModule,
     ConsoleMaintenanceModule,
     ConsoleRemindersModule,
+    ConsoleLocationsModule,
+    ConsoleCategoriesModule,
     ConsoleUsageModule,
     ConsoleCalendarFeedModule,
   ],

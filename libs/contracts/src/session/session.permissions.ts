@@ -26,6 +26,10 @@ export const CONSOLE_PERMISSIONS = [
   'maintenance.manage',
   'reminders.view',
   'reminders.manage',
+  'locations.view',
+  'locations.manage',
+  'categories.view',
+  'categories.manage',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -42,7 +46,8 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * licences; owners, admins and managers add, change and delete them and assign their seats
  * (reading a product key stays the owner's and admins', decided by the register). Every role
  * sees maintenance records; owners, admins and managers log, change and resolve them. Every
- * role sees reminders; owners, admins and managers create, change and cancel them.
+ * role sees reminders; owners, admins and managers create, change and cancel them. Every role
+ * sees locations and categories; owners, admins and managers add, rename, move and delete them.
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -68,6 +73,10 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'maintenance.manage',
     'reminders.view',
     'reminders.manage',
+    'locations.view',
+    'locations.manage',
+    'categories.view',
+    'categories.manage',
   ],
   member: [
     'workspace.view',
@@ -81,6 +90,8 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'licenses.view',
     'maintenance.view',
     'reminders.view',
+    'locations.view',
+    'categories.view',
   ],
 };
 
