@@ -50,7 +50,7 @@ export class LocationsController {
       'places of the same parent, any case: a second one is a 409.',
   })
   @ApiCreatedResponse({ type: Location, description: 'Created.' })
-  @ApiErrors(400, 404, 409, 422)
+  @ApiErrors(400, 409, 422)
   create(
     @Access() access: AccessRecord,
     @IdempotentRequest() identity: RequestIdentity | undefined,

@@ -108,6 +108,8 @@ describe('categories', () => {
     await categories.delete(ws.key, tools.id);
     expect((await bin.restore(ws.key, drill.id)).category).toBeNull();
     const missing = await domainRejection(ws.asset({ name: 'Saw', category_id: tools.id }));
-    expect(missing.message).toContain(`category_id: category ${tools.id} not found`);
+    expect(missing.message).toContain(
+      `category_id: ${tools.id} is not a category of this workspace`,
+    );
   });
 });

@@ -42,8 +42,11 @@ const COUNTS = `
   (SELECT count(*)::int FROM register.people p
     WHERE p.workspace_id = $1 AND p.location_id = t.id) AS people_count`;
 
+/** A 404 for the place of the path; a 400 naming the field for one a body refers to. */
 export function locationNotFound(id: string, field?: string): DomainError {
-  return new DomainError('not_found', `${field ? `${field}: ` : ''}Location ${id} not found`);
+  return field
+    ? new DomainError('invalid_input', `${field}: ${id} is not a location of this workspace`)
+    : new DomainError('not_found', `Location ${id} not found`);
 }
 
 export interface LocationFilter {

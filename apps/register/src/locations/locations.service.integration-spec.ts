@@ -137,8 +137,8 @@ describe('locations', () => {
     );
     expect(both.message).toContain('location and location_id');
     const unknown = await domainRejection(ws.editAsset(byId.id, { location_id: 'loc_nope' }));
-    expect(unknown).toMatchObject({ code: 'not_found' });
-    expect(unknown.message).toContain('location_id: location loc_nope not found');
+    expect(unknown).toMatchObject({ code: 'invalid_input' });
+    expect(unknown.message).toContain('location_id: loc_nope is not a location of this workspace');
     const person = await people.create(
       ws.key,
       await received(CreatePersonInput, { full_name: 'Ada', location_id: east.id }),
@@ -147,7 +147,7 @@ describe('locations', () => {
     // Another workspace's place is not found.
     const other = workspace();
     const theirs = await domainRejection(other.asset({ name: 'X', location_id: east.id }));
-    expect(theirs.code).toBe('not_found');
+    expect(theirs.code).toBe('invalid_input');
   });
 
   it('moves a place with everything under it, never into itself or too deep', async () => {
