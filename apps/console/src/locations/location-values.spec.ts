@@ -1,5 +1,13 @@
 import type { Location } from '@custodian/console-client';
-import { childrenOf, holdsText, pathText, possibleParents, treeLabel } from './location-values';
+import {
+  childrenOf,
+  holdsText,
+  pathText,
+  placeChoiceOf,
+  placeFields,
+  possibleParents,
+  treeLabel,
+} from './location-values';
 
 function place(id: string, name: string, path: Location[] = []): Location {
   return {
@@ -42,5 +50,16 @@ describe('location values', () => {
     expect(holdsText({ children_count: 2, asset_count: 1, people_count: 3 })).toBe(
       '2 places, 1 asset, 3 people',
     );
+  });
+});
+
+describe('placeFields', () => {
+  it('sends nothing for the same place, an id for another or none, a name for a new one', () => {
+    expect(placeFields(placeChoiceOf(room), room.id)).toEqual({});
+    expect(placeFields({ id: hq.id, newName: null }, room.id)).toEqual({ location_id: hq.id });
+    expect(placeFields({ id: null, newName: null }, room.id)).toEqual({ location_id: null });
+    expect(placeFields({ id: null, newName: null }, null)).toEqual({});
+    expect(placeFields({ id: null, newName: ' Loft ' }, room.id)).toEqual({ location: 'Loft' });
+    expect(placeFields({ id: null, newName: '  ' }, null)).toEqual({});
   });
 });

@@ -41,3 +41,32 @@ export function holdsText(
 function count(value: number, one: string, many: string): string | null {
   return value === 0 ? null : `${value} ${value === 1 ? one : many}`;
 }
+
+/**
+ * A location as a form holds it: one of the places (`id`, null for none), or a new place by
+ * name (`newName`, not null), which the API creates at the top level.
+ */
+export interface PlaceChoice {
+  id: string | null;
+  newName: string | null;
+}
+
+export function placeChoiceOf(place: { id: string } | null | undefined): PlaceChoice {
+  return { id: place?.id ?? null, newName: null };
+}
+
+/**
+ * What a write sends for the place chosen, against the place it has (`currentId`; null for a
+ * new record): nothing when it is the same, `location_id` for another place or none (null), or
+ * `location` for a new name. By id, so two places of the same name are never confused.
+ */
+export function placeFields(
+  choice: PlaceChoice,
+  currentId: string | null,
+): { location?: string; location_id?: string | null } {
+  if (choice.newName !== null) {
+    const name = choice.newName.trim();
+    return name ? { location: name } : {};
+  }
+  return choice.id === currentId ? {} : { location_id: choice.id };
+}
