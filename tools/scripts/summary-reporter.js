@@ -34,6 +34,7 @@ class SummaryReporter {
       skipped: results.numPendingTests + results.numTodoTests,
       failures: failuresOf(results),
       contract: this.contractCounts(),
+      slowest: slowestOf(results),
     };
     if (this.project && this.tier) {
       fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -104,6 +105,22 @@ function failuresOf(results) {
     }
   }
   return lines;
+}
+
+/**
+ * The run's slowest test files, `{file, seconds}`, slowest first: where CI's minutes go, read
+ * off the end of any run's log (test-totals.js prints them).
+ */
+function slowestOf(results, count = 10) {
+  const root = path.join(__dirname, '..', '..');
+  return (results.testResults ?? [])
+    .map((file) => ({
+      file: path.relative(root, file.testFilePath),
+      seconds: Math.round((file.perfStats.end - file.perfStats.start) / 100) / 10,
+    }))
+    .filter((file) => Number.isFinite(file.seconds))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, count);
 }
 
 function contractLine({ validated, notDescribed }) {

@@ -13,6 +13,7 @@ const files = fs.existsSync(RESULTS_DIR)
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const contract = { validated: 0, notDescribed: 0 };
 const failures = [];
+const slowest = [];
 let contractRuns = 0;
 for (const name of files.sort()) {
   const run = JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, name), 'utf8'));
@@ -20,6 +21,7 @@ for (const name of files.sort()) {
   totals.failed += run.failed;
   totals.skipped += run.skipped;
   failures.push(...(run.failures ?? []));
+  slowest.push(...(run.slowest ?? []));
   if (run.contract) {
     contract.validated += run.contract.validated;
     contract.notDescribed += run.contract.notDescribed;
@@ -29,6 +31,12 @@ for (const name of files.sort()) {
 
 console.log(`\n${files.length} Jest runs (${files.map((name) => name.slice(0, -5)).join(', ')})`);
 if (contractRuns > 0) console.log(contractLine(contract));
+// Where the minutes went: the slowest test files of every run, for whoever trims CI next.
+slowest.sort((a, b) => b.seconds - a.seconds);
+if (slowest.length > 0) {
+  console.log('slowest test files:');
+  for (const { file, seconds } of slowest.slice(0, 12)) console.log(`  ${seconds} s  ${file}`);
+}
 const nxStatus = Number(process.argv[2] ?? 0);
 if (nxStatus !== 0 && totals.failed === 0) {
   console.log(`nx: a task failed (exit ${nxStatus}) without failing a test: see its output above`);

@@ -96,6 +96,9 @@ interface Ids {
   maintenance: string;
   /** A monthly reminder about `asset`. */
   reminder: string;
+  /** A place with `asset` in it, and a category of `asset`. */
+  location: string;
+  category: string;
   /** The owner's console session, by its id in the list (not its cookie). */
   session: string;
 }
@@ -151,6 +154,12 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   'GET /console/api/reminders/{id}': (ids) => ({ id: ids.reminder }),
   'PATCH /console/api/reminders/{id}': (ids) => ({ id: ids.reminder, body: { title: 'taken' } }),
   'DELETE /console/api/reminders/{id}': (ids) => ({ id: ids.reminder }),
+  'GET /console/api/locations/{id}': (ids) => ({ id: ids.location }),
+  'PATCH /console/api/locations/{id}': (ids) => ({ id: ids.location, body: { notes: 'taken' } }),
+  'DELETE /console/api/locations/{id}': (ids) => ({ id: ids.location }),
+  'GET /console/api/categories/{id}': (ids) => ({ id: ids.category }),
+  'PATCH /console/api/categories/{id}': (ids) => ({ id: ids.category, body: { name: 'taken' } }),
+  'DELETE /console/api/categories/{id}': (ids) => ({ id: ids.category }),
   'GET /console/api/requests/{id}': (ids) => ({ id: ids.request }),
   'POST /console/api/requests/{id}/approve': (ids) => ({ id: ids.request, body: {} }),
   'POST /console/api/requests/{id}/reject': (ids) => ({
@@ -362,6 +371,26 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
   },
   'PATCH /console/api/reminders/{id}': {
     path: (ids) => `/console/api/reminders/${ids.reminder}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/locations': {
+    path: () => '/console/api/locations',
+    as: 'owner',
+    valid: () => ({ name: 'hostile' }),
+  },
+  'PATCH /console/api/locations/{id}': {
+    path: (ids) => `/console/api/locations/${ids.location}`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  'POST /console/api/categories': {
+    path: () => '/console/api/categories',
+    as: 'owner',
+    valid: () => ({ name: 'hostile' }),
+  },
+  'PATCH /console/api/categories/{id}': {
+    path: (ids) => `/console/api/categories/${ids.category}`,
     as: 'owner',
     valid: () => ({}),
   },
@@ -677,9 +706,19 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       );
       if (detail.body.status !== 'delivered') throw new Error(`ping ${detail.body.status}`);
     });
+    const location = await client.post<{ id: string }>('/console/api/locations', {
+      name: `${name} office`,
+    });
+    expect(location.status).toBe(201);
+    const category = await client.post<{ id: string }>('/console/api/categories', {
+      name: `${name} laptops`,
+    });
+    expect(category.status).toBe(201);
     const asset = await client.post<Asset>('/console/api/assets', {
       name: `${name} laptop`,
       asset_tag: `${name.toUpperCase()}-1`,
+      location_id: location.body.id,
+      category_id: category.body.id,
     });
     expect(asset.status).toBe(201);
     const binned = await client.post<Asset>('/console/api/assets', { name: `${name} old phone` });
@@ -745,6 +784,8 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         license: license.body.id,
         maintenance: maintenance.body.id,
         reminder: reminder.body.id,
+        location: location.body.id,
+        category: category.body.id,
         session,
       },
       key: key.body.key,

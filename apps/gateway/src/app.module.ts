@@ -25,6 +25,8 @@ import { LicensesModule } from './licenses/licenses.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { NoticesModule } from './notices/notices.module';
 import { RemindersModule } from './reminders/reminders.module';
+import { LocationsModule } from './locations/locations.module';
+import { CategoriesModule } from './categories/categories.module';
 import { AuditsModule } from './audits/audits.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
@@ -58,6 +60,8 @@ export class GatewayAppModule {
         PingModule,
         AssetsModule,
         PeopleModule,
+        LocationsModule,
+        CategoriesModule,
         BookingsModule,
         AssetRequestsModule,
         LicensesModule,

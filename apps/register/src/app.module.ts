@@ -23,6 +23,8 @@ import { LicensesModule } from './licenses/licenses.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { NoticesModule } from './notices/notices.module';
 import { RemindersModule } from './reminders/reminders.module';
+import { LocationsModule } from './locations/locations.module';
+import { CategoriesModule } from './categories/categories.module';
 import { CalendarModule } from './calendar/calendar.module';
 import { RegisterConfig } from './config/register-config';
 import { DatabaseModule } from './database/database.module';
@@ -99,6 +101,8 @@ export class RegisterAppModule {
         MaintenanceModule,
         NoticesModule,
         RemindersModule,
+        LocationsModule,
+        CategoriesModule,
         AuditsModule,
         CalendarModule,
         CustomFieldsModule,

@@ -138,6 +138,126 @@ export interface paths {
         patch: operations["updatePerson"];
         trace?: never;
     };
+    "/api/v1/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations (the tree)
+         * @description Paged, in tree order: each place right after its parent, siblings by name, with its `depth` and `path`, so the pages read in order draw the tree. `parent_id` keeps the places directly in one (`top`: the top level), `search` those whose name contains it.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listLocations"];
+        put?: never;
+        /**
+         * Create a location
+         * @description At the top level, or in `parent_id` (at most 8 levels). A name is unique among the places of the same parent, any case: a second one is a 409.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one location
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an empty location
+         * @description Only a place that holds no asset, person or place: otherwise a 409 saying how many it holds. Answers the place as it was.
+         *
+         *     Needs a `write` key.
+         */
+        delete: operations["deleteLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename, move or change a location
+         * @description Partial. `parent_id` moves it with everything under it (null: to the top level); into itself or a place under it is a 400 naming `parent_id`, as is a tree deeper than 8 levels. A name already used among its new siblings is a 409.
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateLocation"];
+        trace?: never;
+    };
+    "/api/v1/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List categories
+         * @description Paged, by name; `search` keeps those whose name contains it.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listCategories"];
+        put?: never;
+        /**
+         * Create a category
+         * @description A name once per workspace, any case (a second one is a 409). Assets may also name a category that does not exist yet (`category`), which creates it.
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["createCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one category
+         * @description Needs a `read` or `write` key.
+         */
+        get: operations["getCategory"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an unused category
+         * @description Only one no asset has: otherwise a 409 saying how many do. Answers it as it was.
+         *
+         *     Needs a `write` key.
+         */
+        delete: operations["deleteCategory"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a category
+         * @description Every asset of it shows the new name at once. No `asset.updated` fires for them: the asset did not change, the name it refers to did.
+         *
+         *     Needs a `write` key.
+         */
+        patch: operations["updateCategory"];
+        trace?: never;
+    };
     "/api/v1/bookings": {
         parameters: {
             query?: never;
@@ -2391,6 +2511,122 @@ export interface components {
             /** @description With `status: inactive` (offboarding): also release every licence seat the person holds, in the same change (`license.seat_released` each, beside `employee.offboarded`). */
             release_licenses?: boolean;
         };
+        /**
+         * @example {
+         *       "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+         *       "name": "Room 101",
+         *       "parent": {
+         *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0y",
+         *         "name": "Floor 1"
+         *       },
+         *       "path": [
+         *         {
+         *           "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0z",
+         *           "name": "Berlin office"
+         *         },
+         *         {
+         *           "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0y",
+         *           "name": "Floor 1"
+         *         }
+         *       ],
+         *       "depth": 2,
+         *       "address": null,
+         *       "notes": "Key at reception.",
+         *       "children_count": 0,
+         *       "asset_count": 14,
+         *       "people_count": 3,
+         *       "created_at": "2026-01-10T08:00:00.000Z",
+         *       "updated_at": "2026-03-02T10:30:00.000Z"
+         *     }
+         */
+        Location: {
+            /** @description Id of the location. */
+            id: string;
+            /** @description Its name, unique among its siblings. */
+            name: string;
+            /** @description The place it is in; null: top. */
+            parent: components["schemas"]["LocationRef"] | null;
+            /** @description The places above it, from the top down. */
+            path: components["schemas"]["LocationRef"][];
+            /** @description 0 at the top level. */
+            depth: number;
+            address: string | null;
+            notes: string | null;
+            /** @description Places directly in it. */
+            children_count: number;
+            /** @description Assets whose location is this place itself; `GET /assets?location_id=...&include_children=true` lists those under it too. */
+            asset_count: number;
+            /** @description People whose location is this place. */
+            people_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LocationPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Location"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateLocationInput: {
+            /** @description Unique among the places of the same parent, any case. */
+            name: string;
+            /** @description The place it is in (`GET /locations`), or null for the top level. Not itself nor a place under it; the tree is at most 8 levels deep. */
+            parent_id?: string | null;
+            address?: string | null;
+            notes?: string | null;
+        };
+        UpdateLocationInput: {
+            name?: string;
+            /** @description The place it is in (`GET /locations`), or null for the top level. Not itself nor a place under it; the tree is at most 8 levels deep. */
+            parent_id?: string | null;
+            address?: string | null;
+            notes?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "cat_01jd8x1a2b3c4d5e6f7g8h9j0k",
+         *       "name": "Laptops",
+         *       "asset_count": 120,
+         *       "created_at": "2026-01-10T08:00:00.000Z",
+         *       "updated_at": "2026-01-10T08:00:00.000Z"
+         *     }
+         */
+        Category: {
+            /** @description Id of the category. */
+            id: string;
+            /** @description Its name, unique in the workspace (any case). */
+            name: string;
+            /** @description Assets of this category (not those in the bin). */
+            asset_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CategoryPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Category"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateCategoryInput: {
+            /** @description Unique in the workspace, any case. */
+            name: string;
+        };
+        UpdateCategoryInput: {
+            /** @description Unique in the workspace, any case. */
+            name?: string;
+        };
         BookingAsset: {
             /** @description Id of the asset. */
             id: string;
@@ -3654,6 +3890,12 @@ export interface operations {
             query?: {
                 /** @description The order (beyond the spec): `name` or `updated_at`, `-` before it for descending (`-created_at` is newest first); ties by `id` in the same direction. */
                 sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
+                /** @description Only those at this location (`GET /locations`); with `include_children=true`, also those anywhere under it. An id of no place of the workspace matches nothing. */
+                location_id?: string;
+                /** @description With `location_id`: include the places under it, at any depth. */
+                include_children?: "true" | "false";
+                /** @description Only those of this category (`GET /categories`). */
+                category_id?: string;
                 /** @description Only the assets whose warranty ends before this day (`warranty_expires_on` earlier than it, `YYYY-MM-DD`); assets without a warranty date never match. */
                 warranty_expires_before?: string;
                 /** @description Only the assets checked out to this person (beyond the spec): the full list of what a person's `holdings` show at most 50 of. An id of no person of the workspace matches nothing. */
@@ -3823,6 +4065,10 @@ export interface operations {
     listPeople: {
         parameters: {
             query?: {
+                /** @description Only those at this location (`GET /locations`); with `include_children=true`, also those anywhere under it. An id of no place of the workspace matches nothing. */
+                location_id?: string;
+                /** @description With `location_id`: include the places under it, at any depth. */
+                include_children?: "true" | "false";
                 /** @description 1-based page number. When present the response is the paginated envelope `{data, page, pageSize, total}`; without it a bare array (kept for older callers) of the first items: at most 10,000, and no more than fit in 15 MiB of JSON. New clients always send `page`. */
                 page?: number;
                 /** @description Items per page. */
@@ -3975,6 +4221,416 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listLocations: {
+        parameters: {
+            query?: {
+                /** @description Only the places directly in this one; `top` for the top level. */
+                parent_id?: string;
+                /** @description Places whose name contains this. */
+                search?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 500. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLocationInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The location's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The location's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The location's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLocationInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: {
+                /** @description Categories whose name contains this. */
+                search?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 500. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCategoryInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The category's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The category's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The category's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCategoryInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

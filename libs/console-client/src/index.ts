@@ -142,3 +142,19 @@ export type ReminderListQuery = NonNullable<
 >;
 export type ReminderInput = JsonBody<'/console/api/reminders', 'post'>;
 export type ReminderChanges = JsonBody<'/console/api/reminders/{id}', 'patch'>;
+
+export type LocationPage = JsonResponse<'/console/api/locations', 'get', 200>;
+export type Location = JsonResponse<'/console/api/locations/{id}', 'get', 200>;
+export type LocationListQuery = NonNullable<
+  paths['/console/api/locations']['get']['parameters']['query']
+>;
+export type LocationInput = JsonBody<'/console/api/locations', 'post'>;
+export type LocationChanges = JsonBody<'/console/api/locations/{id}', 'patch'>;
+
+export type CategoryPage = JsonResponse<'/console/api/categories', 'get', 200>;
+export type Category = JsonResponse<'/console/api/categories/{id}', 'get', 200>;
+export type CategoryListQuery = NonNullable<
+  paths['/console/api/categories']['get']['parameters']['query']
+>;
+export type CategoryInput = JsonBody<'/console/api/categories', 'post'>;
+export type CategoryChanges = JsonBody<'/console/api/categories/{id}', 'patch'>;

@@ -1543,6 +1543,126 @@ export interface paths {
         patch: operations["updateReminder"];
         trace?: never;
     };
+    "/console/api/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of locations
+         * @description As `GET /api/v1/locations`.
+         *
+         *     Needs the `locations.view` permission.
+         */
+        get: operations["listLocations"];
+        put?: never;
+        /**
+         * Add a location
+         * @description As `POST /api/v1/locations`.
+         *
+         *     Needs the `locations.manage` permission.
+         */
+        post: operations["createLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One location
+         * @description Needs the `locations.view` permission.
+         */
+        get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a location
+         * @description As `DELETE /api/v1/locations/{id}`: only when nothing uses it.
+         *
+         *     Needs the `locations.manage` permission.
+         */
+        delete: operations["deleteLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a location
+         * @description As `PATCH /api/v1/locations/{id}`.
+         *
+         *     Needs the `locations.manage` permission.
+         */
+        patch: operations["updateLocation"];
+        trace?: never;
+    };
+    "/console/api/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of categories
+         * @description As `GET /api/v1/categories`.
+         *
+         *     Needs the `categories.view` permission.
+         */
+        get: operations["listCategories"];
+        put?: never;
+        /**
+         * Add a category
+         * @description As `POST /api/v1/categories`.
+         *
+         *     Needs the `categories.manage` permission.
+         */
+        post: operations["createCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One category
+         * @description Needs the `categories.view` permission.
+         */
+        get: operations["getCategory"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a category
+         * @description As `DELETE /api/v1/categories/{id}`: only when nothing uses it.
+         *
+         *     Needs the `categories.manage` permission.
+         */
+        delete: operations["deleteCategory"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a category
+         * @description As `PATCH /api/v1/categories/{id}`.
+         *
+         *     Needs the `categories.manage` permission.
+         */
+        patch: operations["updateCategory"];
+        trace?: never;
+    };
     "/console/api/usage": {
         parameters: {
             query?: never;
@@ -1654,7 +1774,7 @@ export interface components {
             email: string | null;
             workspace: components["schemas"]["ConsoleWorkspace"] | null;
             member: components["schemas"]["ConsoleMember"] | null;
-            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage" | "requests.view" | "requests.decide" | "bookings.view" | "bookings.request" | "bookings.manage" | "licenses.view" | "licenses.manage" | "maintenance.view" | "maintenance.manage" | "reminders.view" | "reminders.manage" | "audits.view" | "audits.manage")[];
+            permissions: ("workspace.view" | "keys.view" | "keys.manage" | "webhooks.view" | "webhooks.manage" | "webhooks.secrets" | "assets.view" | "assets.manage" | "assets.scan" | "people.view" | "people.manage" | "members.view" | "members.manage" | "requests.view" | "requests.decide" | "bookings.view" | "bookings.request" | "bookings.manage" | "licenses.view" | "licenses.manage" | "maintenance.view" | "maintenance.manage" | "reminders.view" | "reminders.manage" | "locations.view" | "locations.manage" | "categories.view" | "categories.manage" | "audits.view" | "audits.manage")[];
             memberships: components["schemas"]["ConsoleMembership"][];
         };
         SignInLinkBody: {
@@ -2662,7 +2782,7 @@ export interface components {
             source: "console" | "api" | "cli" | "system";
             actor: components["schemas"]["ActivityActor"];
             /** @enum {string} */
-            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder" | "audit";
+            record_type: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder" | "location" | "category" | "audit";
             /** @description Id of the record changed. */
             record_id: string;
             /** @description The record's name at the time (or e-mail). */
@@ -3333,6 +3453,122 @@ export interface components {
             due_at?: string;
             /** @description Repeat every N days, weeks or months, counted from `due_at`; null or left out: once. Each occurrence fires `reminder.due`. */
             repeat?: components["schemas"]["ReminderRepeat"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0x",
+         *       "name": "Room 101",
+         *       "parent": {
+         *         "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0y",
+         *         "name": "Floor 1"
+         *       },
+         *       "path": [
+         *         {
+         *           "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0z",
+         *           "name": "Berlin office"
+         *         },
+         *         {
+         *           "id": "loc_01jd8x1m2n3p4q5r6s7t8v9w0y",
+         *           "name": "Floor 1"
+         *         }
+         *       ],
+         *       "depth": 2,
+         *       "address": null,
+         *       "notes": "Key at reception.",
+         *       "children_count": 0,
+         *       "asset_count": 14,
+         *       "people_count": 3,
+         *       "created_at": "2026-01-10T08:00:00.000Z",
+         *       "updated_at": "2026-03-02T10:30:00.000Z"
+         *     }
+         */
+        Location: {
+            /** @description Id of the location. */
+            id: string;
+            /** @description Its name, unique among its siblings. */
+            name: string;
+            /** @description The place it is in; null: top. */
+            parent: components["schemas"]["LocationRef"] | null;
+            /** @description The places above it, from the top down. */
+            path: components["schemas"]["LocationRef"][];
+            /** @description 0 at the top level. */
+            depth: number;
+            address: string | null;
+            notes: string | null;
+            /** @description Places directly in it. */
+            children_count: number;
+            /** @description Assets whose location is this place itself; `GET /assets?location_id=...&include_children=true` lists those under it too. */
+            asset_count: number;
+            /** @description People whose location is this place. */
+            people_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LocationPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Location"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateLocationInput: {
+            /** @description Unique among the places of the same parent, any case. */
+            name: string;
+            /** @description The place it is in (`GET /locations`), or null for the top level. Not itself nor a place under it; the tree is at most 8 levels deep. */
+            parent_id?: string | null;
+            address?: string | null;
+            notes?: string | null;
+        };
+        UpdateLocationInput: {
+            name?: string;
+            /** @description The place it is in (`GET /locations`), or null for the top level. Not itself nor a place under it; the tree is at most 8 levels deep. */
+            parent_id?: string | null;
+            address?: string | null;
+            notes?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "cat_01jd8x1a2b3c4d5e6f7g8h9j0k",
+         *       "name": "Laptops",
+         *       "asset_count": 120,
+         *       "created_at": "2026-01-10T08:00:00.000Z",
+         *       "updated_at": "2026-01-10T08:00:00.000Z"
+         *     }
+         */
+        Category: {
+            /** @description Id of the category. */
+            id: string;
+            /** @description Its name, unique in the workspace (any case). */
+            name: string;
+            /** @description Assets of this category (not those in the bin). */
+            asset_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CategoryPage: {
+            /** @description The items of this page, in list order. */
+            data: components["schemas"]["Category"][];
+            /** @description The page number asked for (1-based). */
+            page: number;
+            /** @description Items per page (1-200, default 50). */
+            pageSize: number;
+            /** @description Number of items matching the query. */
+            total: number;
+        };
+        CreateCategoryInput: {
+            /** @description Unique in the workspace, any case. */
+            name: string;
+        };
+        UpdateCategoryInput: {
+            /** @description Unique in the workspace, any case. */
+            name?: string;
         };
         /** @description One limit and what is used of it. For the per-key limits (`per_key`), `used` is the busiest key: the one a refusal would meet first. */
         UsageMeter: {
@@ -5957,6 +6193,12 @@ export interface operations {
         parameters: {
             query?: {
                 sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
+                /** @description Only those at this location (`GET /locations`); with `include_children=true`, also those anywhere under it. An id of no place of the workspace matches nothing. */
+                location_id?: string;
+                /** @description With `location_id`: include the places under it, at any depth. */
+                include_children?: "true" | "false";
+                /** @description Only those of this category (`GET /categories`). */
+                category_id?: string;
                 warranty_expires_before?: string;
                 assigned_to_id?: string;
                 search?: string;
@@ -6784,6 +7026,10 @@ export interface operations {
     listPeople: {
         parameters: {
             query?: {
+                /** @description Only those at this location (`GET /locations`); with `include_children=true`, also those anywhere under it. An id of no place of the workspace matches nothing. */
+                location_id?: string;
+                /** @description With `location_id`: include the places under it, at any depth. */
+                include_children?: "true" | "false";
                 search?: string;
                 status?: "active" | "inactive";
                 pageSize?: number;
@@ -8235,7 +8481,7 @@ export interface operations {
                 actor_id?: string;
                 source?: "console" | "api" | "cli" | "system";
                 record_id?: string;
-                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder" | "audit";
+                record_type?: "asset" | "person" | "member" | "key" | "endpoint" | "booking" | "license" | "request" | "maintenance" | "reminder" | "location" | "category" | "audit";
             };
             header?: never;
             path?: never;
@@ -12579,6 +12825,1066 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Reminder"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLocations: {
+        parameters: {
+            query?: {
+                /** @description Only the places directly in this one; `top` for the top level. */
+                parent_id?: string;
+                /** @description Places whose name contains this. */
+                search?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 500. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLocationInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The location's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The location's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The location's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLocationInput"];
+            };
+        };
+        responses: {
+            /** @description After the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: {
+                /** @description Categories whose name contains this. */
+                search?: string;
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1 to 500. */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryPage"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCategoryInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The category's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The category's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in the session's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The category's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCategoryInput"];
+            };
+        };
+        responses: {
+            /** @description After the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description A parameter or body field failed validation; the message names it. */

@@ -15,6 +15,8 @@ export * from './licenses';
 export * from './maintenance';
 export * from './audits';
 export * from './reminders';
+export * from './locations';
+export * from './categories';
 export * from './notices';
 export * from './calendar';
 export * from './rpc';

@@ -81,6 +81,14 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   );
 }
 
+/** Postgres error code of a foreign key violation (a row still referenced, or gone). */
+export const FOREIGN_KEY_VIOLATION = '23503';
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: string } }).driverError;
+  return (driverError ?? (error as { code?: string }))?.code === FOREIGN_KEY_VIOLATION;
+}
+
 /**
  * Creates the database named in the URL when it does not exist yet, so that a fresh machine
  * needs no manual `createdb` before the first migration.

@@ -116,7 +116,8 @@ describe('people in the console, in a browser (e2e)', () => {
     await page.getByLabel('E-mail').fill('grace@initech.example');
     await page.getByLabel('Employee number').fill('N-1906');
     await page.getByLabel('Department').fill('Programming');
-    await page.getByLabel('Location', { exact: true }).fill('Arlington');
+    await page.getByLabel('Location', { exact: true }).selectOption({ label: 'New place…' });
+    await page.getByLabel('New place name').fill('Arlington');
     await screenshot(page, 'person-form');
     await page.getByRole('button', { name: 'Add person' }).click();
     await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
@@ -141,7 +142,7 @@ describe('people in the console, in a browser (e2e)', () => {
     await page.getByRole('heading', { name: 'Edit person' }).waitFor();
     expect(await page.getByLabel('Department').inputValue()).toBe('Programming');
     await page.getByLabel('Department').fill('Compilers');
-    await page.getByLabel('Location', { exact: true }).fill('');
+    await page.getByLabel('Location', { exact: true }).selectOption({ label: 'None' });
     await screenshot(page, 'person-edit');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Changes saved.').waitFor();

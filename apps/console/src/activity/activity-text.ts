@@ -58,6 +58,8 @@ const NOUNS: Record<ActivityEntry['record_type'], string> = {
   request: 'asset request',
   maintenance: 'maintenance record',
   reminder: 'reminder',
+  location: 'location',
+  category: 'category',
   audit: 'audit',
 };
 
@@ -83,6 +85,8 @@ export function relatedWord(
   if (entry.record_type === 'maintenance') return ' on ';
   // A reminder is about its record: "created reminder Service about Forklift".
   if (entry.record_type === 'reminder') return ' about ';
+  // A place is in its parent: "created location Room 101 in Floor 1".
+  if (entry.record_type === 'location') return ' in ';
   if (entry.action === 'checked_in') return ' from ';
   if (entry.action === 'overdue') return ', held by ';
   return ' to ';
@@ -117,6 +121,10 @@ export function recordLink(entry: ActivityEntry): string | null {
       return entry.related_id ? `/assets/${entry.related_id}` : '/maintenance';
     case 'reminder':
       return `/reminders/${entry.record_id}`;
+    case 'location':
+      return entry.action === 'deleted' ? null : `/locations/${entry.record_id}`;
+    case 'category':
+      return '/categories';
     case 'audit':
       return `/audits/${entry.record_id}`;
   }
@@ -124,12 +132,13 @@ export function recordLink(entry: ActivityEntry): string | null {
 
 /**
  * The console page of the related record, by its id's prefix: an asset (a maintenance record's,
- * a reminder's), a licence (a reminder's), else a person.
+ * a reminder's), a licence (a reminder's), a location (a place's parent), else a person.
  */
 export function relatedLink(entry: Pick<ActivityEntry, 'related_id'>): string {
   const id = entry.related_id ?? '';
   if (id.startsWith('ast_')) return `/assets/${id}`;
   if (id.startsWith('lic_')) return `/licenses/${id}`;
+  if (id.startsWith('loc_')) return `/locations/${id}`;
   if (id.startsWith('aud_')) return `/audits/${id}`;
   return `/people/${id}`;
 }

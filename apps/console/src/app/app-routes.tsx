@@ -21,6 +21,9 @@ import { MaintenancePage } from '../maintenance/maintenance.page';
 import { ReminderFormPage } from '../reminders/reminder-form.page';
 import { ReminderPage } from '../reminders/reminder.page';
 import { RemindersPage } from '../reminders/reminders.page';
+import { LocationPage } from '../locations/location.page';
+import { LocationsPage } from '../locations/locations.page';
+import { CategoriesPage } from '../categories/categories.page';
 import { MembersPage } from '../members/members.page';
 import { OverviewPage } from '../overview/overview.page';
 import { PeoplePage } from '../people/people.page';
@@ -212,6 +215,30 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="licenses.view" action="see licences">
                 <LicensePage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="locations"
+            element={
+              <RequirePermission permission="locations.view" action="see locations">
+                <LocationsPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="locations/:id"
+            element={
+              <RequirePermission permission="locations.view" action="see locations">
+                <LocationPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="categories"
+            element={
+              <RequirePermission permission="categories.view" action="see categories">
+                <CategoriesPage />
               </RequirePermission>
             }
           />

@@ -26,6 +26,8 @@ export function navSections(session: Session): NavSection[] {
       items: [
         ...item(can(session, 'assets.view'), '/assets', 'Assets'),
         ...item(can(session, 'people.view'), '/people', 'People'),
+        ...item(can(session, 'locations.view'), '/locations', 'Locations'),
+        ...item(can(session, 'categories.view'), '/categories', 'Categories'),
         ...item(can(session, 'requests.view'), '/requests', 'Requests'),
         ...item(can(session, 'bookings.view'), '/bookings', 'Bookings'),
         ...item(can(session, 'bookings.view'), '/calendar', 'Calendar'),

@@ -31,7 +31,7 @@ describe('Sidebar', () => {
     expect(headings.map((heading) => heading.textContent)).toEqual(['Register', 'Workspace']);
     expect(within(nav).getByRole('list', { name: 'Register' })).toHaveProperty(
       'textContent',
-      'AssetsPeopleRequestsBookingsCalendarLicencesMaintenanceRemindersScan',
+      'AssetsPeopleLocationsCategoriesRequestsBookingsCalendarLicencesMaintenanceRemindersScan',
     );
     // A member sees no integrations: no heading over nothing, no link to a refusal.
     expect(within(nav).queryByRole('link', { name: 'API keys' })).toBeNull();
@@ -43,6 +43,8 @@ describe('Sidebar', () => {
       'Overview',
       'Assets',
       'People',
+      'Locations',
+      'Categories',
       'Requests',
       'Bookings',
       'Calendar',

@@ -1,3 +1,5 @@
+import { LocationField } from '../locations/location-field';
+import { type PlaceChoice, placeChoiceOf, placeFields } from '../locations/location-values';
 import type {
   Asset,
   AssetChanges,
@@ -60,7 +62,6 @@ const TEXT_FIELDS = [
   { name: 'model', label: 'Model' },
   { name: 'sku', label: 'SKU' },
   { name: 'category', label: 'Category', hint: 'A new name creates the category.' },
-  { name: 'location', label: 'Location', hint: 'A new name creates the location.' },
 ] as const;
 type TextName = (typeof TEXT_FIELDS)[number]['name'];
 
@@ -72,7 +73,6 @@ function initialText(asset: Asset | null): Record<TextName, string> {
     model: asset?.model ?? '',
     sku: asset?.sku ?? '',
     category: asset?.category?.name ?? '',
-    location: asset?.location?.name ?? '',
   };
 }
 
@@ -80,6 +80,7 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
   const navigate = useNavigate();
   const [name, setName] = useState(asset?.name ?? '');
   const [text, setText] = useState(() => initialText(asset));
+  const [place, setPlace] = useState<PlaceChoice>(() => placeChoiceOf(asset?.location));
   const [status, setStatus] = useState<AssetStatus>(asset?.status ?? 'active');
   const [condition, setCondition] = useState<AssetCondition | ''>(asset?.condition ?? '');
   const [purchased, setPurchased] = useState(asset?.purchase_date ?? '');
@@ -100,7 +101,7 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
         model: value('model'),
         sku: value('sku'),
         category: value('category'),
-        location: value('location'),
+        ...placeFields(place, asset.location?.id ?? null),
         purchase_date: purchased || null,
         warranty_expires_on: warranty || null,
       };
@@ -119,6 +120,7 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
       const given = value(field);
       if (given) input[field] = given;
     }
+    Object.assign(input, placeFields(place, null));
     const customValues = customFieldChanges(fields, custom, null);
     if (customValues) input.custom_fields = customValues;
     return { id: null, input };
@@ -158,6 +160,7 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
           )}
         </div>
       ))}
+      <LocationField id="asset-location" value={place} onChange={setPlace} />
       <div className="field">
         <label htmlFor="asset-status-field">Status</label>
         <select

@@ -129,7 +129,13 @@ function AssetDetails({ asset }: { asset: Asset }) {
         <dt>Category</dt>
         <dd>{asset.category?.name ?? <span className="muted">None</span>}</dd>
         <dt>Location</dt>
-        <dd>{asset.location?.name ?? <span className="muted">None</span>}</dd>
+        <dd>
+          {asset.location ? (
+            <Link to={`/locations/${asset.location.id}`}>{asset.location.name}</Link>
+          ) : (
+            <span className="muted">None</span>
+          )}
+        </dd>
         <dt>Condition</dt>
         <dd>
           <ConditionField asset={asset} manage={manage} />

@@ -39,13 +39,16 @@ export const assetQueries = {
 
 /**
  * What a write to an asset can change: the assets, what people hold (their holdings, their
- * count), the activity, and the plan's count of assets.
+ * count), the activity, the plan's count of assets, and the counts of assets of places and
+ * categories (a new name also makes a new one).
  */
 const CHANGED_BY_ASSET_WRITES = [
   QUERY_ROOT.assets,
   QUERY_ROOT.people,
   QUERY_ROOT.activity,
   QUERY_ROOT.usage,
+  QUERY_ROOT.locations,
+  QUERY_ROOT.categories,
 ] as const;
 
 export type AssetSave = { id: null; input: AssetInput } | { id: string; changes: AssetChanges };

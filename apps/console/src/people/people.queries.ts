@@ -41,6 +41,8 @@ const CHANGED_BY_PERSON_WRITES = [
   QUERY_ROOT.usage,
   // An offboarding may release the person's licence seats.
   QUERY_ROOT.licenses,
+  // A place counts its people; a new name makes a new place.
+  QUERY_ROOT.locations,
 ] as const;
 
 export type PersonSave = { id: null; input: PersonInput } | { id: string; changes: PersonChanges };

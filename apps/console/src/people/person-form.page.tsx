@@ -1,3 +1,4 @@
+import { LocationField } from '../locations/location-field';
 import type { Person, PersonStatus } from '@custodian/console-client';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -52,13 +53,6 @@ const TEXT_FIELDS = [
     type: 'text',
     max: 200,
     hint: 'A new name creates the department.',
-  },
-  {
-    name: 'location',
-    label: 'Location',
-    type: 'text',
-    max: 200,
-    hint: 'A new name creates the location.',
   },
 ] as const;
 
@@ -123,6 +117,11 @@ function PersonForm({ person }: { person: Person | null }) {
           )}
         </div>
       ))}
+      <LocationField
+        id="person-location"
+        value={form.place}
+        onChange={(place) => setForm({ ...form, place })}
+      />
       <div className="field">
         <label htmlFor="person-status">Status</label>
         <select

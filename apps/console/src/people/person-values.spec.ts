@@ -22,7 +22,7 @@ describe('personInput', () => {
       ...formOf(null),
       full_name: '  Mary Jackson ',
       email: ' mary@example.com',
-      location: '   ',
+      place: { id: null, newName: '   ' },
     };
     expect(personInput(form)).toEqual({
       full_name: 'Mary Jackson',
@@ -42,7 +42,7 @@ describe('personChanges', () => {
       ...formOf(PERSON),
       email: '',
       department: 'Engineering ',
-      location: 'Hampton',
+      place: { id: null, newName: 'Hampton' },
       status: 'inactive' as const,
     };
     expect(personChanges(PERSON, form)).toEqual({
@@ -51,6 +51,15 @@ describe('personChanges', () => {
       location: 'Hampton',
       status: 'inactive',
     });
+  });
+
+  it('sends a place by id, and clears it with null', () => {
+    const placed = { ...PERSON, location: { id: 'loc_1', name: 'Storage' } };
+    expect(personChanges(placed, formOf(placed))).toEqual({});
+    const moved = { ...formOf(placed), place: { id: 'loc_2', newName: null } };
+    expect(personChanges(placed, moved)).toEqual({ location_id: 'loc_2' });
+    const cleared = { ...formOf(placed), place: { id: null, newName: null } };
+    expect(personChanges(placed, cleared)).toEqual({ location_id: null });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Person, PersonChanges, PersonInput, PersonStatus } from '@custodian/console-client';
 import { PERSON_STATUSES as CONTRACT_PERSON_STATUSES } from '@custodian/contracts/constants';
+import { type PlaceChoice, placeChoiceOf, placeFields } from '../locations/location-values';
 
 // The values the API accepts (the contract's own list), as a person reads them. `satisfies`
 // ties the list to the generated schema: a status the API drops stops compiling here.
@@ -21,7 +22,8 @@ export interface PersonForm {
   email: string;
   employee_number: string;
   department: string;
-  location: string;
+  /** Where they sit: a place by id, or a new one by name. */
+  place: PlaceChoice;
   status: PersonStatus;
 }
 
@@ -31,12 +33,12 @@ export function formOf(person: Person | null): PersonForm {
     email: person?.email ?? '',
     employee_number: person?.employee_number ?? '',
     department: person?.department?.name ?? '',
-    location: person?.location?.name ?? '',
+    place: placeChoiceOf(person?.location),
     status: person?.status ?? 'active',
   };
 }
 
-const CLEARABLE = ['email', 'employee_number', 'department', 'location'] as const;
+const CLEARABLE = ['email', 'employee_number', 'department'] as const;
 
 /** The body of a create: the fields filled in, trimmed; the empty ones left out. */
 export function personInput(form: PersonForm): PersonInput {
@@ -45,7 +47,7 @@ export function personInput(form: PersonForm): PersonInput {
     const value = form[field].trim();
     if (value) input[field] = value;
   }
-  return input;
+  return { ...input, ...placeFields(form.place, null) };
 }
 
 /**
@@ -63,5 +65,5 @@ export function personChanges(person: Person, form: PersonForm): PersonChanges {
     const value = form[field].trim();
     if (value !== before[field]) changes[field] = value || null;
   }
-  return changes;
+  return { ...changes, ...placeFields(form.place, person.location?.id ?? null) };
 }

@@ -132,7 +132,13 @@ function PersonDetails({ person }: { person: Person }) {
         <dt>Department</dt>
         <dd>{person.department?.name ?? <span className="muted">None</span>}</dd>
         <dt>Location</dt>
-        <dd>{person.location?.name ?? <span className="muted">None</span>}</dd>
+        <dd>
+          {person.location ? (
+            <Link to={`/locations/${person.location.id}`}>{person.location.name}</Link>
+          ) : (
+            <span className="muted">None</span>
+          )}
+        </dd>
         <dt>Created</dt>
         <dd>{formatDateTime(person.created_at)}</dd>
         <dt>Updated</dt>

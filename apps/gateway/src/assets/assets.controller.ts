@@ -31,6 +31,7 @@ import {
   ApiErrors,
   ApiIdParam,
   ApiListQuery,
+  ApiPlaceFilters,
   ApiPageOrListResponse,
 } from '../http/api-docs.decorators';
 
@@ -63,6 +64,7 @@ export class AssetsController {
       'than it, `YYYY-MM-DD`); assets without a warranty date never match.',
     schema: { type: 'string', format: 'date' },
   })
+  @ApiPlaceFilters({ category: true })
   @ApiQuery({
     name: 'sort',
     required: false,

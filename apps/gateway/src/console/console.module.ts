@@ -5,6 +5,8 @@ import { ConsoleLicensesModule } from './licenses/console-licenses.module';
 import { ConsoleMaintenanceModule } from './maintenance/console-maintenance.module';
 import { ConsoleAuditsModule } from './audits/console-audits.module';
 import { ConsoleRemindersModule } from './reminders/console-reminders.module';
+import { ConsoleLocationsModule } from './locations/console-locations.module';
+import { ConsoleCategoriesModule } from './categories/console-categories.module';
 import { ConsoleCalendarFeedModule } from './calendar/console-calendar-feed.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
 import { ConsoleCustomFieldsModule } from './register/console-custom-fields.module';
@@ -32,6 +34,8 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleMaintenanceModule,
     ConsoleAuditsModule,
     ConsoleRemindersModule,
+    ConsoleLocationsModule,
+    ConsoleCategoriesModule,
     ConsoleUsageModule,
     ConsoleCalendarFeedModule,
   ],

@@ -43,6 +43,41 @@ export function ApiPageOrListResponse(page: ContractClass, item: ContractClass):
 export const ApiIdParam = (name: string, what: string): MethodDecorator =>
   ApiParam({ name, required: true, description: `The ${what}'s id`, schema: { type: 'string' } });
 
+/**
+ * `location_id` and `include_children` of GET /assets and GET /people, and `category_id` of
+ * GET /assets (`category: true`).
+ */
+export function ApiPlaceFilters(options: { category: boolean }): MethodDecorator {
+  const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
+  const decorators = [
+    ApiQuery({
+      name: 'location_id',
+      required: false,
+      description:
+        'Only those at this location (`GET /locations`); with `include_children=true`, also ' +
+        'those anywhere under it. An id of no place of the workspace matches nothing.',
+      schema: id,
+    }),
+    ApiQuery({
+      name: 'include_children',
+      required: false,
+      description: 'With `location_id`: include the places under it, at any depth.',
+      schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+    }),
+  ];
+  if (options.category) {
+    decorators.push(
+      ApiQuery({
+        name: 'category_id',
+        required: false,
+        description: 'Only those of this category (`GET /categories`).',
+        schema: id,
+      }),
+    );
+  }
+  return applyDecorators(...decorators);
+}
+
 /** The query of GET /assets and GET /people (register's parseListQuery reads exactly these). */
 export function ApiListQuery(statuses: readonly string[], searchWhat: string): MethodDecorator {
   return applyDecorators(

@@ -2,6 +2,8 @@ import { AssetRequestsModule } from '../asset-requests/asset-requests.module';
 import { AssetsModule } from '../assets/assets.module';
 import { AuditsModule } from '../audits/audits.module';
 import { BookingsModule } from '../bookings/bookings.module';
+import { CategoriesModule } from '../categories/categories.module';
+import { LocationsModule } from '../locations/locations.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { LicensesModule } from '../licenses/licenses.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
@@ -16,6 +18,8 @@ export const PUBLIC_API_MODULES = [
   PingModule,
   AssetsModule,
   PeopleModule,
+  LocationsModule,
+  CategoriesModule,
   BookingsModule,
   AssetRequestsModule,
   LicensesModule,

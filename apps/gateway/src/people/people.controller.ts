@@ -23,6 +23,7 @@ import {
   ApiErrors,
   ApiIdParam,
   ApiListQuery,
+  ApiPlaceFilters,
   ApiPageOrListResponse,
 } from '../http/api-docs.decorators';
 
@@ -38,6 +39,7 @@ export class PeopleController {
   @Get()
   @RequiresScope('read')
   @ApiListQuery(PERSON_STATUSES, 'full name, e-mail and employee number')
+  @ApiPlaceFilters({ category: false })
   @ApiOperation({
     operationId: 'listPeople',
     summary: 'List people',

@@ -368,6 +368,18 @@ export function moveToBin(tx: EntityManager, workspaceId: string, id: string): P
 }
 
 /** Moves the binned row back into register.assets under its id, and out of the bin. */
+/**
+ * A column of the stored row as it goes back: a category or location deleted while the asset
+ * was in the bin (they may be, once nothing outside the bin uses them) comes back as none.
+ */
+function restoredValue(column: string): string {
+  if (column === 'category_id' || column === 'location_id') {
+    const table = column === 'category_id' ? 'categories' : 'locations';
+    return `(SELECT k.id FROM register.${table} k WHERE k.id = r.${column} AND k.workspace_id = r.workspace_id)`;
+  }
+  return `r.${column}`;
+}
+
 export async function restoreFromBin(
   tx: EntityManager,
   workspaceId: string,
@@ -376,7 +388,7 @@ export async function restoreFromBin(
   const columns = RESTORED_COLUMNS.join(', ');
   await tx.query(
     `INSERT INTO register.assets (${columns}, updated_at)
-         SELECT ${RESTORED_COLUMNS.map((column) => `r.${column}`).join(', ')}, now()
+         SELECT ${RESTORED_COLUMNS.map((column) => restoredValue(column)).join(', ')}, now()
            FROM register.deleted_assets d,
                 jsonb_populate_record(NULL::register.assets, d.row) r
           WHERE d.id = $1 AND d.workspace_id = $2`,

@@ -10,7 +10,7 @@ export interface CategoryChoice {
 
 /**
  * The category id a write asks for; undefined when it says nothing, null when it clears it.
- * `category_id` must be one of the workspace's (else 404 naming the field); `category` by name
+ * `category_id` must be one of the workspace's (else 400 naming the field); `category` by name
  * finds or creates one, as v1 always did. Both at once are refused: one field says which.
  */
 export async function chooseCategory(
@@ -32,7 +32,10 @@ export async function chooseCategory(
       [workspaceId, input.category_id],
     );
     if (!row) {
-      throw new DomainError('not_found', `category_id: category ${input.category_id} not found`);
+      throw new DomainError(
+        'invalid_input',
+        `category_id: ${input.category_id} is not a category of this workspace`,
+      );
     }
     return row.id;
   }

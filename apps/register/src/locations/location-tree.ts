@@ -40,7 +40,7 @@ export interface LocationChoice {
 
 /**
  * The location id a write asks for; undefined when it says nothing, null when it clears it.
- * `location_id` must be one of the workspace's places (else 404 naming the field); `location`
+ * `location_id` must be one of the workspace's places (else 400 naming the field); `location`
  * by name finds the one place of that name anywhere in the tree, or creates it at the top
  * level when there is none, as v1 always did. A name that several places share (Room 1 in two
  * buildings) is refused: the caller is told to send `location_id`. Both fields at once are
@@ -66,7 +66,12 @@ export async function chooseLocation(
       `SELECT id FROM register.locations WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, byId],
     );
-    if (!row) throw new DomainError('not_found', `location_id: location ${byId} not found`);
+    if (!row) {
+      throw new DomainError(
+        'invalid_input',
+        `location_id: ${byId} is not a location of this workspace`,
+      );
+    }
     return row.id;
   }
   if (byName === undefined) return undefined;

@@ -18,6 +18,8 @@ export const ACTIVITY_RECORD_TYPES = [
   'request',
   'maintenance',
   'reminder',
+  'location',
+  'category',
   'audit',
 ] as const;
 export type ActivityRecordType = (typeof ACTIVITY_RECORD_TYPES)[number];
@@ -33,6 +35,8 @@ export const ACTIVITY_OWNERS = {
     'request',
     'maintenance',
     'reminder',
+    'location',
+    'category',
     'audit',
   ],
   gateway: ['key'],

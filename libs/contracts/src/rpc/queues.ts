@@ -3,6 +3,8 @@ import { ASSET_REQUEST_RPC } from '../asset-requests/asset-request.messages';
 import { ASSET_RPC } from '../assets/asset.messages';
 import { AUDIT_RPC } from '../audits/audit.messages';
 import { BOOKING_RPC } from '../bookings/booking.messages';
+import { CATEGORY_RPC } from '../categories/category.messages';
+import { LOCATION_RPC } from '../locations/location.messages';
 import { LICENSE_RPC } from '../licenses/license.messages';
 import { MAINTENANCE_RPC } from '../maintenance/maintenance.messages';
 import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar.messages';
@@ -49,7 +51,7 @@ export const EVENTS_DEAD_LETTER_QUEUE = 'custodian.events.dead';
 
 /**
  * The register's API queue: the public API's assets, people, members, bookings, requests,
- * licences, maintenance, reminders, audits.
+ * licences, maintenance, reminders, locations, categories, audits.
  */
 export const RegisterRpc = {
   ...ASSET_RPC,
@@ -63,6 +65,8 @@ export const RegisterRpc = {
   ...REMINDER_RPC,
   ...AUDIT_RPC,
   ...CALENDAR_FEED_RPC,
+  ...LOCATION_RPC,
+  ...CATEGORY_RPC,
 };
 
 /**

@@ -26,6 +26,10 @@ export const CONSOLE_PERMISSIONS = [
   'maintenance.manage',
   'reminders.view',
   'reminders.manage',
+  'locations.view',
+  'locations.manage',
+  'categories.view',
+  'categories.manage',
   'audits.view',
   'audits.manage',
 ] as const;
@@ -45,8 +49,9 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * (reading a product key stays the owner's and admins', decided by the register). Every role
  * sees maintenance records; owners, admins and managers log, change and resolve them. Every
  * role sees reminders; owners, admins and managers create, change and cancel them. Every role
- * sees audits (stock-takes); owners, admins and managers start them, scan into them, complete
- * and cancel them (`audits.manage`, as `assets.manage`).
+ * sees locations and categories; owners, admins and managers add, rename, move and delete them.
+ * Every role sees audits (stock-takes); owners, admins and managers start them, scan into them,
+ * complete and cancel them (`audits.manage`, as `assets.manage`).
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -72,6 +77,10 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'maintenance.manage',
     'reminders.view',
     'reminders.manage',
+    'locations.view',
+    'locations.manage',
+    'categories.view',
+    'categories.manage',
     'audits.view',
     'audits.manage',
   ],
@@ -87,6 +96,8 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'licenses.view',
     'maintenance.view',
     'reminders.view',
+    'locations.view',
+    'categories.view',
     'audits.view',
   ],
 };

@@ -24,7 +24,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiErrors, ApiIdParam, ApiPlaceFilters } from '../../http/api-docs.decorators';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 import { ConsoleRegister } from './console-register';
@@ -63,6 +63,7 @@ export class ConsoleAssetsController {
     required: false,
     schema: { type: 'string', format: 'date' },
   })
+  @ApiPlaceFilters({ category: true })
   @ApiQuery({ name: 'sort', required: false, schema: { type: 'string', enum: ASSET_SORT_VALUES } })
   @ApiOkResponse({ type: AssetPage, description: 'OK.' })
   @ApiErrors(400)

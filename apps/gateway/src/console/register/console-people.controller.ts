@@ -18,7 +18,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiErrors, ApiIdParam, ApiPlaceFilters } from '../../http/api-docs.decorators';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 import { ConsoleRegister } from './console-register';
@@ -43,6 +43,7 @@ export class ConsolePeopleController {
     schema: { type: 'string', enum: [...PERSON_STATUSES] },
   })
   @ApiQuery({ name: 'search', required: false, schema: { type: 'string', maxLength: 200 } })
+  @ApiPlaceFilters({ category: false })
   @ApiOkResponse({ type: PersonPage, description: 'OK.' })
   @ApiErrors(400)
   list(@Caller() caller: ConsoleCaller, @Query() query: RawQuery): Promise<Page<PersonSummary>> {

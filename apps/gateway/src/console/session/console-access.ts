@@ -54,6 +54,10 @@ const DOING: Record<ConsolePermission, string> = {
   'maintenance.manage': 'log, change or resolve maintenance records',
   'reminders.view': 'see reminders',
   'reminders.manage': 'add, change or cancel reminders',
+  'locations.view': 'see locations',
+  'locations.manage': 'add, rename, move or delete locations',
+  'categories.view': 'see categories',
+  'categories.manage': 'add, rename or delete categories',
   'audits.view': 'see audits',
   'audits.manage': 'start, scan into, complete or cancel audits',
 };

@@ -1,0 +1,2 @@
+export const CATEGORY_PAGE_SIZE_DEFAULT = 100;
+export const CATEGORY_PAGE_SIZE_MAX = 500;
