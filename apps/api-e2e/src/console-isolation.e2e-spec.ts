@@ -99,6 +99,8 @@ interface Ids {
   /** A place with `asset` in it, and a category of `asset`. */
   location: string;
   category: string;
+  /** An audit of `location`. */
+  audit: string;
   /** The owner's console session, by its id in the list (not its cookie). */
   session: string;
 }
@@ -154,6 +156,15 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   'GET /console/api/reminders/{id}': (ids) => ({ id: ids.reminder }),
   'PATCH /console/api/reminders/{id}': (ids) => ({ id: ids.reminder, body: { title: 'taken' } }),
   'DELETE /console/api/reminders/{id}': (ids) => ({ id: ids.reminder }),
+  'GET /console/api/audits/{id}': (ids) => ({ id: ids.audit }),
+  'GET /console/api/audits/{id}/scans': (ids) => ({ id: ids.audit }),
+  'POST /console/api/audits/{id}/scans': (ids) => ({
+    id: ids.audit,
+    body: { code: 'ALPHA-1' },
+  }),
+  'GET /console/api/audits/{id}/items': (ids) => ({ id: ids.audit }),
+  'POST /console/api/audits/{id}/complete': (ids) => ({ id: ids.audit, body: {} }),
+  'POST /console/api/audits/{id}/cancel': (ids) => ({ id: ids.audit }),
   'GET /console/api/locations/{id}': (ids) => ({ id: ids.location }),
   'PATCH /console/api/locations/{id}': (ids) => ({ id: ids.location, body: { notes: 'taken' } }),
   'DELETE /console/api/locations/{id}': (ids) => ({ id: ids.location }),
@@ -373,6 +384,26 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     path: (ids) => `/console/api/reminders/${ids.reminder}`,
     as: 'owner',
     valid: () => ({}),
+  },
+  'POST /console/api/audits': {
+    path: () => '/console/api/audits',
+    as: 'owner',
+    valid: (ids) => ({ name: 'hostile', location_id: ids.location }),
+  },
+  'POST /console/api/audits/{id}/scans': {
+    path: (ids) => `/console/api/audits/${ids.audit}/scans`,
+    as: 'owner',
+    valid: () => ({ code: 'ALPHA-1' }),
+  },
+  'POST /console/api/audits/{id}/complete': {
+    path: (ids) => `/console/api/audits/${ids.audit}/complete`,
+    as: 'owner',
+    valid: () => ({}),
+  },
+  // Cancels A's audit (the sweep's bodies are ignored), then a 409: cancelled.
+  'POST /console/api/audits/{id}/cancel': {
+    path: (ids) => `/console/api/audits/${ids.audit}/cancel`,
+    as: 'owner',
   },
   'POST /console/api/locations': {
     path: () => '/console/api/locations',
@@ -721,6 +752,11 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       category_id: category.body.id,
     });
     expect(asset.status).toBe(201);
+    const audit = await client.post<{ id: string }>('/console/api/audits', {
+      name: `${name} stock-take`,
+      location_id: location.body.id,
+    });
+    expect(audit.status).toBe(201);
     const binned = await client.post<Asset>('/console/api/assets', { name: `${name} old phone` });
     expect(binned.status).toBe(201);
     expect((await client.delete(`/console/api/assets/${binned.body.id}`)).status).toBe(200);
@@ -786,6 +822,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         reminder: reminder.body.id,
         location: location.body.id,
         category: category.body.id,
+        audit: audit.body.id,
         session,
       },
       key: key.body.key,

@@ -8,6 +8,7 @@ import {
   DomainError,
   EMITTED_EVENTS,
   Maintenance,
+  Audit,
   Member,
   Person,
   Reminder,
@@ -559,6 +560,20 @@ describe('webhook delivery: endpoints, fan-out, signed sending, retries, log (e2
       notes: 'Done',
     });
     expect([repaired.status, repaired.body.status]).toEqual([200, 'resolved']);
+    // An audit of the asset, never scanned: audit.started, then at completion
+    // audit.item_missing and audit.completed (both written by the register's background job).
+    const audit = await own.post<Audit>('/audits', {
+      name: 'Contract audit',
+      asset_ids: [asset.body.id],
+    });
+    expect([audit.status, audit.body.status]).toEqual([201, 'starting']);
+    expect(schemaErrors(Audit, audit.body)).toEqual([]);
+    await eventually(async () => {
+      const fetched = await own.get<Audit>(`/audits/${audit.body.id}`);
+      if (fetched.body.status !== 'open') throw new Error(fetched.body.status);
+    });
+    const completing = await own.post<Audit>(`/audits/${audit.body.id}/complete`, {});
+    expect([completing.status, completing.body.status]).toEqual([202, 'completing']);
     const offboarded = await own.patch<PersonDetail>(`/people/${person.body.id}`, {
       status: 'inactive',
     });
