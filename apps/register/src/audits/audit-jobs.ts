@@ -186,7 +186,13 @@ export class AuditJobs
         if (audit.mark_missing_lost === true && asset && asset.status !== 'lost') {
           await this.assets.updateIn(tx, caller, asset.id, { status: 'lost' }, origin);
         }
-      } else if (audit.move_found === true && asset && item.scan_location_id !== null) {
+      } else if (
+        audit.move_found === true &&
+        asset &&
+        item.scan_location_id !== null &&
+        // The place it was scanned at still exists (an empty place may be deleted meanwhile).
+        item.scan_location_name !== null
+      ) {
         // Moved: a misplaced one; or one that is elsewhere than where it was scanned and
         // outside the audited place (an asset already under it stays in its room).
         const target = item.scan_location_id;

@@ -34,13 +34,13 @@ export async function findAuditRow(
   db: Queryable,
   workspaceId: string,
   id: string,
-  lock: '' | 'FOR UPDATE' = '',
+  lock: '' | 'FOR UPDATE' | 'FOR KEY SHARE' = '',
 ): Promise<AuditRow> {
   if (id.length > 64 || id.includes('\u0000')) throw auditNotFound(id);
   const [row] = await queryRows<AuditRow>(
     db,
     `SELECT ${AUDIT_COLUMNS} FROM register.audits a WHERE a.id = $1 AND a.workspace_id = $2
-      ${lock}`,
+      ${lock ? `${lock} OF a` : ''}`,
     [id, workspaceId],
   );
   if (!row) throw auditNotFound(id);
@@ -200,16 +200,16 @@ export async function insertExpected(tx: EntityManager, audit: AuditRow): Promis
   return row?.n ?? 0;
 }
 
-/** One item, locked: the scan's probe of the primary key. */
+/** One item's state, locked: the scan's probe of the primary key. */
 export async function lockItem(
   tx: EntityManager,
   auditId: string,
   assetId: string,
-): Promise<ItemRow | undefined> {
-  const [row] = await queryRows<ItemRow>(
+): Promise<Pick<ItemRow, 'state' | 'scanned_at' | 'expected_location_id'> | undefined> {
+  const [row] = await queryRows<Pick<ItemRow, 'state' | 'scanned_at' | 'expected_location_id'>>(
     tx,
-    `SELECT ${ITEM_COLUMNS} FROM register.audit_items i ${ITEM_JOINS}
-      WHERE i.audit_id = $1 AND i.asset_id = $2 FOR UPDATE OF i`,
+    `SELECT state, scanned_at, expected_location_id FROM register.audit_items
+      WHERE audit_id = $1 AND asset_id = $2 FOR UPDATE`,
     [auditId, assetId],
   );
   return row;

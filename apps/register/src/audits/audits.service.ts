@@ -4,6 +4,7 @@ import {
   DomainError,
   callerActivity,
   type Audit,
+  type AssetDetail,
   type AuditItem,
   type AuditItemListQuery,
   type AuditListQuery,
@@ -244,55 +245,63 @@ export class AuditsService {
   ): Promise<RecordedScan> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
-      const audit = await findAuditRow(tx, workspaceId, id);
       // Key share: completes and cancels (FOR UPDATE) wait for this scan, scans do not.
-      const [locked] = await queryRows<{ status: string }>(
-        tx,
-        `SELECT status FROM register.audits WHERE id = $1 FOR KEY SHARE`,
-        [audit.id],
-      );
-      if (locked?.status !== 'open') {
-        throw notOpen({ ...audit, status: locked?.status ?? audit.status }, 'scanned');
-      }
+      const audit = await findAuditRow(tx, workspaceId, id, 'FOR KEY SHARE');
+      if (audit.status !== 'open') throw notOpen(audit, 'scanned');
       const { id: assetId, matched } = await this.scanner.findIn(tx, workspaceId, lookup);
       const given = locationId ? await scanLocation(tx, audit, locationId) : null;
       const item = await lockItem(tx, audit.id, assetId);
-      if (item?.scanned_at) return { scan: toScan(item, true), created: false };
-      const at = given ?? audit.location_id;
-      if (item) {
-        const misplaced = given !== null && given !== item.expected_location_id;
-        await tx.query(
-          `UPDATE register.audit_items SET state = $3, scanned_at = now(), scan_location_id = $4
-            WHERE audit_id = $1 AND asset_id = $2`,
-          [audit.id, assetId, misplaced ? 'misplaced' : 'found', at],
-        );
-        await this.scanned(tx, caller, assetId, lookup, matched);
-        await tx.query(
-          `UPDATE register.audits SET found = found + 1, misplaced = misplaced + $2
-            WHERE id = $1`,
-          [audit.id, misplaced ? 1 : 0],
-        );
-      } else {
-        const inserted = await queryRows<{ asset_id: string }>(
-          tx,
-          `INSERT INTO register.audit_items (audit_id, asset_id, workspace_id, asset_name,
-             asset_tag, expected, state, scanned_at, scan_location_id, settled)
-           SELECT $1, x.id, x.workspace_id, x.name, x.asset_tag, false, 'unexpected', now(), $3,
-                  true
-             FROM register.assets x WHERE x.id = $2
-           ON CONFLICT DO NOTHING RETURNING asset_id`,
-          [audit.id, assetId, at],
-        );
-        // Another scan of the same asset committed first: this one is its repeat.
-        if (inserted.length === 0) {
-          return { scan: toScan(await findItem(tx, audit.id, assetId), true), created: false };
-        }
-        await this.scanned(tx, caller, assetId, lookup, matched);
-        await tx.query(`UPDATE register.audits SET unexpected = unexpected + 1 WHERE id = $1`, [
-          audit.id,
-        ]);
+      if (item?.scanned_at) {
+        return { scan: toScan(await findItem(tx, audit.id, assetId), true), created: false };
       }
-      return { scan: toScan(await findItem(tx, audit.id, assetId), false), created: true };
+      const at = given?.id ?? audit.location_id;
+      const where =
+        given ??
+        (audit.location_id && audit.location_name !== null
+          ? { id: audit.location_id, name: audit.location_name }
+          : null);
+      let outcome: AuditScan['outcome'];
+      let scannedAt: Date;
+      if (item) {
+        outcome = given !== null && given.id !== item.expected_location_id ? 'misplaced' : 'found';
+        const asset = await this.scanned(tx, caller, assetId, lookup, matched);
+        // The item and the audit's counters last, in one statement: scans of one audit queue
+        // on its row for this statement only.
+        const [row] = await queryRows<{ scanned_at: Date }>(
+          tx,
+          `WITH item AS (
+             UPDATE register.audit_items SET state = $3, scanned_at = now(), scan_location_id = $4
+              WHERE audit_id = $1 AND asset_id = $2 RETURNING scanned_at),
+           counts AS (
+             UPDATE register.audits SET found = found + 1, misplaced = misplaced + $5
+              WHERE id = $1)
+           SELECT scanned_at FROM item`,
+          [audit.id, assetId, outcome, at, outcome === 'misplaced' ? 1 : 0],
+        );
+        scannedAt = row?.scanned_at ?? new Date();
+        return { scan: scanOf(asset, outcome, scannedAt, where), created: true };
+      }
+      const inserted = await queryRows<{ scanned_at: Date }>(
+        tx,
+        `INSERT INTO register.audit_items (audit_id, asset_id, workspace_id, asset_name,
+           asset_tag, expected, state, scanned_at, scan_location_id, settled)
+         SELECT $1, x.id, x.workspace_id, x.name, x.asset_tag, false, 'unexpected', now(), $3,
+                true
+           FROM register.assets x WHERE x.id = $2
+         ON CONFLICT DO NOTHING RETURNING scanned_at`,
+        [audit.id, assetId, at],
+      );
+      // Another scan of the same asset committed first: this one is its repeat.
+      if (!inserted[0]) {
+        return { scan: toScan(await findItem(tx, audit.id, assetId), true), created: false };
+      }
+      outcome = 'unexpected';
+      scannedAt = inserted[0].scanned_at;
+      const asset = await this.scanned(tx, caller, assetId, lookup, matched);
+      await tx.query(`UPDATE register.audits SET unexpected = unexpected + 1 WHERE id = $1`, [
+        audit.id,
+      ]);
+      return { scan: scanOf(asset, outcome, scannedAt, where), created: true };
     });
   }
 
@@ -302,10 +311,25 @@ export class AuditsService {
     assetId: string,
     lookup: ScanLookup,
     matched: 'asset_tag' | 'serial_number' | 'asset_id',
-  ): Promise<void> {
+  ): Promise<AssetDetail> {
     const code = Object.values(lookup)[0] as string;
-    await this.scanner.recordIn(tx, caller, assetId, code.trim(), matched);
+    return this.scanner.recordIn(tx, caller, assetId, code.trim(), matched);
   }
+}
+
+function scanOf(
+  asset: AssetDetail,
+  outcome: AuditScan['outcome'],
+  scannedAt: Date,
+  location: { id: string; name: string } | null,
+): AuditScan {
+  return {
+    asset: { id: asset.id, name: asset.name, asset_tag: asset.asset_tag },
+    outcome,
+    scanned_at: scannedAt.toISOString(),
+    location,
+    repeated: false,
+  };
 }
 
 function notOpen(audit: Pick<AuditRow, 'id' | 'name' | 'status'>, what: string): DomainError {
@@ -340,16 +364,20 @@ async function named(
  * audit of a location, that place or one under it (400 otherwise). A walk up from the place,
  * one probe per level.
  */
-async function scanLocation(db: Queryable, audit: AuditRow, id: string): Promise<string> {
-  const rows = await queryRows<{ id: string }>(
+async function scanLocation(
+  db: Queryable,
+  audit: AuditRow,
+  id: string,
+): Promise<{ id: string; name: string }> {
+  const rows = await queryRows<{ id: string; name: string }>(
     db,
-    `WITH RECURSIVE up(id, parent_id, depth) AS (
-       SELECT l.id, l.parent_id, 0 FROM register.locations l
+    `WITH RECURSIVE up(id, name, parent_id, depth) AS (
+       SELECT l.id, l.name, l.parent_id, 0 FROM register.locations l
         WHERE l.workspace_id = $1 AND l.id = $2
        UNION ALL
-       SELECT p.id, p.parent_id, u.depth + 1 FROM register.locations p
+       SELECT p.id, p.name, p.parent_id, u.depth + 1 FROM register.locations p
          JOIN up u ON p.id = u.parent_id WHERE u.depth < 16)
-     SELECT id FROM up`,
+     SELECT id, name FROM up ORDER BY depth`,
     [audit.workspace_id, id],
   );
   if (rows.length === 0)
@@ -361,5 +389,5 @@ async function scanLocation(db: Queryable, audit: AuditRow, id: string): Promise
         'place under it (the audited place)',
     );
   }
-  return id;
+  return rows[0] as { id: string; name: string };
 }
