@@ -78,6 +78,19 @@ describe('activity text', () => {
     expect(relatedWord(entry({ action: 'checked_in' }))).toBe(' from ');
   });
 
+  it('tells an audit and the assets its completion changed', () => {
+    const audit = entry({ record_type: 'audit', record_id: 'aud_1', action: 'started' });
+    expect([verbOf(audit), nounOf(audit), recordLink(audit)]).toEqual([
+      'started',
+      'audit',
+      '/audits/aud_1',
+    ]);
+    // "changed asset Laptop, by audit Q4": the audit is the related record.
+    const moved = entry({ action: 'updated', related_id: 'aud_1', related_name: 'Q4' });
+    expect(relatedWord(moved)).toBe(', by audit ');
+    expect(relatedLink(moved)).toBe('/audits/aud_1');
+  });
+
   it('links to the record unless it is gone', () => {
     expect(recordLink(entry({}))).toBe('/assets/ast_1');
     expect(recordLink(entry({ action: 'deleted' }))).toBeNull();
