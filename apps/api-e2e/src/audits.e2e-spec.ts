@@ -10,6 +10,7 @@ import {
   type Page,
 } from '@custodian/contracts';
 import { WebhookReceiver, envelopeErrors, eventually } from '@custodian/testing';
+import { consoleMember } from './support/console-sign-in';
 import { Tenant, TestStack } from './support/stack';
 
 /**
@@ -281,5 +282,43 @@ describe('audits (e2e)', () => {
     expect((await stranger.get<Page<Audit>>('/audits')).body.total).toBe(0);
     const refused = await reader.post<ErrorBody>('/audits', { name: 'x', asset_ids: [] });
     expect(refused.status).toBe(403);
+  });
+
+  it('serves the console: members see audits, managers start, scan a code, complete', async () => {
+    const shelf = await place('Audit shelf');
+    const book = await asset('Audit ledger', shelf);
+    const manager = await consoleMember(tenant, 'manager', 'manager@audits.example');
+    const member = await consoleMember(tenant, 'member', 'member@audits.example');
+    const refused = await member.post<ErrorBody>('/console/api/audits', {
+      name: 'Shelf',
+      location_id: shelf,
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('start, scan into, complete or cancel audits');
+    const made = await manager.post<Audit>('/console/api/audits', {
+      name: 'Shelf',
+      location_id: shelf,
+    });
+    expect([made.status, made.body.status]).toEqual([201, 'starting']);
+    await opened(made.body.id);
+    // A code as a barcode scanner types it: the tag in another case.
+    const scanned = await manager.post<AuditScan>(`/console/api/audits/${made.body.id}/scans`, {
+      code: book.asset_tag.toLowerCase(),
+    });
+    expect([scanned.status, scanned.body.outcome]).toEqual([201, 'found']);
+    const again = await manager.post<AuditScan>(`/console/api/audits/${made.body.id}/scans`, {
+      code: book.asset_tag,
+    });
+    expect([again.status, again.body.repeated]).toEqual([200, true]);
+    const seen = await member.get<Audit>(`/console/api/audits/${made.body.id}`);
+    expect(seen.body.counts).toMatchObject({ expected: 1, found: 1, missing: 0 });
+    const items = await member.get<Page<AuditItem>>(
+      `/console/api/audits/${made.body.id}/items?state=found`,
+    );
+    expect(items.body.data.map((item) => item.asset.id)).toEqual([book.id]);
+    const done = await manager.post<Audit>(`/console/api/audits/${made.body.id}/complete`, {
+      move_found: true,
+    });
+    expect([done.status, done.body.status]).toEqual([202, 'completing']);
   });
 });
