@@ -29,6 +29,9 @@ describe('parseAssetListQuery', () => {
       search: null,
       assignedToId: null,
       warrantyExpiresBefore: null,
+      locationId: null,
+      includeChildren: false,
+      categoryId: null,
       sort: null,
     });
     expect(ASSET_PAGE_SIZE_DEFAULT).toBe(50);
@@ -161,6 +164,9 @@ describe('parseAssetListQuery', () => {
         status: 'lost',
         search: ' mac ',
         warranty_expires_before: '2027-01-01',
+        location_id: 'loc_1',
+        include_children: 'true',
+        category_id: 'cat_1',
       }),
     ).toEqual({
       page: 2,
@@ -169,8 +175,24 @@ describe('parseAssetListQuery', () => {
       search: 'mac',
       assignedToId: null,
       warrantyExpiresBefore: '2027-01-01',
+      locationId: 'loc_1',
+      includeChildren: true,
+      categoryId: 'cat_1',
       sort: null,
     });
+  });
+
+  it('takes include_children as true or false, and only with location_id', () => {
+    expect(rejection({ location_id: 'loc_1', include_children: 'yes' })).toBe(
+      'include_children must be true or false',
+    );
+    expect(rejection({ include_children: 'true' })).toBe(
+      'include_children goes with location_id (the place whose children to include)',
+    );
+    expect(parseAssetListQuery({ include_children: 'false' }).includeChildren).toBe(false);
+    expect(rejection({ location_id: 'x'.repeat(65) })).toBe(
+      'location_id must be between 1 and 64 characters',
+    );
   });
 
   it('takes warranty_expires_before as a day that exists, once', () => {
