@@ -380,6 +380,36 @@ describe('audits', () => {
     expect(await events(ws.key.workspaceId, 'audit.started')).toHaveLength(1);
   });
 
+  it('counts scans that race: each asset once, no count lost', async () => {
+    const ws = await workspace();
+    const stock = await ws.stock();
+    const audit = await ws.start({
+      name: 'Race',
+      location_id: ws.building,
+      include_children: true,
+    });
+    await ws.jobs.runPending();
+    const inside = [...stock.building, ...stock.floor, ...stock.room];
+    // Eight different assets at once, and the ninth five times at once.
+    const ninth = inside[8] as AssetDetail;
+    const results = await Promise.all([
+      ...inside.slice(0, 8).map((asset) => ws.scan(audit.id, { asset_id: asset.id })),
+      ...Array.from({ length: 5 }, () => ws.scan(audit.id, { asset_tag: ninth.asset_tag })),
+      // And one not expected, twice at once.
+      ...Array.from({ length: 2 }, () =>
+        ws.scan(audit.id, { asset_id: (stock.out[0] as AssetDetail).id }),
+      ),
+    ]);
+    expect(results.filter((result) => result.created)).toHaveLength(10);
+    expect((await ws.audits.get(ws.key, audit.id)).counts).toEqual({
+      expected: 10,
+      found: 9,
+      missing: 1,
+      unexpected: 1,
+      misplaced: 0,
+    });
+  });
+
   it('resumes a completion after a restart and writes no event twice', async () => {
     const ws = await workspace(jobsOf({ AUDIT_BATCH_SIZE: 4 }));
     const stock = await ws.stock();
