@@ -25,7 +25,10 @@ import {
 
 export type AuditJobsConfig = Pick<
   RegisterConfig,
-  'AUDIT_BATCH_SIZE' | 'AUDIT_WRITE_BATCH_SIZE' | 'AUDIT_JOBS_POLL_MS'
+  | 'AUDIT_BATCH_SIZE'
+  | 'AUDIT_WRITE_BATCH_SIZE'
+  | 'AUDIT_JOBS_POLL_MS'
+  | 'AUDIT_JOB_STATEMENT_TIMEOUT_MS'
 >;
 
 /** What one step of the jobs did. */
@@ -83,6 +86,10 @@ export class AuditJobs
   /** One step: one audit started, or one batch of one completion. */
   step(): Promise<AuditStep> {
     return this.db.transaction(async (tx) => {
+      // Not the pool's request-sized bound: a start is one statement over the whole scope.
+      await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [
+        String(this.config.AUDIT_JOB_STATEMENT_TIMEOUT_MS),
+      ]);
       const audit = await claimAuditJob(tx);
       if (!audit) return 'idle';
       if (audit.status === 'starting') {

@@ -53,6 +53,7 @@ const CONFIG: AuditJobsConfig = {
   AUDIT_BATCH_SIZE: 1_000,
   AUDIT_WRITE_BATCH_SIZE: 100,
   AUDIT_JOBS_POLL_MS: 60_000,
+  AUDIT_JOB_STATEMENT_TIMEOUT_MS: 60_000,
 };
 
 beforeAll(async () => {

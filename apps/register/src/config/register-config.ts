@@ -124,6 +124,13 @@ export class RegisterConfig {
    */
   @IsInt() @Min(50) @Max(600_000) AUDIT_JOBS_POLL_MS: number = 1_000;
 
+  /**
+   * The bound on each statement of an audit job (ms), in place of the pool's
+   * DATABASE_STATEMENT_TIMEOUT_MS (3 s, sized for requests): fixing the expected set of
+   * 100,000 assets is one INSERT ... SELECT of a few seconds.
+   */
+  @IsInt() @Min(1_000) @Max(3_600_000) AUDIT_JOB_STATEMENT_TIMEOUT_MS: number = 300_000;
+
   /** Items a completion settles per transaction (one `audit.item_missing` each at most). */
   @IsInt() @Min(1) @Max(10_000) AUDIT_BATCH_SIZE: number = 1_000;
 
