@@ -1,6 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { AuditScanPanel, OpenAuditOptions } from '../audits/audit-scan-panel';
+import { AuditScanPanel, useOpenAudits } from '../audits/audit-scan-panel';
 import { can } from '../shared/permissions';
 import { useSession } from '../shared/session';
 import { ErrorNotice } from '../shared/notices';
@@ -19,6 +19,7 @@ export function ScanPage() {
   const [params, setParams] = useSearchParams();
   const auditId = params.get('audit') ?? '';
   const audits = can(session, 'audits.manage');
+  const open = useOpenAudits(audits);
   return (
     <div className="page page-narrow">
       <h1>Scan</h1>
@@ -31,7 +32,14 @@ export function ScanPage() {
             onChange={(event) => setParams(event.target.value ? { audit: event.target.value } : {})}
           >
             <option value="">No audit: look the asset up</option>
-            <OpenAuditOptions selected={auditId} />
+            {auditId && !open.some((audit) => audit.id === auditId) && (
+              <option value={auditId}>The audit chosen</option>
+            )}
+            {open.map((audit) => (
+              <option key={audit.id} value={audit.id}>
+                {audit.name}
+              </option>
+            ))}
           </select>
         </div>
       )}

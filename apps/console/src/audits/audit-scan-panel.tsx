@@ -8,22 +8,17 @@ import { ErrorNotice } from '../shared/notices';
 import { outcomeText } from './audit-values';
 import { auditQueries, useRecordAuditScan } from './audits.queries';
 
-/** The open audits, for the Scan screen's "Record into" choice (`selected` kept listed). */
-export function OpenAuditOptions({ selected }: { selected: string }) {
-  const audits = useQuery(auditQueries.list({ status: 'open', page: '1', pageSize: '100' }));
-  const open = audits.data?.data ?? [];
-  return (
-    <>
-      {selected && !open.some((audit) => audit.id === selected) && (
-        <option value={selected}>The audit chosen</option>
-      )}
-      {open.map((audit) => (
-        <option key={audit.id} value={audit.id}>
-          {audit.name}
-        </option>
-      ))}
-    </>
-  );
+/**
+ * The open audits, for the Scan screen's "Record into" choice. A list, not <option>s: the
+ * <select> that shows them must re-render with them, or the browser keeps showing an option
+ * that was replaced.
+ */
+export function useOpenAudits(enabled: boolean): Array<Pick<Audit, 'id' | 'name'>> {
+  const audits = useQuery({
+    ...auditQueries.list({ status: 'open', page: '1', pageSize: '100' }),
+    enabled,
+  });
+  return audits.data?.data ?? [];
 }
 
 interface Logged {

@@ -1,12 +1,13 @@
 import type { Audit, AuditItemQuery } from '@custodian/console-client';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
 import { ConfirmDialog } from '../shared/confirm-dialog';
 import { formatDateTime } from '../shared/format';
 import { Pager } from '../shared/pager';
 import { can } from '../shared/permissions';
+import { QUERY_ROOT, invalidateRoots } from '../shared/query-keys';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
@@ -54,6 +55,12 @@ function AuditDetails({ audit }: { audit: Audit }) {
   const complete = useCompleteAudit();
   const cancel = useCancelAudit();
   const open = audit.status === 'open';
+  // A job ends on its own (open, completed): what it wrote, the feed and the assets it moved
+  // or marked, is read again when the status it reaches shows here.
+  const client = useQueryClient();
+  useEffect(() => {
+    void invalidateRoots(client, [QUERY_ROOT.activity, QUERY_ROOT.assets]);
+  }, [audit.status, client]);
   return (
     <>
       <div className="page-head">
