@@ -158,3 +158,18 @@ export type CategoryListQuery = NonNullable<
 >;
 export type CategoryInput = JsonBody<'/console/api/categories', 'post'>;
 export type CategoryChanges = JsonBody<'/console/api/categories/{id}', 'patch'>;
+
+export type AuditPage = JsonResponse<'/console/api/audits', 'get', 200>;
+export type Audit = JsonResponse<'/console/api/audits/{id}', 'get', 200>;
+export type AuditListQuery = NonNullable<
+  paths['/console/api/audits']['get']['parameters']['query']
+>;
+export type AuditInput = JsonBody<'/console/api/audits', 'post'>;
+export type AuditItemPage = JsonResponse<'/console/api/audits/{id}/items', 'get', 200>;
+export type AuditItem = AuditItemPage['data'][number];
+export type AuditItemQuery = NonNullable<
+  paths['/console/api/audits/{id}/items']['get']['parameters']['query']
+>;
+export type AuditScan = JsonResponse<'/console/api/audits/{id}/scans', 'post', 201>;
+export type ConsoleAuditScanInput = JsonBody<'/console/api/audits/{id}/scans', 'post'>;
+export type AuditCompletion = JsonBody<'/console/api/audits/{id}/complete', 'post'>;

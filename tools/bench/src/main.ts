@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { benchAudit } from './audit';
 import { benchContext } from './context-cost';
 import { benchDueSweep } from './due-sweep';
 import { benchIdle } from './idle';
@@ -19,6 +20,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   idle: benchIdle,
   race: benchRace,
   'due-sweep': benchDueSweep,
+  audit: benchAudit,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */

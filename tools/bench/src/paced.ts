@@ -10,6 +10,8 @@ export interface PacedOptions {
   ratePerSecond: number;
   durationSeconds: number;
   connections: number;
+  /** POST this JSON body (by the request's index) to each path instead of GETting it. */
+  postBody?: (index: number) => string;
 }
 
 /**
@@ -29,17 +31,25 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
   const started = performance.now();
   const inFlight = new Set<Promise<void>>();
 
-  const fire = (path: string) => {
+  const fire = (path: string, index: number) => {
     const t0 = performance.now();
+    const body = options.postBody?.(index);
     const request = new Promise<void>((resolve) => {
       const req = http.request(
         {
           host: base.hostname,
           port: base.port,
           path,
-          method: 'GET',
+          method: body === undefined ? 'GET' : 'POST',
           agent,
-          headers: options.headers,
+          headers:
+            body === undefined
+              ? options.headers
+              : {
+                  ...options.headers,
+                  'content-type': 'application/json',
+                  'content-length': String(Buffer.byteLength(body)),
+                },
         },
         (res) => {
           res.resume();
@@ -56,7 +66,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
         errors++;
         resolve();
       });
-      req.end();
+      req.end(body);
     });
     inFlight.add(request);
     void request.then(() => inFlight.delete(request));
@@ -67,7 +77,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
       total,
       Math.floor(((performance.now() - started) / 1000) * options.ratePerSecond),
     );
-    for (; sent < due; sent++) fire(pathAt(options.paths, sent));
+    for (; sent < due; sent++) fire(pathAt(options.paths, sent), sent);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(inFlight);

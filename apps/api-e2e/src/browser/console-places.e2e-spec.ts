@@ -23,6 +23,10 @@ const PASSWORD = 'a long enough password';
  *   room), the assets of a place with or without those under it, a room moved, a place that is
  *   not empty refused with what it holds; a category added, renamed (the asset shows the new
  *   name) and refused deletion while used.
+ * - An audit (issue 34): a stock-take of a room started from Audits, walked with the Scan
+ *   screen (found, not expected, scanned twice), followed on the audit page's live counts, and
+ *   completed with the missing asset marked lost (audit.started, audit.item_missing and
+ *   audit.completed arrive).
  * - Maintenance (issue 33, item 5): a repair logged on the asset's page puts it in maintenance
  *   (maintenance.created arrives), resolving it with notes and the final cost puts it back
  *   (maintenance.resolved), and the Maintenance screen lists it under Resolved.
@@ -62,7 +66,8 @@ describe('places and maintenance in the console, in a browser (e2e)', () => {
     await stack.workerAdminCall(WorkerAdminPatterns.webhookCreate, {
       workspace: workspace.id,
       url: receiver.url('/maintenance'),
-      events: 'maintenance.created,maintenance.resolved',
+      events:
+        'maintenance.created,maintenance.resolved,audit.started,audit.completed,audit.item_missing',
     });
     asset = (await tenant.post<AssetDetail>('/assets', { name: 'Printer PC LOAD LETTER' })).body;
     const context = await newBrowserContext(browser, { viewport: { width: 1280, height: 900 } });
@@ -213,6 +218,90 @@ describe('places and maintenance in the console, in a browser (e2e)', () => {
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await page.goto(`${base}/console/assets/${stapler.id}`);
     await page.getByText('Desk supplies').first().waitFor();
+  });
+
+  it('walks a stock-take of a room with the Scan screen and completes it', async () => {
+    const store = (await tenant.post<{ id: string }>('/locations', { name: 'Supply closet' })).body;
+    const tags = ['SC-1', 'SC-2', 'SC-3'];
+    for (const [index, tag] of tags.entries()) {
+      const made = await tenant.post<AssetDetail>('/assets', {
+        name: ['Toner', 'Paper ream', 'Label maker'][index],
+        asset_tag: tag,
+        location_id: store.id,
+      });
+      expect(made.status).toBe(201);
+    }
+    const stapler = (await tenant.get<{ data: AssetDetail[] }>('/assets?page=1&search=stapler'))
+      .body.data[0]!;
+    const staplerTag = (await tenant.get<AssetDetail>(`/assets/${stapler.id}`)).body.asset_tag;
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Audits', exact: true })
+      .click();
+    await page.getByText('No audits here.').waitFor();
+    await page.getByRole('button', { name: 'Start audit' }).click();
+    const start = dialog('Start audit');
+    await start.getByLabel('Name').fill('Closet count');
+    await start.getByLabel('Location', { exact: true }).selectOption(store.id);
+    await start.getByRole('button', { name: 'Start audit' }).click();
+    await page.getByRole('heading', { name: 'Closet count' }).waitFor();
+    // Starting is a job: the page follows it until the audit is open with 3 expected.
+    await page.locator('.page-head').getByText('Open', { exact: true }).waitFor();
+    const counts = page.getByRole('region', { name: 'Counts' });
+    await counts.locator('.stat', { hasText: 'Expected' }).getByText('3').waitFor();
+    expect((await arrived('audit.started')).data).toMatchObject({ name: 'Closet count' });
+
+    await page.getByRole('link', { name: 'Scan into this audit' }).click();
+    // The audit is picked, by name, once the open audits have loaded.
+    await page
+      .getByLabel('Record into')
+      .locator('option:checked', { hasText: 'Closet count' })
+      .waitFor({ state: 'attached' });
+    const field = page.getByLabel('Asset tag or serial number');
+    const log = page.getByRole('region', { name: 'Scanned' });
+    for (const [code, line] of [
+      ['SC-1', 'found'],
+      ['sc-2', 'found'],
+      [staplerTag, 'not expected in this audit'],
+      ['SC-1', 'already scanned in this audit'],
+    ] as const) {
+      await field.fill(code);
+      await field.press('Enter');
+      await log.locator('li').first().getByText(line, { exact: true }).waitFor();
+      await log.locator('li').first().getByText(code, { exact: true }).waitFor();
+    }
+    await page.getByText('found 2 of 3, 1 unexpected, 0 misplaced').waitFor();
+    await screenshot(page, 'audit-scan');
+
+    await page.getByRole('link', { name: 'See the audit' }).click();
+    await counts.locator('.stat', { hasText: 'Missing' }).getByText('1').waitFor();
+    const lists = page.getByRole('region', { name: 'Assets' });
+    await lists.getByRole('link', { name: 'Label maker' }).waitFor();
+    await lists.getByRole('button', { name: /Unexpected/ }).click();
+    await lists.getByRole('link', { name: 'Red stapler' }).waitFor();
+    await screenshot(page, 'audit-page');
+
+    await page.getByRole('button', { name: 'Complete' }).click();
+    const complete = dialog('Complete Closet count?');
+    await complete.getByLabel('Mark the missing assets lost').check();
+    await complete.getByRole('button', { name: 'Complete audit' }).click();
+    await page.locator('.page-head').getByText('Completed', { exact: true }).waitFor();
+    const missing = await arrived('audit.item_missing');
+    expect(missing.data).toMatchObject({ asset: { asset_tag: 'SC-3' } });
+    expect((await arrived('audit.completed')).data).toMatchObject({
+      status: 'completed',
+      counts: { expected: 3, found: 2, missing: 1, unexpected: 1, misplaced: 0 },
+    });
+    const maker = (await tenant.get<{ data: AssetDetail[] }>('/assets?page=1&search=label%20maker'))
+      .body.data[0]!;
+    expect(maker.status).toBe('lost');
+    await page
+      .getByRole('region', { name: 'History' })
+      .getByText(/completed/)
+      .first()
+      .waitFor();
+    await screenshot(page, 'audit-completed');
   });
 
   it('logs a repair that puts the asset in maintenance, and resolves it back', async () => {

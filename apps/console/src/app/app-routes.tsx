@@ -24,6 +24,8 @@ import { RemindersPage } from '../reminders/reminders.page';
 import { LocationPage } from '../locations/location.page';
 import { LocationsPage } from '../locations/locations.page';
 import { CategoriesPage } from '../categories/categories.page';
+import { AuditPage } from '../audits/audit.page';
+import { AuditsPage } from '../audits/audits.page';
 import { MembersPage } from '../members/members.page';
 import { OverviewPage } from '../overview/overview.page';
 import { PeoplePage } from '../people/people.page';
@@ -231,6 +233,22 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="locations.view" action="see locations">
                 <LocationPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="audits"
+            element={
+              <RequirePermission permission="audits.view" action="see audits">
+                <AuditsPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="audits/:id"
+            element={
+              <RequirePermission permission="audits.view" action="see audits">
+                <AuditPage />
               </RequirePermission>
             }
           />

@@ -34,6 +34,7 @@ export function navSections(session: Session): NavSection[] {
         ...item(can(session, 'licenses.view'), '/licenses', 'Licences'),
         ...item(can(session, 'maintenance.view'), '/maintenance', 'Maintenance'),
         ...item(can(session, 'reminders.view'), '/reminders', 'Reminders'),
+        ...item(can(session, 'audits.view'), '/audits', 'Audits'),
         ...item(can(session, 'assets.scan'), '/scan', 'Scan'),
       ],
     },

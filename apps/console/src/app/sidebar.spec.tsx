@@ -31,7 +31,7 @@ describe('Sidebar', () => {
     expect(headings.map((heading) => heading.textContent)).toEqual(['Register', 'Workspace']);
     expect(within(nav).getByRole('list', { name: 'Register' })).toHaveProperty(
       'textContent',
-      'AssetsPeopleLocationsCategoriesRequestsBookingsCalendarLicencesMaintenanceRemindersScan',
+      'AssetsPeopleLocationsCategoriesRequestsBookingsCalendarLicencesMaintenanceRemindersAuditsScan',
     );
     // A member sees no integrations: no heading over nothing, no link to a refusal.
     expect(within(nav).queryByRole('link', { name: 'API keys' })).toBeNull();
@@ -51,6 +51,7 @@ describe('Sidebar', () => {
       'Licences',
       'Maintenance',
       'Reminders',
+      'Audits',
       'Scan',
       'Members',
       'Activity',

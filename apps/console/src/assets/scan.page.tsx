@@ -1,16 +1,55 @@
 import { type FormEvent, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { AuditScanPanel, useOpenAudits } from '../audits/audit-scan-panel';
+import { can } from '../shared/permissions';
+import { useSession } from '../shared/session';
 import { ErrorNotice } from '../shared/notices';
 import { usePageTitle } from '../shared/use-page-title';
 import type { AssetPageNotice } from './asset.page';
 import { useScanAsset } from './assets.queries';
 
 /**
- * /scan: a barcode scanner is a keyboard that types the code and presses Enter. The field has
- * the focus from the start and again after a miss, so scan after scan needs no mouse.
+ * /scan: a barcode scanner is a keyboard that types the code and presses Enter. "Record into"
+ * picks an open audit (`?audit=`), whose scans stay on this screen; without one a scan looks
+ * the asset up and opens its page.
  */
 export function ScanPage() {
   usePageTitle('Scan');
+  const { session } = useSession();
+  const [params, setParams] = useSearchParams();
+  const auditId = params.get('audit') ?? '';
+  const audits = can(session, 'audits.manage');
+  const open = useOpenAudits(audits);
+  return (
+    <div className="page page-narrow">
+      <h1>Scan</h1>
+      {audits && (
+        <div className="field">
+          <label htmlFor="scan-audit">Record into</label>
+          <select
+            id="scan-audit"
+            value={auditId}
+            onChange={(event) => setParams(event.target.value ? { audit: event.target.value } : {})}
+          >
+            <option value="">No audit: look the asset up</option>
+            {auditId && !open.some((audit) => audit.id === auditId) && (
+              <option value={auditId}>The audit chosen</option>
+            )}
+            {open.map((audit) => (
+              <option key={audit.id} value={audit.id}>
+                {audit.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {audits && auditId ? <AuditScanPanel key={auditId} auditId={auditId} /> : <LookUp />}
+    </div>
+  );
+}
+
+/** A scan that finds the asset and opens its page (recorded on it, `asset.scanned`). */
+function LookUp() {
   const navigate = useNavigate();
   const [code, setCode] = useState('');
   const field = useRef<HTMLInputElement>(null);
@@ -36,8 +75,7 @@ export function ScanPage() {
   }
 
   return (
-    <div className="page page-narrow">
-      <h1>Scan</h1>
+    <>
       <p className="lead">
         Scan an asset tag or serial number, or type it and press Enter. The scan is recorded on the
         asset and sent to webhooks as <code>asset.scanned</code>.
@@ -62,6 +100,6 @@ export function ScanPage() {
           {scanning.isPending ? 'Looking up…' : 'Look up'}
         </button>
       </form>
-    </div>
+    </>
   );
 }

@@ -10,6 +10,7 @@ import type { QueryClient } from '@tanstack/react-query';
 export const QUERY_ROOT = {
   activity: 'activity',
   assets: 'assets',
+  audits: 'audits',
   bookings: 'bookings',
   categories: 'categories',
   calendarFeed: 'calendar-feed',
