@@ -254,7 +254,7 @@ describe('audits (e2e)', () => {
         400,
         'include_children',
       ],
-      [{ name: 'x', location_id: `loc_${'0'.repeat(26)}` }, 404, 'location_id: location'],
+      [{ name: 'x', location_id: `loc_${'0'.repeat(26)}` }, 400, 'location_id: loc_'],
       [{ name: 'x', location_id: depot, due_at: '2020-01-01T00:00:00Z' }, 400, 'due_at'],
       [{ name: 'x', asset_ids: [] }, 400, 'asset_ids'],
     ];

@@ -941,7 +941,7 @@ export interface paths {
         put?: never;
         /**
          * Start an audit
-         * @description Exactly one scope: `location_id` (with `include_children`: the places under it too), `category_id`, or `asset_ids`. Answers the audit in status `starting`; a background job then fixes its expected set (the scope’s assets at that moment, with where each is) and opens it, firing `audit.started` (milliseconds for a small audit; poll `GET /audits/{id}`). An unknown location, category or asset: 404 naming the field.
+         * @description Exactly one scope: `location_id` (with `include_children`: the places under it too), `category_id`, or `asset_ids`. Answers the audit in status `starting`; a background job then fixes its expected set (the scope’s assets at that moment, with where each is) and opens it, firing `audit.started` (milliseconds for a small audit; poll `GET /audits/{id}`). An unknown location, category or asset: 400 naming the field.
          *
          *     Needs a `write` key.
          */
@@ -6451,7 +6451,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

@@ -63,10 +63,10 @@ export class AuditsController {
       '`category_id`, or `asset_ids`. Answers the audit in status `starting`; a background ' +
       'job then fixes its expected set (the scope’s assets at that moment, with where each ' +
       'is) and opens it, firing `audit.started` (milliseconds for a small audit; poll ' +
-      '`GET /audits/{id}`). An unknown location, category or asset: 404 naming the field.',
+      '`GET /audits/{id}`). An unknown location, category or asset: 400 naming the field.',
   })
   @ApiCreatedResponse({ type: Audit, description: 'Created, starting.' })
-  @ApiErrors(400, 404, 422)
+  @ApiErrors(400, 422)
   create(
     @Access() access: AccessRecord,
     @IdempotentRequest() identity: RequestIdentity | undefined,

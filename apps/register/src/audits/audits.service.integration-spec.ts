@@ -256,17 +256,17 @@ describe('audits', () => {
     const unknown = `loc_${'1'.repeat(26)}`;
     const place = await domainRejection(ws.start({ name: 'X', location_id: unknown }));
     expect(place).toMatchObject({
-      code: 'not_found',
-      message: `location_id: location ${unknown} not found`,
+      code: 'invalid_input',
+      message: `location_id: ${unknown} is not a location of this workspace`,
     });
     const category = await domainRejection(
       ws.start({ name: 'X', category_id: `cat_${'1'.repeat(26)}` }),
     );
-    expect(category.message).toContain('category_id: category');
+    expect(category.message).toContain('is not a category of this workspace');
     const asset = await domainRejection(
       ws.start({ name: 'X', asset_ids: [`ast_${'1'.repeat(26)}`] }),
     );
-    expect(asset.message).toContain('asset_ids: asset');
+    expect(asset.message).toContain('is not an asset of this workspace');
     const past = await domainRejection(
       ws.start({ name: 'X', location_id: ws.building, due_at: '2020-01-01T00:00:00Z' }),
     );

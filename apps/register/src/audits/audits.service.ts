@@ -112,7 +112,12 @@ export class AuditsService {
         );
         const found = new Set(known.map((row) => row.id));
         const unknown = input.asset_ids.find((id) => !found.has(id));
-        if (unknown) throw new DomainError('not_found', `asset_ids: asset ${unknown} not found`);
+        if (unknown) {
+          throw new DomainError(
+            'invalid_input',
+            `asset_ids: ${unknown} is not an asset of this workspace`,
+          );
+        }
       }
       const id = newId('aud');
       await insertAudit(tx, {
@@ -355,12 +360,15 @@ async function named(
     `SELECT id, name FROM register.${table} WHERE workspace_id = $1 AND id = $2`,
     [workspaceId, id],
   );
-  if (!row) throw new DomainError('not_found', `${field}: ${what} ${id} not found`);
+  // A body's reference, like location_id on an asset: a 400 naming the field.
+  if (!row) {
+    throw new DomainError('invalid_input', `${field}: ${id} is not a ${what} of this workspace`);
+  }
   return row;
 }
 
 /**
- * Where a scan says the asset is: a place of the workspace (404 naming the field), and for an
+ * Where a scan says the asset is: a place of the workspace (400 naming the field), and for an
  * audit of a location, that place or one under it (400 otherwise). A walk up from the place,
  * one probe per level.
  */
@@ -380,8 +388,12 @@ async function scanLocation(
      SELECT id, name FROM up ORDER BY depth`,
     [audit.workspace_id, id],
   );
-  if (rows.length === 0)
-    throw new DomainError('not_found', `location_id: location ${id} not found`);
+  if (rows.length === 0) {
+    throw new DomainError(
+      'invalid_input',
+      `location_id: ${id} is not a location of this workspace`,
+    );
+  }
   if (audit.location_id !== null && !rows.some((row) => row.id === audit.location_id)) {
     throw new DomainError(
       'invalid_input',
