@@ -11,16 +11,12 @@ import {
   type Page,
   type UpdateCategoryInput,
 } from '@custodian/contracts';
-import {
-  ActivityLog,
-  isForeignKeyViolation,
-  isUniqueViolation,
-  newId,
-} from '@custodian/persistence';
+import { ActivityLog, newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { pageParams } from '../listing/page-params';
 import { ReadTransactions } from '../requests/read-transactions';
+import { conflictsOf } from '../sql/constraint-errors';
 import { WriteTransactions } from '../requests/write-transactions';
 import { categoryNamed, categoryPage, findCategoryRow, toCategory } from './category.store';
 
@@ -103,48 +99,35 @@ export class CategoriesService {
    * DELETE /categories/{id}: only an unused one goes; the answer says how many assets use it.
    * Assets in the bin keep the id in their stored row and come back without it (asset-bin.ts).
    */
-  async delete(caller: CallerContext, id: string): Promise<Category> {
+  delete(caller: CallerContext, id: string): Promise<Category> {
     const workspaceId = caller.workspaceId;
-    try {
-      return await this.writes.run(workspaceId, async (tx) => {
-        const row = await findCategoryRow(tx, workspaceId, id, true);
-        if (row.asset_count > 0) {
-          throw new DomainError(
-            'conflict',
-            `Category ${row.name} (${id}) has ${row.asset_count} ` +
-              `${row.asset_count === 1 ? 'asset' : 'assets'}; give them another category first`,
-          );
-        }
-        await tx.query(`DELETE FROM register.categories WHERE id = $1 AND workspace_id = $2`, [
-          id,
-          workspaceId,
-        ]);
-        const category = toCategory(row);
-        await this.record(tx, caller, category, 'deleted', []);
-        return category;
-      });
-    } catch (error) {
-      // An asset given the category between the count and the delete: still used, so it stays.
-      if (isForeignKeyViolation(error)) {
-        throw new DomainError(
-          'conflict',
-          `Category ${id} was just given to an asset; give it another category first`,
-        );
-      }
-      throw error;
-    }
+    // An asset given the category between the count and the delete: still used, so it stays.
+    return conflictsOf(
+      () =>
+        this.writes.run(workspaceId, async (tx) => {
+          const row = await findCategoryRow(tx, workspaceId, id, true);
+          if (row.asset_count > 0) {
+            throw new DomainError(
+              'conflict',
+              `Category ${row.name} (${id}) has ${row.asset_count} ` +
+                `${row.asset_count === 1 ? 'asset' : 'assets'}; give them another category first`,
+            );
+          }
+          await tx.query(`DELETE FROM register.categories WHERE id = $1 AND workspace_id = $2`, [
+            id,
+            workspaceId,
+          ]);
+          const category = toCategory(row);
+          await this.record(tx, caller, category, 'deleted', []);
+          return category;
+        }),
+      { foreignKey: `Category ${id} was just given to an asset; give it another category first` },
+    );
   }
 
   /** Runs a write that names a category; the index answers a race the check did not see. */
-  private async named<T>(name: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new DomainError('conflict', `name: a category called ${name} already exists`);
-      }
-      throw error;
-    }
+  private named<T>(name: string, write: () => Promise<T>): Promise<T> {
+    return conflictsOf(write, { unique: `name: a category called ${name} already exists` });
   }
 
   private record(

@@ -12,16 +12,12 @@ import {
   type Page,
   type UpdateLocationInput,
 } from '@custodian/contracts';
-import {
-  ActivityLog,
-  isForeignKeyViolation,
-  isUniqueViolation,
-  newId,
-} from '@custodian/persistence';
+import { ActivityLog, newId } from '@custodian/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { pageParams } from '../listing/page-params';
 import { ReadTransactions } from '../requests/read-transactions';
+import { conflictsOf } from '../sql/constraint-errors';
 import { WriteTransactions } from '../requests/write-transactions';
 import { subtreeIds } from './location-tree';
 import {
@@ -154,42 +150,38 @@ export class LocationsService {
    * answer says how many are, so the caller knows what to move first. Assets in the bin keep
    * the id in their stored row and come back without a location (asset-bin.ts).
    */
-  async delete(caller: CallerContext, id: string): Promise<Location> {
+  delete(caller: CallerContext, id: string): Promise<Location> {
     const workspaceId = caller.workspaceId;
-    try {
-      return await this.writes.run(workspaceId, async (tx) => {
-        await lockTree(tx, workspaceId);
-        const row = await findLocationRow(tx, workspaceId, id, { forUpdate: true });
-        const held = [
-          counted(row.asset_count, 'asset'),
-          counted(row.people_count, 'person', 'people'),
-          counted(row.children_count, 'place'),
-        ].filter(Boolean);
-        if (held.length > 0) {
-          throw new DomainError(
-            'conflict',
-            `Location ${row.name} (${id}) holds ${listed(held)}; move them elsewhere first`,
-          );
-        }
-        await tx.query(`DELETE FROM register.locations WHERE id = $1 AND workspace_id = $2`, [
-          id,
-          workspaceId,
-        ]);
-        const location = toLocation(row);
-        await this.record(tx, caller, location, 'deleted', []);
-        return location;
-      });
-    } catch (error) {
-      // An asset or person written between the count and the delete, by a write that does not
-      // take the tree's lock: still referenced, so it stays.
-      if (isForeignKeyViolation(error)) {
-        throw new DomainError(
-          'conflict',
-          `Location ${id} was just given an asset or a person; move them elsewhere first`,
-        );
-      }
-      throw error;
-    }
+    // An asset or person written between the count and the delete, by a write that does not
+    // take the tree's lock: still referenced, so it stays.
+    return conflictsOf(
+      () =>
+        this.writes.run(workspaceId, async (tx) => {
+          await lockTree(tx, workspaceId);
+          const row = await findLocationRow(tx, workspaceId, id, { forUpdate: true });
+          const held = [
+            counted(row.asset_count, 'asset'),
+            counted(row.people_count, 'person', 'people'),
+            counted(row.children_count, 'place'),
+          ].filter(Boolean);
+          if (held.length > 0) {
+            throw new DomainError(
+              'conflict',
+              `Location ${row.name} (${id}) holds ${listed(held)}; move them elsewhere first`,
+            );
+          }
+          await tx.query(`DELETE FROM register.locations WHERE id = $1 AND workspace_id = $2`, [
+            id,
+            workspaceId,
+          ]);
+          const location = toLocation(row);
+          await this.record(tx, caller, location, 'deleted', []);
+          return location;
+        }),
+      {
+        foreignKey: `Location ${id} was just given an asset or a person; move them elsewhere first`,
+      },
+    );
   }
 
   /** The parent a move goes to: one of the workspace's, not the place or one under it. */
@@ -216,15 +208,8 @@ export class LocationsService {
   }
 
   /** Runs a write that names a place; the index answers a race the check did not see. */
-  private async named<T>(name: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new DomainError('conflict', `name: a place called ${name} is already there`);
-      }
-      throw error;
-    }
+  private named<T>(name: string, write: () => Promise<T>): Promise<T> {
+    return conflictsOf(write, { unique: `name: a place called ${name} is already there` });
   }
 
   private record(
