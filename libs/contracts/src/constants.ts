@@ -10,6 +10,7 @@ export * from './calendar/calendar.constants';
 export * from './custom-fields/custom-field.constants';
 export * from './deliveries/delivery.constants';
 export * from './events/event.constants';
+export * from './locations/location.constants';
 export * from './members/member.constants';
 export * from './people/person.constants';
 export * from './session/session.permissions';

@@ -1,4 +1,5 @@
 import { likePattern } from './like-pattern';
+import { subtreeCte } from './location-tree';
 
 /** What a list route reads: its SELECT, its table and alias, and its workspace counter. */
 export interface ListSource {
@@ -133,12 +134,7 @@ export function listSql(
     const location = param(filter.locationId);
     conditions.push(
       filter.includeChildren
-        ? // The place and everything under it; depth is bounded like locations/location-tree.ts.
-          `${alias}.location_id IN (WITH RECURSIVE under(id, depth) AS (
-             SELECT l.id, 0 FROM register.locations l WHERE l.workspace_id = $1 AND l.id = ${location}
-             UNION ALL
-             SELECT c.id, u.depth + 1 FROM register.locations c JOIN under u ON c.parent_id = u.id
-              WHERE u.depth < 16)
+        ? `${alias}.location_id IN (WITH RECURSIVE ${subtreeCte('under', '$1', location)}
            SELECT id FROM under)`
         : `${alias}.location_id = ${location}`,
     );

@@ -1,6 +1,7 @@
 import {
   AUDIT_PAGE_SIZE_DEFAULT,
   AUDIT_PAGE_SIZE_MAX,
+  LOCATION_DEPTH_MAX,
   DomainError,
   callerActivity,
   type Audit,
@@ -384,7 +385,7 @@ async function scanLocation(
         WHERE l.workspace_id = $1 AND l.id = $2
        UNION ALL
        SELECT p.id, p.name, p.parent_id, u.depth + 1 FROM register.locations p
-         JOIN up u ON p.id = u.parent_id WHERE u.depth < 16)
+         JOIN up u ON p.id = u.parent_id WHERE u.depth < ${LOCATION_DEPTH_MAX})
      SELECT id, name FROM up ORDER BY depth`,
     [audit.workspace_id, id],
   );

@@ -1,22 +1,12 @@
 import { DomainError } from '@custodian/contracts';
 import { newId, queryOne, queryRows, type Queryable } from '@custodian/persistence';
-
-/**
- * How deep the tree may go (a site, a building, a floor, a wing, a room, a cabinet, ...). A
- * bound, so the recursive reads below always end and a path fits a line of the console.
- */
-export const MAX_LOCATION_DEPTH = 8;
+import { subtreeCte } from '@custodian/register-sql';
 
 /**
  * The ids of location `$2` of workspace `$1` and of every place under it, as a recursive CTE
- * named `subtree(id)`; a statement puts it in its WITH. Children are found through the
- * (parent_id, lower(name)) index, one probe per place.
+ * named `subtree(id)`; a statement puts it in its WITH.
  */
-export const SUBTREE_CTE = `subtree(id, depth) AS (
-    SELECT l.id, 0 FROM register.locations l WHERE l.workspace_id = $1 AND l.id = $2
-    UNION ALL
-    SELECT c.id, s.depth + 1 FROM register.locations c JOIN subtree s ON c.parent_id = s.id
-     WHERE s.depth < ${MAX_LOCATION_DEPTH})`;
+export const SUBTREE_CTE = subtreeCte('subtree', '$1', '$2');
 
 /** Location `id` and every place under it; empty when it is not one of the workspace's. */
 export async function subtreeIds(

@@ -1,8 +1,7 @@
-import { DomainError, type Location } from '@custodian/contracts';
+import { DomainError, LOCATION_DEPTH_MAX, type Location } from '@custodian/contracts';
 import { queryRows, type Queryable } from '@custodian/persistence';
 import { likePattern } from '@custodian/register-sql';
 import type { LocationEntity } from './location.entity';
-import { MAX_LOCATION_DEPTH } from './location-tree';
 
 /* register.locations: its SQL, row type and view. */
 
@@ -32,7 +31,7 @@ const TREE_CTE = `tree AS (
            t.depth + 1, t.path_ids || t.id, t.path_names || t.name,
            t.sort_key || ARRAY[lower(c.name), c.id]
       FROM register.locations c JOIN tree t ON c.parent_id = t.id
-     WHERE t.depth < ${MAX_LOCATION_DEPTH})`;
+     WHERE t.depth < ${LOCATION_DEPTH_MAX})`;
 
 /** A page row's counts: index probes of the page's places only. */
 const COUNTS = `
@@ -123,7 +122,7 @@ export async function findLocationRow(
         UNION ALL
         SELECT p.id, p.parent_id, p.name, u.depth + 1
           FROM register.locations p JOIN up u ON p.id = u.parent_id
-         WHERE u.depth < ${MAX_LOCATION_DEPTH})
+         WHERE u.depth < ${LOCATION_DEPTH_MAX})
      SELECT t.id, t.parent_id, t.name, t.address, t.notes, t.created_at, t.updated_at,
             (SELECT count(*)::int FROM up) - 1 AS depth,
             coalesce((SELECT array_agg(id ORDER BY depth DESC) FROM up WHERE depth > 0),
@@ -146,7 +145,7 @@ export async function heightUnder(db: Queryable, workspaceId: string, id: string
         SELECT l.id, 0 FROM register.locations l WHERE l.workspace_id = $1 AND l.id = $2
         UNION ALL
         SELECT c.id, d.depth + 1 FROM register.locations c JOIN down d ON c.parent_id = d.id
-         WHERE d.depth < ${MAX_LOCATION_DEPTH})
+         WHERE d.depth < ${LOCATION_DEPTH_MAX})
      SELECT max(depth)::int AS height FROM down`,
     [workspaceId, id],
   );
