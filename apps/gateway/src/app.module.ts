@@ -28,6 +28,7 @@ import { RemindersModule } from './reminders/reminders.module';
 import { LocationsModule } from './locations/locations.module';
 import { CategoriesModule } from './categories/categories.module';
 import { AuditsModule } from './audits/audits.module';
+import { EventsModule } from './events/events.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
 
@@ -69,6 +70,7 @@ export class GatewayAppModule {
         NoticesModule,
         RemindersModule,
         AuditsModule,
+        EventsModule,
         MembersModule,
         InvitationsModule,
         CalendarFeedModule,

@@ -1068,6 +1068,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed
+         * @description The workspace's events in the order they were committed, each exactly as its webhook delivers it (`{id, event, created_at, data}`), with the cursor to read on from. Keep `next` and ask with `after=<next>` (an empty page still moves it): no event that commits later is ever before it, across restarts and replicas, so a receiver that was down reads from its last cursor with no gap and no paging of whole tables. `limit` 1 to 1000 (default 100); `types` as a webhook endpoint's `events`. With `types`, a page looks through at most 10,000 events and may come back short with `has_more` true: read on. Events are kept 30 days; a cursor older than that is a 410 naming the oldest event kept and the cursor to go on from once you have reconciled by paged reads.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -3410,6 +3432,33 @@ export interface components {
             /** @description true: every missing asset goes to status `lost`, `asset.updated` each. Default false. */
             mark_missing_lost?: boolean;
         };
+        EventEnvelope: {
+            /** @description Unique id of the event (`evt_` + a ULID); deduplicate on it. */
+            id: string;
+            /**
+             * @description The event key.
+             * @enum {string}
+             */
+            event: "asset.created" | "asset.updated" | "asset.deleted" | "asset.restored" | "asset.condition_changed" | "asset.scanned" | "assignment.checked_out" | "assignment.checked_in" | "assignment.overdue" | "request.created" | "request.approved" | "request.rejected" | "audit.started" | "audit.completed" | "audit.item_missing" | "employee.created" | "employee.offboarded" | "member.invited" | "member.removed" | "warranty.expiring" | "warranty.expired" | "maintenance.created" | "maintenance.resolved" | "license.created" | "license.updated" | "license.deleted" | "license.seat_assigned" | "license.seat_released" | "license.expiring" | "license.expired" | "booking.created" | "booking.requested" | "booking.confirmed" | "booking.cancelled" | "booking.checked_out" | "booking.completed" | "booking.overdue" | "booking.no_show" | "reminder.due" | "plan.changed" | "plan.limit_reached" | "ping";
+            /**
+             * Format: date-time
+             * @description When the event happened; order by it (delivery order is not).
+             */
+            created_at: string;
+            /** @description The event's payload: the class of its key. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A page of the workspace's change feed: events in the order they were committed, each exactly as its webhook delivers it. */
+        EventFeedPage: {
+            /** @description The events after `after`, oldest first. */
+            data: components["schemas"]["EventEnvelope"][];
+            /** @description The cursor to read on from (`after=`). Always set, also on an empty page: keep it and ask again later; no event that commits afterwards is ever before it. */
+            next: string;
+            /** @description More events are waiting now: read on at once rather than later. */
+            has_more: boolean;
+        };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
@@ -3473,7 +3522,7 @@ export interface components {
              * @description The HTTP reason phrase of the status.
              * @enum {string}
              */
-            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Payload Too Large" | "Unsupported Media Type" | "Unprocessable Entity" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Gone" | "Precondition Failed" | "Payload Too Large" | "Unsupported Media Type" | "Unprocessable Entity" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
             /** @description What went wrong, for a person: names the failing field, or the limit and the plan. */
             message: string;
         };
@@ -3718,6 +3767,36 @@ export interface components {
         };
         /** @description The change conflicts with an existing record (for example a duplicate asset tag). */
         Conflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The feed cursor is older than the events kept; the message names the oldest event kept and the cursor to read on from once you have reconciled by paged reads. */
+        Gone: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `If-Match` names a version the record no longer has: another write came first. Fetch it again (its `ETag`), look at what changed, and send the change again if it still holds. */
+        PreconditionFailed: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6726,6 +6805,45 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous page (or `now`: the present end of the feed, no events). Without it the feed starts at the oldest event kept. */
+                after?: string;
+                /** @description Events per page, 1 to 1000 (default 100). */
+                limit?: string;
+                /** @description Only these event keys: a comma list (`asset.created,asset.updated`) or `*`, as a webhook endpoint's `events`. */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeedPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMembers: {
