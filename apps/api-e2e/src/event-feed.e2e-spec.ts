@@ -214,4 +214,63 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: [], next: expect.any(String), has_more: false });
   });
+
+  it('lists the assets and people changed since an instant, oldest change first', async () => {
+    const other = await stack.tenant('pro', 'write');
+    const [a, b, c] = await Promise.all(
+      ['Tape', 'Level', 'Clamp'].map(async (name) => {
+        const res = await other.post<AssetDetail>('/assets', { name });
+        expect(res.status).toBe(201);
+        return res.body;
+      }),
+    );
+    const person = await other.post<{ id: string; updated_at: string }>('/people', {
+      full_name: 'Grace',
+    });
+    expect(person.status).toBe(201);
+    const [{ since }] = (await db.query<{ since: Date }>('SELECT now() AS since')).rows as [
+      { since: Date },
+    ];
+    const changed = [c!, a!];
+    for (const asset of changed) {
+      expect((await other.patch(`/assets/${asset.id}`, { brand: 'Stanley' })).status).toBe(200);
+    }
+    const page = await other.get<{
+      data: Array<{ id: string; updated_at: string }>;
+      total: number;
+    }>(`/assets?page=1&updated_since=${encodeURIComponent(since.toISOString())}`);
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((row) => row.id)).toEqual(changed.map((asset) => asset.id));
+    expect(page.body.total).toBe(2);
+    expect(page.body.data[0]!.updated_at <= page.body.data[1]!.updated_at).toBe(true);
+    // The bare array too, and sort may only say updated_at.
+    const bare = await other.get<Array<{ id: string }>>(
+      `/assets?updated_since=${encodeURIComponent(since.toISOString())}&sort=updated_at`,
+    );
+    expect(bare.body.map((row) => row.id)).toEqual(changed.map((asset) => asset.id));
+    const sorted = await other.get<{ message: string }>(
+      `/assets?updated_since=${encodeURIComponent(since.toISOString())}&sort=name`,
+    );
+    expect(sorted.status).toBe(400);
+    expect(sorted.body.message).toBe('sort must be updated_at, or left out, with updated_since');
+    const bad = await other.get<{ message: string }>('/people?updated_since=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^updated_since must be a date and time with its offset/);
+
+    expect(
+      (
+        await other.get<{ data: unknown[] }>(
+          `/people?page=1&updated_since=${encodeURIComponent(since.toISOString())}`,
+        )
+      ).body.data,
+    ).toEqual([]);
+    expect(
+      (await other.patch(`/people/${person.body.id}`, { department: 'Workshop' })).status,
+    ).toBe(200);
+    const people = await other.get<{ data: Array<{ id: string }> }>(
+      `/people?page=1&updated_since=${encodeURIComponent(since.toISOString())}`,
+    );
+    expect(people.body.data.map((row) => row.id)).toEqual([person.body.id]);
+    expect(b).toBeDefined();
+  });
 });

@@ -3969,6 +3969,8 @@ export interface operations {
             query?: {
                 /** @description The order (beyond the spec): `name` or `updated_at`, `-` before it for descending (`-created_at` is newest first); ties by `id` in the same direction. */
                 sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
+                /** @description Only those changed at or after this instant (ISO 8601 with its offset, up to microseconds), in `updated_at`, then `id` order (`sort` may only say `updated_at`). To keep a copy in step: ask page 1, then again with the last row's `updated_at`, skipping ids already seen at that instant. Records moved to the bin leave the list: follow `asset.deleted` in the change feed (`GET /events`) for those. */
+                updated_since?: string;
                 /** @description Only those at this location (`GET /locations`); with `include_children=true`, also those anywhere under it. An id of no place of the workspace matches nothing. */
                 location_id?: string;
                 /** @description With `location_id`: include the places under it, at any depth. */
@@ -4144,6 +4146,8 @@ export interface operations {
     listPeople: {
         parameters: {
             query?: {
+                /** @description Only those changed at or after this instant (ISO 8601 with its offset, up to microseconds), in `updated_at`, then `id` order (`sort` may only say `updated_at`). To keep a copy in step: ask page 1, then again with the last row's `updated_at`, skipping ids already seen at that instant. Records moved to the bin leave the list: follow `asset.deleted` in the change feed (`GET /events`) for those. */
+                updated_since?: string;
                 /** @description Only those at this location (`GET /locations`); with `include_children=true`, also those anywhere under it. An id of no place of the workspace matches nothing. */
                 location_id?: string;
                 /** @description With `location_id`: include the places under it, at any depth. */

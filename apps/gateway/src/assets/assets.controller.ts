@@ -32,6 +32,7 @@ import {
   ApiIdParam,
   ApiListQuery,
   ApiPlaceFilters,
+  ApiUpdatedSince,
   ApiPageOrListResponse,
 } from '../http/api-docs.decorators';
 
@@ -65,6 +66,7 @@ export class AssetsController {
     schema: { type: 'string', format: 'date' },
   })
   @ApiPlaceFilters({ category: true })
+  @ApiUpdatedSince()
   @ApiQuery({
     name: 'sort',
     required: false,

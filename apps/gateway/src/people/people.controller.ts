@@ -24,6 +24,7 @@ import {
   ApiIdParam,
   ApiListQuery,
   ApiPlaceFilters,
+  ApiUpdatedSince,
   ApiPageOrListResponse,
 } from '../http/api-docs.decorators';
 
@@ -40,6 +41,7 @@ export class PeopleController {
   @RequiresScope('read')
   @ApiListQuery(PERSON_STATUSES, 'full name, e-mail and employee number')
   @ApiPlaceFilters({ category: false })
+  @ApiUpdatedSince()
   @ApiOperation({
     operationId: 'listPeople',
     summary: 'List people',

@@ -21,7 +21,7 @@ export class PeopleRpcController {
   list(@Payload() message: ListMessage) {
     return this.people.list(
       message.caller,
-      parseListQuery(message.query, PERSON_STATUSES, { location: true }),
+      parseListQuery(message.query, PERSON_STATUSES, { location: true, updatedSince: true }),
       message.known,
     );
   }
