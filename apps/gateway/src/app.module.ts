@@ -2,7 +2,7 @@ import { MessagingModule, OutboxModule, declareAllPlanFactsQueues } from '@custo
 import { loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_PIPE } from '@nestjs/core';
+import { APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { AccessModule } from './access/access.module';
@@ -14,6 +14,7 @@ import type { GatewayConfig } from './config/gateway-config';
 import { GATEWAY_SCHEMA } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { EntityTagInterceptor } from './http/entity-tags';
 import { InvitationsModule } from './invitations/invitations.module';
 import { RateLimitsModule } from './limits/rate-limits.module';
 import { MembersModule } from './members/members.module';
@@ -80,7 +81,11 @@ export class GatewayAppModule {
         OpenApiModule,
       ],
       // HTTP bodies and admin messages are checked against their contract classes.
-      providers: [{ provide: APP_PIPE, useValue: new ContractValidationPipe() }],
+      providers: [
+        { provide: APP_PIPE, useValue: new ContractValidationPipe() },
+        // ETag on every record answered, 304 for a GET whose If-None-Match names it.
+        { provide: APP_INTERCEPTOR, useClass: EntityTagInterceptor },
+      ],
     };
   }
 }

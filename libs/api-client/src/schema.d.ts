@@ -4064,7 +4064,10 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The asset's id */
                 id: string;
@@ -4088,6 +4091,19 @@ export interface operations {
                     "application/json": components["schemas"]["Asset"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4100,6 +4116,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -4135,6 +4153,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -4234,7 +4253,10 @@ export interface operations {
     getPerson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The person's id */
                 id: string;
@@ -4258,6 +4280,19 @@ export interface operations {
                     "application/json": components["schemas"]["Person"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4270,6 +4305,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -4304,6 +4341,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

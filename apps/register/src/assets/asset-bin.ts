@@ -6,7 +6,7 @@ import {
   type CallerContext,
   type DeletedAsset,
 } from '@custodian/contracts';
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, assertIfMatch } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { RegisterConfig } from '../config/register-config';
@@ -51,10 +51,12 @@ export class AssetBin {
     });
   }
 
-  delete(caller: CallerContext, id: string): Promise<DeletedAsset> {
+  /** `ifMatch`: the client's If-Match, checked against the asset under its row lock. */
+  delete(caller: CallerContext, id: string, ifMatch?: readonly string[]): Promise<DeletedAsset> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const row = await findAssetRow(tx, workspaceId, id, true);
+      assertIfMatch(ifMatch, toDetail(row), `Asset ${id}`);
       if (row.assigned_to_id !== null) {
         // Deleting it would hide an asset someone holds from their holdings; the person's
         // custody is ended by a check-in, which has its own event.

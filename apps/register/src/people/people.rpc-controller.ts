@@ -38,6 +38,6 @@ export class PeopleRpcController {
 
   @Handles(RegisterRpc.peopleUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdatePersonMessage) {
-    return this.people.update(message.caller, message.id, message.body);
+    return this.people.update(message.caller, message.id, message.body, message.if_match);
   }
 }

@@ -275,4 +275,85 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
     expect(people.body.data.map((row) => row.id)).toEqual([person.body.id]);
     expect(b).toBeDefined();
   });
+
+  describe('conditional writes (ETag, If-None-Match, If-Match)', () => {
+    it('tags a record, answers 304 for the copy held, and refuses a stale If-Match with 412', async () => {
+      const created = await tenant.post<AssetDetail>('/assets', { name: 'Compressor' });
+      expect(created.status).toBe(201);
+      const read = await tenant.get<AssetDetail>(`/assets/${created.body.id}`);
+      const etag = read.headers.get('etag') ?? '';
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      expect(created.headers.get('etag')).toBe(etag);
+
+      const unchanged = await tenant.request(`/assets/${created.body.id}`, {
+        headers: { 'if-none-match': etag },
+      });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.text).toBe('');
+      expect(unchanged.headers.get('etag')).toBe(etag);
+
+      // The first writer holds the current tag: its change goes through, with a new tag.
+      const first = await tenant.request<AssetDetail>(`/assets/${created.body.id}`, {
+        method: 'PATCH',
+        headers: { 'if-match': etag },
+        body: { brand: 'Makita' },
+      });
+      expect(first.status).toBe(200);
+      const newer = first.headers.get('etag') ?? '';
+      expect(newer).not.toBe(etag);
+      expect(
+        (await tenant.request(`/assets/${created.body.id}`, { headers: { 'if-none-match': etag } }))
+          .status,
+      ).toBe(200);
+
+      // The second writer read the same version: refused, and nothing of it is written.
+      const second = await tenant.request<{ statusCode: number; error: string; message: string }>(
+        `/assets/${created.body.id}`,
+        { method: 'PATCH', headers: { 'if-match': etag }, body: { brand: 'Bosch', model: 'X' } },
+      );
+      expect(second.status).toBe(412);
+      expect(second.body.error).toBe('Precondition Failed');
+      expect(second.body.message).toMatch(
+        new RegExp(`^Asset ${created.body.id} changed since you read it .*it is now ${newer}`),
+      );
+      const now = await tenant.get<AssetDetail>(`/assets/${created.body.id}`);
+      expect(now.body.brand).toBe('Makita');
+      expect(now.body.model).toBeNull();
+
+      const weak = await tenant.request(`/assets/${created.body.id}`, {
+        method: 'PATCH',
+        headers: { 'if-match': `W/${newer}` },
+        body: { model: 'Y' },
+      });
+      expect(weak.status).toBe(412);
+      const any = await tenant.request(`/assets/${created.body.id}`, {
+        method: 'PATCH',
+        headers: { 'if-match': '*' },
+        body: { model: 'Z' },
+      });
+      expect(any.status).toBe(200);
+      const malformed = await tenant.request<{ message: string }>(`/assets/${created.body.id}`, {
+        method: 'PATCH',
+        headers: { 'if-match': 'abc' },
+        body: { model: 'Q' },
+      });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.message).toMatch(/^If-Match must be \* or entity tags/);
+    });
+
+    it('lets exactly one of two writers holding the same version through', async () => {
+      const person = await tenant.post<{ id: string }>('/people', { full_name: 'Linus' });
+      const etag = (await tenant.get(`/people/${person.body.id}`)).headers.get('etag') ?? '';
+      const answers = await Promise.all(
+        ['Ops', 'Finance'].map((department) =>
+          tenant.request(`/people/${person.body.id}`, {
+            method: 'PATCH',
+            headers: { 'if-match': etag },
+            body: { department },
+          }),
+        ),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 412]);
+    });
+  });
 });
