@@ -356,4 +356,91 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
       expect(answers.map((res) => res.status).sort()).toEqual([200, 412]);
     });
   });
+
+  describe("upserts by the client's identifier (PUT /assets/by-serial, /assets/by-tag)", () => {
+    it('creates (201) then changes (200) the asset a serial number names, with their events', async () => {
+      const cursor = (await tenant.get<EventFeedPage>('/events?after=now')).body.next;
+      const serial = `SN/${Date.now()}`;
+      const path = `/assets/by-serial/${encodeURIComponent(serial)}`;
+      const created = await tenant.request<AssetDetail>(path, {
+        method: 'PUT',
+        body: { name: 'Forklift', brand: 'Toyota' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        name: 'Forklift',
+        serial_number: serial,
+        brand: 'Toyota',
+      });
+      const changed = await tenant.request<AssetDetail>(path, {
+        method: 'PUT',
+        body: { status: 'maintenance' },
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toMatchObject({
+        id: created.body.id,
+        name: 'Forklift',
+        status: 'maintenance',
+        brand: 'Toyota',
+      });
+      const events = await eventually(
+        async () => {
+          const read = await follow(cursor);
+          const mine = read.events.filter(
+            (one) => (one.data as { id?: string }).id === created.body.id,
+          );
+          if (mine.length < 2) throw new Error(`${mine.length} events so far`);
+          return mine;
+        },
+        { timeoutMs: 15_000, intervalMs: 50 },
+      );
+      expect(events.map((one) => one.event)).toEqual(['asset.created', 'asset.updated']);
+    });
+
+    it('makes one asset of concurrent upserts of the same new serial number', async () => {
+      const serial = `RACE-${Date.now()}`;
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          tenant.request<AssetDetail>(`/assets/by-serial/${serial}`, {
+            method: 'PUT',
+            body: { name: 'Pallet jack', model: `M${i}` },
+          }),
+        ),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+      expect(new Set(answers.map((res) => res.body.id)).size).toBe(1);
+      const found = await tenant.get<{ total: number }>(`/assets?page=1&search=${serial}`);
+      expect(found.body.total).toBe(1);
+    });
+
+    it('upserts by tag, with preconditions and clear refusals', async () => {
+      const tag = `TAG-${Date.now()}`;
+      const put = (body: unknown, headers: Record<string, string> = {}) =>
+        tenant.request<AssetDetail & { message: string }>(`/assets/by-tag/${tag}`, {
+          method: 'PUT',
+          body,
+          headers,
+        });
+      const nameless = await put({ brand: 'Hilti' });
+      expect(nameless.status).toBe(400);
+      expect(nameless.body.message).toBe(
+        `name is required to create an asset (no asset has the asset tag ${tag})`,
+      );
+      expect((await put({ name: 'Nailer' }, { 'if-match': '"abc"' })).status).toBe(412);
+      const created = await put({ name: 'Nailer' }, { 'if-none-match': '*' });
+      expect(created.status).toBe(201);
+      expect(created.body.asset_tag).toBe(tag);
+      const again = await put({ name: 'Nailer' }, { 'if-none-match': '*' });
+      expect(again.status).toBe(412);
+      expect(again.body.message).toMatch(new RegExp(`^an asset has the asset tag ${tag} already`));
+      const mismatch = await put({ asset_tag: 'OTHER' });
+      expect(mismatch.status).toBe(400);
+      expect(mismatch.body.message).toMatch(
+        /^asset_tag in the body must be the asset tag in the path/,
+      );
+      const etag = created.headers.get('etag') ?? '';
+      expect((await put({ model: 'N1' }, { 'if-match': etag })).status).toBe(200);
+      expect((await put({ model: 'N2' }, { 'if-match': etag })).status).toBe(412);
+    });
+  });
 });

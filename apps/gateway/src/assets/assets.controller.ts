@@ -8,11 +8,27 @@ import {
   CreateAssetInput,
   PERSON_HOLDINGS_MAX,
   UpdateAssetInput,
+  DomainError,
   type AssetDetail,
+  type AssetUpsertKey,
   type ListReply,
   type RawQuery,
 } from '@custodian/contracts';
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Res,
+  applyDecorators,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
@@ -23,8 +39,10 @@ import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity
 import type { RequestIdentity } from '@custodian/messaging';
 import {
   ApiCreatedResponse,
+  ApiHeader,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
@@ -153,4 +171,117 @@ export class AssetsController {
       identity,
     );
   }
+
+  @Put('by-serial/:serial')
+  @AcceptsIdempotencyKey()
+  @RequiresScope('write')
+  @ApiParam({
+    name: 'serial',
+    required: true,
+    description: 'The serial number, exactly (case counts); URL-encoded.',
+    schema: { type: 'string', minLength: 1, maxLength: 200 },
+  })
+  @ApiUpsert('serial number', 'upsertAssetBySerial')
+  upsertBySerial(
+    @Access() access: AccessRecord,
+    @Param('serial') serial: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: UpdateAssetInput,
+    @IfMatch() ifMatch: string[] | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AssetDetail> {
+    return this.upsert(
+      access,
+      'serial_number',
+      serial,
+      body,
+      identity,
+      ifMatch,
+      ifNoneMatch,
+      reply,
+    );
+  }
+
+  @Put('by-tag/:tag')
+  @AcceptsIdempotencyKey()
+  @RequiresScope('write')
+  @ApiParam({
+    name: 'tag',
+    required: true,
+    description: 'The asset tag, exactly (case counts); URL-encoded.',
+    schema: { type: 'string', minLength: 1, maxLength: 64 },
+  })
+  @ApiUpsert('asset tag', 'upsertAssetByTag')
+  upsertByTag(
+    @Access() access: AccessRecord,
+    @Param('tag') tag: string,
+    @IdempotentRequest() identity: RequestIdentity | undefined,
+    @Body() body: UpdateAssetInput,
+    @IfMatch() ifMatch: string[] | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AssetDetail> {
+    return this.upsert(access, 'asset_tag', tag, body, identity, ifMatch, ifNoneMatch, reply);
+  }
+
+  private async upsert(
+    access: AccessRecord,
+    by: AssetUpsertKey,
+    key: string,
+    body: UpdateAssetInput,
+    identity: RequestIdentity | undefined,
+    ifMatch: string[] | undefined,
+    ifNoneMatch: string | undefined,
+    reply: FastifyReply,
+  ): Promise<AssetDetail> {
+    if (ifNoneMatch !== undefined && ifNoneMatch.trim() !== '*') {
+      throw new DomainError(
+        'invalid_input',
+        'If-None-Match on PUT takes * alone (create only, 412 when the asset exists)',
+      );
+    }
+    const { created, asset } = await this.register.call(
+      RegisterRpc.assetsUpsert,
+      access,
+      {
+        by,
+        key,
+        body,
+        ...(ifMatch ? { if_match: ifMatch } : {}),
+        ...(ifNoneMatch !== undefined ? { create_only: true } : {}),
+      },
+      identity,
+    );
+    void reply.status(created ? 201 : 200);
+    return asset;
+  }
+}
+
+/** The document's side of PUT /assets/by-serial/{serial} and by-tag/{tag}. */
+function ApiUpsert(what: string, operationId: string): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({
+      operationId,
+      summary: `Create or update an asset by its ${what}`,
+      description:
+        `The asset whose ${what} is exactly the one in the path is changed as PATCH changes ` +
+        '(omitted fields keep their value; fires `asset.updated`, and `assignment.*` for ' +
+        `custody): 200. With none, one is created as POST creates (with that ${what}; \`name\` ` +
+        "is then required; counts against the plan's asset limit; fires `asset.created`): " +
+        `201. Race-free: two calls for the same new ${what} make one asset. The body's ` +
+        `\`${what === 'asset tag' ? 'asset_tag' : 'serial_number'}\`, if given, must be the ` +
+        "path's. `If-Match`: change only that version (412 if none exists); " +
+        '`If-None-Match: *`: create only (412 if one exists).',
+    }),
+    ApiOkResponse({ type: Asset, description: 'Changed: the asset after the change.' }),
+    ApiCreatedResponse({ type: Asset, description: 'Created: the new asset.' }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: '`*`: create only; 412 when an asset has it already.',
+    }),
+    ApiConditionalWrite(),
+    ApiErrors(400, 409, 412, 422),
+  );
 }

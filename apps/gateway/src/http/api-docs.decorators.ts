@@ -43,10 +43,6 @@ export function ApiPageOrListResponse(page: ContractClass, item: ContractClass):
 export const ApiIdParam = (name: string, what: string): MethodDecorator =>
   ApiParam({ name, required: true, description: `The ${what}'s id`, schema: { type: 'string' } });
 
-/**
- * `location_id` and `include_children` of GET /assets and GET /people, and `category_id` of
- * GET /assets (`category: true`).
- */
 /** `updated_since` on the assets and people lists (issue 35). */
 export function ApiUpdatedSince(): MethodDecorator {
   return ApiQuery({
@@ -62,6 +58,10 @@ export function ApiUpdatedSince(): MethodDecorator {
   });
 }
 
+/**
+ * `location_id` and `include_children` of GET /assets and GET /people, and `category_id` of
+ * GET /assets (`category: true`).
+ */
 export function ApiPlaceFilters(options: { category: boolean }): MethodDecorator {
   const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
   const decorators = [

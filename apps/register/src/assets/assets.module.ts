@@ -3,6 +3,7 @@ import { DueDatesModule } from '../due-dates/due-dates.module';
 import { AssetBin } from './asset-bin';
 import { AssetBinPurge } from './asset-bin-purge';
 import { AssetScanner } from './asset-scanner';
+import { AssetUpserts } from './asset-upsert';
 import { AssetsRpcController } from './assets.rpc-controller';
 import { AssetsService } from './assets.service';
 import { AssignmentOverdue } from './assignment-overdue';
@@ -17,6 +18,7 @@ import { WarrantyExpiryDueDates } from './warranty-expiry';
     AssetBin,
     AssetBinPurge,
     AssetScanner,
+    AssetUpserts,
     AssignmentOverdue,
     OverdueCatchUp,
     WarrantyExpiryDueDates,

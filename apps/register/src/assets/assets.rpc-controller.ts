@@ -4,6 +4,7 @@ import {
   ListMessage,
   ConditionalRecordMessage,
   RecordMessage,
+  UpsertAssetMessage,
   RegisterRpc,
   ScanAssetMessage,
   UpdateAssetMessage,
@@ -15,6 +16,7 @@ import { REGISTER_RPC_TRANSPORT } from '../rpc/transports';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetBin } from './asset-bin';
 import { AssetScanner } from './asset-scanner';
+import { AssetUpserts } from './asset-upsert';
 import { AssetsService } from './assets.service';
 
 @Controller()
@@ -23,6 +25,7 @@ export class AssetsRpcController {
     private readonly assets: AssetsService,
     private readonly bin: AssetBin,
     private readonly scanner: AssetScanner,
+    private readonly upserts: AssetUpserts,
   ) {}
 
   @Handles(RegisterRpc.assetsList, REGISTER_RPC_TRANSPORT)
@@ -63,5 +66,10 @@ export class AssetsRpcController {
   @Handles(RegisterRpc.assetsScan, REGISTER_RPC_TRANSPORT)
   scan(@Payload() message: ScanAssetMessage) {
     return this.scanner.scan(message.caller, message.code);
+  }
+
+  @Handles(RegisterRpc.assetsUpsert, REGISTER_RPC_TRANSPORT)
+  upsert(@Payload() message: UpsertAssetMessage) {
+    return this.upserts.upsert(message.caller, message);
   }
 }

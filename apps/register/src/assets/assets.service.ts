@@ -85,87 +85,97 @@ export class AssetsService {
 
   async create(caller: CallerContext, input: CreateAssetInput): Promise<AssetDetail> {
     try {
-      return await this.writes.run(caller.workspaceId, async (tx) => {
-        const customFields = applyCustomFields(
-          await customFieldDefinitions(tx, caller.workspaceId),
-          {},
-          input.custom_fields ?? {},
-        );
-        const holder = input.assigned_to_id
-          ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
-          : null;
-        const dueAt = dueDate(input.due_at, holder !== null);
-        const warranty = warrantyDates(input, { purchase_date: null, warranty_expires_on: null });
-        const counter = await lockWorkspaceCounters(tx, caller.workspaceId);
-        assertAssetSlot(caller, counter);
-        let tagSeq = Number(counter.asset_tag_seq);
-        let assetTag = input.asset_tag?.trim();
-        if (assetTag) {
-          await assertTagFree(tx, caller.workspaceId, assetTag);
-        } else {
-          do {
-            tagSeq += 1;
-            assetTag = `AT-${String(tagSeq).padStart(6, '0')}`;
-          } while (await tagTaken(tx, caller.workspaceId, assetTag));
-        }
-        const id = newId('ast');
-        await insertAsset(tx, {
-          id,
-          workspace_id: caller.workspaceId,
-          name: input.name.trim(),
-          sku: input.sku ?? null,
-          status: input.status ?? 'active',
-          brand: input.brand ?? null,
-          model: input.model ?? null,
-          serial_number: input.serial_number ?? null,
-          asset_tag: assetTag,
-          category_id: (await chooseCategory(tx, caller.workspaceId, input)) ?? null,
-          location_id: (await chooseLocation(tx, caller.workspaceId, input)) ?? null,
-          custom_fields: customFields,
-          assigned_to_id: holder?.id ?? null,
-          custody_due_at: dueAt,
-          condition: input.condition ?? null,
-          purchase_date: warranty.purchase_date,
-          warranty_expires_on: warranty.warranty_expires_on,
-        });
-        // A new asset's notice is a new row: no claimed notice to wait for, so after the
-        // counters' lock is fine here.
-        if (dueAt) await armOverdue(tx, caller.workspaceId, id, dueAt);
-        if (warranty.warranty_expires_on) {
-          await armWarrantyExpiry(tx, caller.workspaceId, id, warranty.warranty_expires_on);
-        }
-        await tx.query(
-          `UPDATE register.workspace_counters
-             SET asset_count = asset_count + 1, asset_tag_seq = $2 WHERE workspace_id = $1`,
-          [caller.workspaceId, tagSeq],
-        );
-        const asset = toDetail(await findAssetRow(tx, caller.workspaceId, id));
-        await this.outbox.write(tx, caller.workspaceId, 'asset.created', asset);
-        await this.activity.record(tx, caller.workspaceId, {
-          ...callerActivity(caller),
-          recordType: 'asset',
-          recordId: asset.id,
-          recordName: asset.name,
-          action: 'created',
-          relatedId: holder?.id ?? null,
-          relatedName: holder?.name ?? null,
-          changes: assetChanges(null, asset),
-        });
-        if (holder)
-          await writeCustodyEvent(
-            this.outbox,
-            tx,
-            caller.workspaceId,
-            'assignment.checked_out',
-            asset,
-            holder,
-          );
-        await noteLastAssetSlot(this.outbox, tx, caller, counter.asset_count + 1);
-        return asset;
-      });
+      return await this.writes.run(caller.workspaceId, (tx) => this.createIn(tx, caller, input));
     } catch (error) {
       throw translateTagConflict(error, input.asset_tag);
     }
+  }
+
+  /**
+   * POST /assets inside a transaction someone else runs (an upsert by serial number or tag):
+   * the same row, counters, events and feed entry.
+   */
+  async createIn(
+    tx: EntityManager,
+    caller: CallerContext,
+    input: CreateAssetInput,
+  ): Promise<AssetDetail> {
+    const customFields = applyCustomFields(
+      await customFieldDefinitions(tx, caller.workspaceId),
+      {},
+      input.custom_fields ?? {},
+    );
+    const holder = input.assigned_to_id
+      ? await checkoutTarget(tx, caller.workspaceId, input.assigned_to_id)
+      : null;
+    const dueAt = dueDate(input.due_at, holder !== null);
+    const warranty = warrantyDates(input, { purchase_date: null, warranty_expires_on: null });
+    const counter = await lockWorkspaceCounters(tx, caller.workspaceId);
+    assertAssetSlot(caller, counter);
+    let tagSeq = Number(counter.asset_tag_seq);
+    let assetTag = input.asset_tag?.trim();
+    if (assetTag) {
+      await assertTagFree(tx, caller.workspaceId, assetTag);
+    } else {
+      do {
+        tagSeq += 1;
+        assetTag = `AT-${String(tagSeq).padStart(6, '0')}`;
+      } while (await tagTaken(tx, caller.workspaceId, assetTag));
+    }
+    const id = newId('ast');
+    await insertAsset(tx, {
+      id,
+      workspace_id: caller.workspaceId,
+      name: input.name.trim(),
+      sku: input.sku ?? null,
+      status: input.status ?? 'active',
+      brand: input.brand ?? null,
+      model: input.model ?? null,
+      serial_number: input.serial_number ?? null,
+      asset_tag: assetTag,
+      category_id: (await chooseCategory(tx, caller.workspaceId, input)) ?? null,
+      location_id: (await chooseLocation(tx, caller.workspaceId, input)) ?? null,
+      custom_fields: customFields,
+      assigned_to_id: holder?.id ?? null,
+      custody_due_at: dueAt,
+      condition: input.condition ?? null,
+      purchase_date: warranty.purchase_date,
+      warranty_expires_on: warranty.warranty_expires_on,
+    });
+    // A new asset's notice is a new row: no claimed notice to wait for, so after the
+    // counters' lock is fine here.
+    if (dueAt) await armOverdue(tx, caller.workspaceId, id, dueAt);
+    if (warranty.warranty_expires_on) {
+      await armWarrantyExpiry(tx, caller.workspaceId, id, warranty.warranty_expires_on);
+    }
+    await tx.query(
+      `UPDATE register.workspace_counters
+         SET asset_count = asset_count + 1, asset_tag_seq = $2 WHERE workspace_id = $1`,
+      [caller.workspaceId, tagSeq],
+    );
+    const asset = toDetail(await findAssetRow(tx, caller.workspaceId, id));
+    await this.outbox.write(tx, caller.workspaceId, 'asset.created', asset);
+    await this.activity.record(tx, caller.workspaceId, {
+      ...callerActivity(caller),
+      recordType: 'asset',
+      recordId: asset.id,
+      recordName: asset.name,
+      action: 'created',
+      relatedId: holder?.id ?? null,
+      relatedName: holder?.name ?? null,
+      changes: assetChanges(null, asset),
+    });
+    if (holder)
+      await writeCustodyEvent(
+        this.outbox,
+        tx,
+        caller.workspaceId,
+        'assignment.checked_out',
+        asset,
+        holder,
+      );
+    await noteLastAssetSlot(this.outbox, tx, caller, counter.asset_count + 1);
+    return asset;
   }
 
   /** `ifMatch`: the client's If-Match, checked against the asset under its row lock. */

@@ -1,6 +1,14 @@
 import { Type } from 'class-transformer';
-import { ValidateNested } from 'class-validator';
-import { TextField } from '../fields/field.decorators';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsOptional,
+  IsString,
+  ValidateNested,
+} from 'class-validator';
+import { EnumField, TextField } from '../fields/field.decorators';
+import { TextLength } from '../fields/text-length';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
 import {
@@ -26,6 +34,35 @@ export class ScanAssetMessage extends CallerMessage {
   @TextField({ min: 1, max: 200, notBlank: true }) code!: string;
 }
 
+/** What PUT /assets/by-serial/{serial} and by-tag/{tag} find an asset by. */
+export const ASSET_UPSERT_KEYS = ['serial_number', 'asset_tag'] as const;
+export type AssetUpsertKey = (typeof ASSET_UPSERT_KEYS)[number];
+
+/**
+ * An upsert by the client's own identifier: the asset whose `by` is exactly `key` is changed
+ * as a PATCH would change it, or, with none, one is created as a POST would create it (with
+ * `key` as its `by`). `if_match`: update only that version (412 when none exists);
+ * `create_only` (If-None-Match: *): create only (412 when one exists).
+ */
+export class UpsertAssetMessage extends CallerMessage {
+  @EnumField(ASSET_UPSERT_KEYS) by!: AssetUpsertKey;
+  @TextField({ min: 1, max: 200 }) key!: string;
+  @ValidateNested() @Type(() => UpdateAssetInput) body!: UpdateAssetInput;
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @TextLength(1, 110, { each: true })
+  if_match?: string[];
+  @IsOptional() @IsBoolean() create_only?: boolean;
+}
+
+/** What an upsert did: `created` (201) or changed (200), and the asset after it. */
+export interface UpsertedAsset {
+  created: boolean;
+  asset: AssetDetail;
+}
+
 /** The assets of the register's API queue (RegisterRpc). */
 export const ASSET_RPC = {
   assetsList: rpc('assets.list', ListMessage, reply<ListReply<AssetSummary>>(), LIST),
@@ -38,4 +75,5 @@ export const ASSET_RPC = {
   /** The workspace's deleted assets, most recently deleted first (DELETED_ASSETS_SHOWN). */
   assetsDeleted: rpc('assets.deleted', CallerMessage, reply<DeletedAsset[]>(), READ),
   assetsScan: rpc('assets.scan', ScanAssetMessage, reply<ScannedAsset>()),
+  assetsUpsert: rpc('assets.upsert', UpsertAssetMessage, reply<UpsertedAsset>()),
 };
