@@ -1,4 +1,7 @@
 import {
+  ASSET_CSV_COLUMNS,
+  PERSON_CSV_COLUMNS,
+  RegisterAdminPatterns,
   WorkerAdminPatterns,
   type AssetDetail,
   type EventEnvelope,
@@ -8,6 +11,7 @@ import { eventually } from '@custodian/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parse } from 'csv-parse/sync';
 import { Client } from 'pg';
 import { TestStack, type Tenant } from './support/stack';
 
@@ -46,7 +50,12 @@ class StoppableReceiver {
 
 describe('the change feed (e2e: two registers, two workers, a receiver that goes away)', () => {
   const stack = new TestStack({
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_INTERVAL_MS: '50' },
+    // Exports in chunks of 5 rows: a few rows walk many chunks.
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      DELIVERY_INTERVAL_MS: '50',
+      EXPORT_CHUNK_ROWS: '5',
+    },
   });
   const receiver = new StoppableReceiver();
   let tenant: Tenant;
@@ -441,6 +450,90 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
       const etag = created.headers.get('etag') ?? '';
       expect((await put({ model: 'N1' }, { 'if-match': etag })).status).toBe(200);
       expect((await put({ model: 'N2' }, { 'if-match': etag })).status).toBe(412);
+    });
+  });
+
+  describe('CSV exports (GET /assets/export, /people/export)', () => {
+    it('streams every matching asset, chunk after chunk, in the columns asked for', async () => {
+      const csv = await stack.tenant('pro', 'write');
+      await stack.registerAdminCall(RegisterAdminPatterns.customFieldCreate, {
+        workspace: csv.workspace.id,
+        key: 'cost_center',
+        label: 'Cost center',
+        type: 'text',
+      });
+      const names = [
+        '=HYPERLINK("http://evil.example")',
+        'Comma, "quoted"',
+        'Ünïcode ✓',
+        'Line\nbreak',
+        ...Array.from({ length: 8 }, (_, i) => `Plain ${i}`),
+      ];
+      for (const name of names) {
+        const res = await csv.post('/assets', { name, custom_fields: { cost_center: 'IT' } });
+        expect(res.status).toBe(201);
+      }
+      const retired = await csv.post<AssetDetail>('/assets', { name: 'Old', status: 'retired' });
+      expect(retired.status).toBe(201);
+
+      const res = await csv.get<string>(
+        '/assets/export?status=active&columns=name,asset_tag,status,cost_center',
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(res.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="assets-\d{4}-\d{2}-\d{2}\.csv"$/,
+      );
+      expect(res.text.startsWith('name,asset_tag,status,cost_center\r\n')).toBe(true);
+      // The bytes start with UTF-8's byte-order mark (fetch's text() takes it off).
+      const raw = await fetch(`${stack.baseUrl}/assets/export?columns=name`, {
+        headers: { authorization: `Bearer ${csv.key.key}` },
+      });
+      expect([...Buffer.from(await raw.arrayBuffer()).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const rows = parse(res.text, { bom: true, columns: true }) as Array<Record<string, string>>;
+      // 12 active rows in chunks of 5: three chunks, in the order they were created.
+      expect(rows.map((row) => row.name)).toEqual([`'${names[0]}`, ...names.slice(1)]);
+      expect(rows.every((row) => row.status === 'active' && row.cost_center === 'IT')).toBe(true);
+      expect(new Set(rows.map((row) => row.asset_tag)).size).toBe(12);
+
+      const all = parse((await csv.get<string>('/assets/export')).text, {
+        bom: true,
+        columns: true,
+      }) as Array<Record<string, string>>;
+      expect(all).toHaveLength(13);
+      expect(Object.keys(all[0]!)).toEqual([...ASSET_CSV_COLUMNS, 'cost_center']);
+      expect(all.at(-1)).toMatchObject({ id: retired.body.id, status: 'retired' });
+    });
+
+    it('exports people, and names what is wrong with the query', async () => {
+      const csv = await stack.tenant('pro', 'write');
+      for (const full_name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara']) {
+        expect(
+          (await csv.post('/people', { full_name, email: `${full_name}@x.example` })).status,
+        ).toBe(201);
+      }
+      const people = parse((await csv.get<string>('/people/export')).text, {
+        bom: true,
+        columns: true,
+      }) as Array<Record<string, string>>;
+      expect(people.map((row) => row.full_name)).toEqual([
+        'Ada',
+        'Grace',
+        'Linus',
+        'Margaret',
+        'Ken',
+        'Barbara',
+      ]);
+      expect(Object.keys(people[0]!)).toEqual([...PERSON_CSV_COLUMNS]);
+
+      const unknown = await csv.get<{ message: string }>('/assets/export?columns=name,colour');
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toMatch(/^columns names an unknown column: colour/);
+      const paged = await csv.get<{ message: string }>('/people/export?page=2');
+      expect(paged.status).toBe(400);
+      expect(paged.body.message).toBe(
+        'page is not a parameter of an export: it streams every match, oldest first',
+      );
     });
   });
 });

@@ -15,6 +15,7 @@ import { ActivityModule } from './activity/activity.module';
 import { AssetRequestsModule } from './asset-requests/asset-requests.module';
 import { AssetsModule } from './assets/assets.module';
 import { AuditsModule } from './audits/audits.module';
+import { ExportsModule } from './exports/exports.module';
 import { CountersModule } from './counters/counters.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
@@ -104,6 +105,7 @@ export class RegisterAppModule {
         LocationsModule,
         CategoriesModule,
         AuditsModule,
+        ExportsModule,
         CalendarModule,
         CustomFieldsModule,
         MembersModule,

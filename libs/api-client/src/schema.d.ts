@@ -54,6 +54,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export assets as CSV
+         * @description The list's filters (`status`, `search`, `assigned_to_id`, `warranty_expires_before`, `location_id` with `include_children`, `category_id`, `updated_since`) choose the rows; `columns` the columns.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["exportAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/{id}": {
         parameters: {
             query?: never;
@@ -148,6 +170,28 @@ export interface paths {
          *     Needs a `write` key.
          */
         post: operations["createPerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export people as CSV
+         * @description The list's filters (`status`, `search`, `location_id` with `include_children`, `updated_since`) choose the rows; `columns` the columns.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["exportPeople"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4105,6 +4149,40 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    exportAssets: {
+        parameters: {
+            query?: {
+                /** @description The columns, in order, as a comma list (all of them without it): id, name, asset_tag, serial_number, status, brand, model, sku, category, category_id, location, location_id, assigned_to_id, assigned_to, due_at, condition, purchase_date, warranty_expires_on, created_at, updated_at, and each custom field's key. The header line names them; an import takes the same headers. */
+                columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every asset matching the filters, oldest first, as CSV (RFC 4180, UTF-8 with a byte-order mark, CRLF), streamed: a million rows take constant memory. A cell that a spreadsheet would run as a formula starts with an apostrophe. A download cut short was not complete: ask again. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getAsset: {
         parameters: {
             query?: never;
@@ -4424,6 +4502,40 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    exportPeople: {
+        parameters: {
+            query?: {
+                /** @description The columns, in order, as a comma list (all of them without it): id, full_name, email, employee_number, department, location, location_id, status, created_at, updated_at. The header line names them; an import takes the same headers. */
+                columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every person matching the filters, oldest first, as CSV (RFC 4180, UTF-8 with a byte-order mark, CRLF), streamed: a million rows take constant memory. A cell that a spreadsheet would run as a formula starts with an apostrophe. A download cut short was not complete: ask again. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPerson: {

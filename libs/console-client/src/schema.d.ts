@@ -513,6 +513,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/assets/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export assets as CSV
+         * @description As `GET /api/v1/assets/export`: the list's filters and `columns`.
+         *
+         *     Needs the `assets.view` permission.
+         */
+        get: operations["exportAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/assets/deleted": {
         parameters: {
             query?: never;
@@ -631,6 +653,28 @@ export interface paths {
          *     Needs the `people.manage` permission.
          */
         post: operations["createPerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/people/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export people as CSV
+         * @description As `GET /api/v1/people/export`: the list's filters and `columns`.
+         *
+         *     Needs the `people.view` permission.
+         */
+        get: operations["exportPeople"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6385,6 +6429,74 @@ export interface operations {
             };
         };
     };
+    exportAssets: {
+        parameters: {
+            query?: {
+                /** @description The columns, in order, as a comma list (all of them without it): id, name, asset_tag, serial_number, status, brand, model, sku, category, category_id, location, location_id, assigned_to_id, assigned_to, due_at, condition, purchase_date, warranty_expires_on, created_at, updated_at, and each custom field's key. The header line names them; an import takes the same headers. */
+                columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every asset matching the filters, oldest first, as CSV (RFC 4180, UTF-8 with a byte-order mark, CRLF), streamed: a million rows take constant memory. A cell that a spreadsheet would run as a formula starts with an apostrophe. A download cut short was not complete: ask again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listDeletedAssets: {
         parameters: {
             query?: never;
@@ -7210,6 +7322,74 @@ export interface operations {
             };
             /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportPeople: {
+        parameters: {
+            query?: {
+                /** @description The columns, in order, as a comma list (all of them without it): id, full_name, email, employee_number, department, location, location_id, status, created_at, updated_at. The header line names them; an import takes the same headers. */
+                columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every person matching the filters, oldest first, as CSV (RFC 4180, UTF-8 with a byte-order mark, CRLF), streamed: a million rows take constant memory. A cell that a spreadsheet would run as a formula starts with an apostrophe. A download cut short was not complete: ask again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,6 +19,7 @@ export * from './locations';
 export * from './categories';
 export * from './notices';
 export * from './calendar';
+export * from './csv';
 export * from './rpc';
 export * from './session';
 export * from './shared';

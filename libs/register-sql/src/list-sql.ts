@@ -117,35 +117,12 @@ export function listSql(
 ): ListStatements {
   const { small, unpagedMax, after = null } = options;
   const { alias } = source;
-  const conditions: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length + 1}`;
   };
-  if (filter.status) conditions.push(`${alias}.status = ${param(filter.status)}`);
-  if (filter.search) {
-    conditions.push(`${alias}.search_text LIKE lower(${param(likePattern(filter.search))})`);
-  }
-  if (filter.assignedToId) {
-    conditions.push(`${alias}.assigned_to_id = ${param(filter.assignedToId)}`);
-  }
-  if (filter.warrantyExpiresBefore) {
-    conditions.push(`${alias}.warranty_expires_on < ${param(filter.warrantyExpiresBefore)}::date`);
-  }
-  if (filter.locationId) {
-    const location = param(filter.locationId);
-    conditions.push(
-      filter.includeChildren
-        ? `${alias}.location_id IN (WITH RECURSIVE ${subtreeCte('under', '$1', location)}
-           SELECT id FROM under)`
-        : `${alias}.location_id = ${location}`,
-    );
-  }
-  if (filter.categoryId) conditions.push(`${alias}.category_id = ${param(filter.categoryId)}`);
-  if (filter.updatedSince) {
-    conditions.push(`${alias}.updated_at >= ${param(filter.updatedSince)}::timestamptz`);
-  }
+  const conditions = listConditions(alias, filter, param);
   const filtered = conditions.length > 0;
   const countParams = [...params];
   const scopeCte = small
@@ -199,4 +176,41 @@ export function listSql(
         : null,
     countParams,
   };
+}
+
+/**
+ * The WHERE conditions of a list's filters on the table aliased `alias` (the workspace, $1,
+ * aside): what a page reads (listSql) and what an export streams (the register's exports).
+ * `param` adds a value and answers its placeholder.
+ */
+export function listConditions(
+  alias: string,
+  filter: ListFilter,
+  param: (value: unknown) => string,
+): string[] {
+  const conditions: string[] = [];
+  if (filter.status) conditions.push(`${alias}.status = ${param(filter.status)}`);
+  if (filter.search) {
+    conditions.push(`${alias}.search_text LIKE lower(${param(likePattern(filter.search))})`);
+  }
+  if (filter.assignedToId) {
+    conditions.push(`${alias}.assigned_to_id = ${param(filter.assignedToId)}`);
+  }
+  if (filter.warrantyExpiresBefore) {
+    conditions.push(`${alias}.warranty_expires_on < ${param(filter.warrantyExpiresBefore)}::date`);
+  }
+  if (filter.locationId) {
+    const location = param(filter.locationId);
+    conditions.push(
+      filter.includeChildren
+        ? `${alias}.location_id IN (WITH RECURSIVE ${subtreeCte('under', '$1', location)}
+           SELECT id FROM under)`
+        : `${alias}.location_id = ${location}`,
+    );
+  }
+  if (filter.categoryId) conditions.push(`${alias}.category_id = ${param(filter.categoryId)}`);
+  if (filter.updatedSince) {
+    conditions.push(`${alias}.updated_at >= ${param(filter.updatedSince)}::timestamptz`);
+  }
+  return conditions;
 }

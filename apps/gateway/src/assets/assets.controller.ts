@@ -1,4 +1,5 @@
 import {
+  ASSET_CSV_COLUMNS,
   ASSET_SORT_VALUES,
   ASSET_STATUSES,
   Asset,
@@ -35,6 +36,7 @@ import { RegisterClient } from '../register-client/register-client';
 import { UnpagedLists } from '../register-client/unpaged-lists';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { SendsRawJson } from '../http/raw-json';
+import { ApiCsvExport, sendCsvExport } from '../http/csv-export';
 import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 import type { RequestIdentity } from '@custodian/messaging';
 import {
@@ -104,6 +106,28 @@ export class AssetsController {
   @SendsRawJson()
   list(@Access() access: AccessRecord, @Query() query: RawQuery): Promise<ListReply<AssetSummary>> {
     return this.lists.list(RegisterRpc.assetsList, access, query);
+  }
+
+  @Get('export')
+  @RequiresScope('read')
+  @ApiOperation({
+    operationId: 'exportAssets',
+    summary: 'Export assets as CSV',
+    description:
+      "The list's filters (`status`, `search`, `assigned_to_id`, `warranty_expires_before`, " +
+      '`location_id` with `include_children`, `category_id`, `updated_since`) choose the rows; ' +
+      '`columns` the columns.',
+  })
+  @ApiCsvExport('asset', ASSET_CSV_COLUMNS)
+  @ApiErrors(400)
+  async export(
+    @Access() access: AccessRecord,
+    @Query() query: RawQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await sendCsvExport(reply, 'assets', (after) =>
+      this.register.call(RegisterRpc.assetsExport, access, { query, ...(after ? { after } : {}) }),
+    );
   }
 
   @Post()

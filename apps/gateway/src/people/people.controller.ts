@@ -1,4 +1,5 @@
 import {
+  PERSON_CSV_COLUMNS,
   PERSON_STATUSES,
   Person,
   PersonPage,
@@ -10,13 +11,15 @@ import {
   type ListReply,
   type RawQuery,
 } from '@custodian/contracts';
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { RegisterClient } from '../register-client/register-client';
 import { UnpagedLists } from '../register-client/unpaged-lists';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { SendsRawJson } from '../http/raw-json';
+import { ApiCsvExport, sendCsvExport } from '../http/csv-export';
 import type { RequestIdentity } from '@custodian/messaging';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -56,6 +59,27 @@ export class PeopleController {
     @Query() query: RawQuery,
   ): Promise<ListReply<PersonSummary>> {
     return this.lists.list(RegisterRpc.peopleList, access, query);
+  }
+
+  @Get('export')
+  @RequiresScope('read')
+  @ApiOperation({
+    operationId: 'exportPeople',
+    summary: 'Export people as CSV',
+    description:
+      "The list's filters (`status`, `search`, `location_id` with `include_children`, " +
+      '`updated_since`) choose the rows; `columns` the columns.',
+  })
+  @ApiCsvExport('person', PERSON_CSV_COLUMNS)
+  @ApiErrors(400)
+  async export(
+    @Access() access: AccessRecord,
+    @Query() query: RawQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await sendCsvExport(reply, 'people', (after) =>
+      this.register.call(RegisterRpc.peopleExport, access, { query, ...(after ? { after } : {}) }),
+    );
   }
 
   @Post()

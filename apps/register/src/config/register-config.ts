@@ -1,4 +1,9 @@
-import { EVENTS_EXCHANGE, REGISTER_ADMIN_QUEUE, REGISTER_RPC_QUEUE } from '@custodian/contracts';
+import {
+  EVENTS_EXCHANGE,
+  EXPORT_CHUNK_ROWS,
+  REGISTER_ADMIN_QUEUE,
+  REGISTER_RPC_QUEUE,
+} from '@custodian/contracts';
 import { loadConfig, relaxedDefaults } from '@custodian/config';
 import { developmentSecretKeys, secretKeysProblem } from '@custodian/secret-cipher';
 import { availableParallelism } from 'node:os';
@@ -130,6 +135,13 @@ export class RegisterConfig {
    * 100,000 assets is one INSERT ... SELECT of a few seconds.
    */
   @IsInt() @Min(1_000) @Max(3_600_000) AUDIT_JOB_STATEMENT_TIMEOUT_MS: number = 300_000;
+
+  /**
+   * Rows per chunk of a CSV export (the contract's EXPORT_CHUNK_ROWS by default): what the
+   * register reads, and the gateway holds, of an export at once. Tests set it low to walk
+   * many chunks with few rows.
+   */
+  @IsInt() @Min(1) @Max(50_000) EXPORT_CHUNK_ROWS: number = EXPORT_CHUNK_ROWS;
 
   /** Items a completion settles per transaction (one `audit.item_missing` each at most). */
   @IsInt() @Min(1) @Max(10_000) AUDIT_BATCH_SIZE: number = 1_000;

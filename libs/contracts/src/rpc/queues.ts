@@ -9,6 +9,7 @@ import { LICENSE_RPC } from '../licenses/license.messages';
 import { MAINTENANCE_RPC } from '../maintenance/maintenance.messages';
 import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar.messages';
 import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
+import { CSV_EXPORT_RPC } from '../csv/csv.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
 import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
 import { EVENT_FEED_RPC } from '../events/event-feed';
@@ -68,6 +69,7 @@ export const RegisterRpc = {
   ...CALENDAR_FEED_RPC,
   ...LOCATION_RPC,
   ...CATEGORY_RPC,
+  ...CSV_EXPORT_RPC,
 };
 
 /**

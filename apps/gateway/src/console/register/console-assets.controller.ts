@@ -1,4 +1,5 @@
 import {
+  ASSET_CSV_COLUMNS,
   ASSET_PAGE_SIZE_MAX,
   ASSET_SORT_VALUES,
   ASSET_STATUSES,
@@ -16,7 +17,19 @@ import {
   type Page,
   type RawQuery,
 } from '@custodian/contracts';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   ApiCreatedResponse,
   ApiOkResponse,
@@ -26,6 +39,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam, ApiPlaceFilters } from '../../http/api-docs.decorators';
 import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
+import { ApiCsvExport, sendCsvExport } from '../../http/csv-export';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 import { ConsoleRegister } from './console-register';
@@ -70,6 +84,25 @@ export class ConsoleAssetsController {
   @ApiErrors(400)
   list(@Caller() caller: ConsoleCaller, @Query() query: RawQuery): Promise<Page<AssetSummary>> {
     return this.register.page(RegisterRpc.assetsList, caller, query);
+  }
+
+  @Get('export')
+  @ConsoleAccess('assets.view')
+  @ApiOperation({
+    operationId: 'exportAssets',
+    summary: 'Export assets as CSV',
+    description: "As `GET /api/v1/assets/export`: the list's filters and `columns`.",
+  })
+  @ApiCsvExport('asset', ASSET_CSV_COLUMNS)
+  @ApiErrors(400)
+  async export(
+    @Caller() caller: ConsoleCaller,
+    @Query() query: RawQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await sendCsvExport(reply, 'assets', (after) =>
+      this.register.call(RegisterRpc.assetsExport, caller, { query, ...(after ? { after } : {}) }),
+    );
   }
 
   @Post()

@@ -1,4 +1,5 @@
 import {
+  PERSON_CSV_COLUMNS,
   CreatePersonInput,
   PERSON_STATUSES,
   Person,
@@ -10,7 +11,8 @@ import {
   type PersonSummary,
   type RawQuery,
 } from '@custodian/contracts';
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   ApiCreatedResponse,
   ApiOkResponse,
@@ -20,6 +22,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam, ApiPlaceFilters } from '../../http/api-docs.decorators';
 import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
+import { ApiCsvExport, sendCsvExport } from '../../http/csv-export';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 import { ConsoleRegister } from './console-register';
@@ -49,6 +52,25 @@ export class ConsolePeopleController {
   @ApiErrors(400)
   list(@Caller() caller: ConsoleCaller, @Query() query: RawQuery): Promise<Page<PersonSummary>> {
     return this.register.page(RegisterRpc.peopleList, caller, query);
+  }
+
+  @Get('export')
+  @ConsoleAccess('people.view')
+  @ApiOperation({
+    operationId: 'exportPeople',
+    summary: 'Export people as CSV',
+    description: "As `GET /api/v1/people/export`: the list's filters and `columns`.",
+  })
+  @ApiCsvExport('person', PERSON_CSV_COLUMNS)
+  @ApiErrors(400)
+  async export(
+    @Caller() caller: ConsoleCaller,
+    @Query() query: RawQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await sendCsvExport(reply, 'people', (after) =>
+      this.register.call(RegisterRpc.peopleExport, caller, { query, ...(after ? { after } : {}) }),
+    );
   }
 
   @Post()

@@ -1,0 +1,2 @@
+export * from './csv.constants';
+export * from './csv.messages';
