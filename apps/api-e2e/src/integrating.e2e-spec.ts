@@ -490,16 +490,16 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
         headers: { authorization: `Bearer ${csv.key.key}` },
       });
       expect([...Buffer.from(await raw.arrayBuffer()).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-      const rows = parse(res.text, { bom: true, columns: true }) as Array<Record<string, string>>;
+      const rows = parse<Record<string, string>>(res.text, { bom: true, columns: true });
       // 12 active rows in chunks of 5: three chunks, in the order they were created.
       expect(rows.map((row) => row.name)).toEqual([`'${names[0]}`, ...names.slice(1)]);
       expect(rows.every((row) => row.status === 'active' && row.cost_center === 'IT')).toBe(true);
       expect(new Set(rows.map((row) => row.asset_tag)).size).toBe(12);
 
-      const all = parse((await csv.get<string>('/assets/export')).text, {
+      const all = parse<Record<string, string>>((await csv.get<string>('/assets/export')).text, {
         bom: true,
         columns: true,
-      }) as Array<Record<string, string>>;
+      });
       expect(all).toHaveLength(13);
       expect(Object.keys(all[0]!)).toEqual([...ASSET_CSV_COLUMNS, 'cost_center']);
       expect(all.at(-1)).toMatchObject({ id: retired.body.id, status: 'retired' });
@@ -512,10 +512,10 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
           (await csv.post('/people', { full_name, email: `${full_name}@x.example` })).status,
         ).toBe(201);
       }
-      const people = parse((await csv.get<string>('/people/export')).text, {
+      const people = parse<Record<string, string>>((await csv.get<string>('/people/export')).text, {
         bom: true,
         columns: true,
-      }) as Array<Record<string, string>>;
+      });
       expect(people.map((row) => row.full_name)).toEqual([
         'Ada',
         'Grace',

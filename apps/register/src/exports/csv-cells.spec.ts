@@ -26,7 +26,7 @@ describe('CSV cells', () => {
     ];
     const text = csvLines(rows);
     expect(text.endsWith('\r\n')).toBe(true);
-    const back = parse(text) as string[][];
+    const back = parse(text);
     expect(back.map((row) => row.map(plainCell))).toEqual(rows);
   });
 });
