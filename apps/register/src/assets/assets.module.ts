@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DueDatesModule } from '../due-dates/due-dates.module';
 import { AssetBin } from './asset-bin';
+import { AssetBulk } from './asset-bulk';
 import { AssetBinPurge } from './asset-bin-purge';
 import { AssetScanner } from './asset-scanner';
 import { AssetsRpcController } from './assets.rpc-controller';
@@ -15,6 +16,7 @@ import { WarrantyExpiryDueDates } from './warranty-expiry';
   providers: [
     AssetsService,
     AssetBin,
+    AssetBulk,
     AssetBinPurge,
     AssetScanner,
     AssignmentOverdue,

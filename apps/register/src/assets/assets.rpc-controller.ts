@@ -1,4 +1,5 @@
 import {
+  BulkAssetsMessage,
   CallerMessage,
   CreateAssetMessage,
   ListMessage,
@@ -13,6 +14,7 @@ import { Payload } from '@nestjs/microservices';
 import { REGISTER_RPC_TRANSPORT } from '../rpc/transports';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetBin } from './asset-bin';
+import { AssetBulk } from './asset-bulk';
 import { AssetScanner } from './asset-scanner';
 import { AssetsService } from './assets.service';
 
@@ -22,6 +24,7 @@ export class AssetsRpcController {
     private readonly assets: AssetsService,
     private readonly bin: AssetBin,
     private readonly scanner: AssetScanner,
+    private readonly bulk: AssetBulk,
   ) {}
 
   @Handles(RegisterRpc.assetsList, REGISTER_RPC_TRANSPORT)
@@ -62,5 +65,10 @@ export class AssetsRpcController {
   @Handles(RegisterRpc.assetsScan, REGISTER_RPC_TRANSPORT)
   scan(@Payload() message: ScanAssetMessage) {
     return this.scanner.scan(message.caller, message.code);
+  }
+
+  @Handles(RegisterRpc.assetsBulk, REGISTER_RPC_TRANSPORT)
+  bulkChange(@Payload() message: BulkAssetsMessage) {
+    return this.bulk.apply(message.caller, message.body);
   }
 }

@@ -4,6 +4,7 @@ import { TextField } from '../fields/field.decorators';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
 import { CallerMessage, ListMessage, RecordMessage, type ListReply } from '../rpc/messages';
+import { BULK_TIMEOUT_MS, BulkAssetsMessage, type BulkAssetReply } from './asset-bulk';
 import { CreateAssetInput, UpdateAssetInput } from './asset.inputs';
 import type { AssetDetail, AssetSummary, DeletedAsset, ScannedAsset } from './asset.views';
 
@@ -32,4 +33,12 @@ export const ASSET_RPC = {
   /** The workspace's deleted assets, most recently deleted first (DELETED_ASSETS_SHOWN). */
   assetsDeleted: rpc('assets.deleted', CallerMessage, reply<DeletedAsset[]>(), READ),
   assetsScan: rpc('assets.scan', ScanAssetMessage, reply<ScannedAsset>()),
+  /**
+   * One change to up to 1,000 assets, in chunks of a transaction each: on the heavy lane
+   * (its cost grows with the ids), and waited for longer than one record's write.
+   */
+  assetsBulk: rpc('assets.bulk', BulkAssetsMessage, reply<BulkAssetReply>(), {
+    heavy: true,
+    timeoutMs: BULK_TIMEOUT_MS,
+  }),
 };
