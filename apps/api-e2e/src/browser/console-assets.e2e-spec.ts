@@ -424,5 +424,15 @@ describe('the register in the console, in a browser (e2e)', () => {
       .waitFor();
     await table.getByRole('link', { name: 'Dell Latitude 7440' }).waitFor({ state: 'detached' });
     await screenshot(page, 'assets-bulk-bin');
+
+    // What is left (the ThinkPad) comes back in, after a confirm.
+    await table.getByRole('checkbox', { name: 'Select all on this page' }).check();
+    await bar.getByRole('button', { name: 'Check in' }).click();
+    await page
+      .getByRole('dialog', { name: 'Check in: 1 asset' })
+      .getByRole('button', { name: 'Check in' })
+      .click();
+    await result.getByText('1 asset checked in.').waitFor();
+    await table.getByRole('row', { name: /ThinkPad X1 Carbon.*In stock/ }).waitFor();
   });
 });

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../shared/confirm-dialog';
 import { Dialog } from '../shared/dialog';
 import { ErrorNotice, Notice } from '../shared/notices';
 import { StatusOptions } from './asset-options';
+import { defaultDueDate, dueDateToSend } from './asset-values';
 import {
   BULK_MAX,
   type BulkChoice,
@@ -160,6 +161,10 @@ function BulkForm({
   const [place, setPlace] = useState<PlaceChoice>({ id: null, newName: null });
   const [categoryId, setCategoryId] = useState('');
   const [personId, setPersonId] = useState('');
+  // As the single check-out: due back on a date unless unticked.
+  const [withDue, setWithDue] = useState(true);
+  const [due, setDue] = useState(() => defaultDueDate(new Date()));
+  const [problem, setProblem] = useState<string | null>(null);
   const categories = useQuery({
     ...categoryQueries.list({ page: '1', pageSize: '500' }),
     enabled: action === 'category',
@@ -167,10 +172,15 @@ function BulkForm({
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    setProblem(null);
     if (action === 'status') onApply({ action, status });
     else if (action === 'location') onApply({ action, place });
     else if (action === 'category') onApply({ action, categoryId: categoryId || null });
-    else if (personId) onApply({ action, personId });
+    else if (personId) {
+      const dueAt = withDue ? dueDateToSend(due) : null;
+      if (withDue && dueAt === null) setProblem('The due date is not a date and time.');
+      else onApply({ action, personId, dueAt });
+    }
   }
 
   return (
@@ -209,12 +219,42 @@ function BulkForm({
         </div>
       )}
       {action === 'check_out' && (
-        <PersonPicker
-          id="bulk-person"
-          label="Check out to"
-          value={personId}
-          onChange={setPersonId}
-        />
+        <>
+          <PersonPicker
+            id="bulk-person"
+            label="Check out to"
+            value={personId}
+            onChange={setPersonId}
+          />
+          <div className="field">
+            <label className="inline">
+              <input
+                type="checkbox"
+                checked={withDue}
+                onChange={(event) => setWithDue(event.target.checked)}
+              />
+              Due back on a date
+            </label>
+            {withDue && (
+              <>
+                <label htmlFor="bulk-due-at" className="visually-hidden">
+                  Due back
+                </label>
+                <input
+                  id="bulk-due-at"
+                  type="datetime-local"
+                  value={due}
+                  onChange={(event) => setDue(event.target.value)}
+                />
+              </>
+            )}
+          </div>
+        </>
+      )}
+      {problem && (
+        <p className="notice notice-error" role="alert">
+          {problem}
+        </p>
       )}
       <ErrorNotice error={error} />
       <div className="actions">

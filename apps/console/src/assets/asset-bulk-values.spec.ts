@@ -41,11 +41,14 @@ describe('bulkBody', () => {
       action: 'update',
       category_id: null,
     });
-    expect(bulkBody(ids, { action: 'check_out', personId: 'per_1' })).toEqual({
+    expect(bulkBody(ids, { action: 'check_out', personId: 'per_1', dueAt: null })).toEqual({
       ids,
       action: 'check_out',
       person_id: 'per_1',
     });
+    expect(
+      bulkBody(ids, { action: 'check_out', personId: 'per_1', dueAt: '2031-06-30T15:00:00.000Z' }),
+    ).toEqual({ ids, action: 'check_out', person_id: 'per_1', due_at: '2031-06-30T15:00:00.000Z' });
     expect(bulkBody(ids, { action: 'delete' })).toEqual({ ids, action: 'delete' });
   });
 });

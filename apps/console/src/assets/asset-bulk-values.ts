@@ -40,7 +40,7 @@ export type BulkChoice =
   | { action: 'status'; status: AssetStatus }
   | { action: 'location'; place: PlaceChoice }
   | { action: 'category'; categoryId: string | null }
-  | { action: 'check_out'; personId: string }
+  | { action: 'check_out'; personId: string; dueAt: string | null }
   | { action: 'check_in' }
   | { action: 'delete' };
 
@@ -57,7 +57,12 @@ export function bulkBody(ids: readonly string[], choice: BulkChoice): BulkAssetI
     case 'category':
       return { ...base, action: 'update', category_id: choice.categoryId };
     case 'check_out':
-      return { ...base, action: 'check_out', person_id: choice.personId };
+      return {
+        ...base,
+        action: 'check_out',
+        person_id: choice.personId,
+        ...(choice.dueAt !== null ? { due_at: choice.dueAt } : {}),
+      };
     case 'check_in':
       return { ...base, action: 'check_in' };
     case 'delete':
@@ -71,12 +76,19 @@ export interface BulkSummary {
   problems: Array<{ id: string; name: string; message: string }>;
 }
 
+const DONE: Record<BulkAssetReply['action'], string> = {
+  update: 'updated',
+  check_out: 'checked out',
+  check_in: 'checked in',
+  delete: 'moved to the bin',
+};
+
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** The result in words: "3 moved to the bin, 1 refused", and each refusal's reason. */
 export function bulkSummary(reply: BulkAssetReply, names: Selection): BulkSummary {
   const { updated, unchanged, not_found: notFound, refused } = reply.counts;
-  const done = reply.action === 'delete' ? 'moved to the bin' : 'updated';
+  const done = DONE[reply.action];
   const parts = [`${plural(updated, 'asset', 'assets')} ${done}`];
   if (unchanged > 0) parts.push(`${unchanged} already so`);
   if (refused > 0) parts.push(`${refused} refused`);
