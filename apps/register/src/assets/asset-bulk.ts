@@ -17,7 +17,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { chooseCategory } from '../categories/category-choice';
 import { chooseLocation } from '../locations/location-tree';
-import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { AssetBin } from './asset-bin';
 import { assetNotFound } from './asset.store';
@@ -51,7 +50,7 @@ const CHECK_OUT_FIELDS = ['person_id', 'due_at'] as const;
  * The change of a body the contract's decorators accepted, or a 400 naming the field: which
  * fields go with which action is not something a class decorator says.
  */
-export function bulkChange(input: BulkAssetInput, now = new Date()): BulkChange {
+export function bulkChange(input: BulkAssetInput): BulkChange {
   const given = (fields: readonly string[]) =>
     fields.filter((field) => (input as unknown as Record<string, unknown>)[field] !== undefined);
   const refuseOthers = (allowed: readonly string[]) => {
@@ -90,13 +89,7 @@ export function bulkChange(input: BulkAssetInput, now = new Date()): BulkChange 
         throw new DomainError('invalid_input', 'person_id is required with action check_out');
       }
       refuseOthers(CHECK_OUT_FIELDS);
-      let dueAt: Date | null = null;
-      if (input.due_at !== undefined) {
-        dueAt = new Date(input.due_at);
-        if (!(dueAt.getTime() > now.getTime())) {
-          throw new DomainError('invalid_input', `due_at ${input.due_at} is not in the future`);
-        }
-      }
+      const dueAt = input.due_at === undefined ? null : new Date(input.due_at);
       return { action: 'check_out', personId: input.person_id, dueAt };
     }
     case 'check_in':
@@ -183,7 +176,6 @@ function refused(id: string, error: DomainError, outcome: BulkOutcome = 'refused
 @Injectable()
 export class AssetBulk {
   constructor(
-    private readonly reads: ReadTransactions,
     private readonly writes: WriteTransactions,
     private readonly assets: AssetsService,
     private readonly bin: AssetBin,
@@ -191,7 +183,6 @@ export class AssetBulk {
 
   async apply(caller: CallerContext, input: BulkAssetInput): Promise<BulkAssetReply> {
     const change = bulkChange(input);
-    await this.reads.run((db) => this.checkReferences(db, caller.workspaceId, change));
     const request = currentRpcRequest();
     const byId = new Map<string, BulkAssetResult>();
     const chunks = chunksOf(input.ids);
@@ -224,15 +215,24 @@ export class AssetBulk {
   }
 
   /**
-   * What the body names beyond the assets, checked before anything is written: a 400 naming
-   * the field, not one refusal per asset. (Each chunk checks again as it writes: a person
-   * made inactive meanwhile is a refusal of the assets not yet applied.)
+   * What the body names beyond the assets, and its due date, checked by the first chunk
+   * before it writes anything: a 400 naming the field, not one refusal per asset. Inside that
+   * chunk's transaction, so a retry of a request whose first chunk committed (same
+   * Idempotency-Key, a redelivery) answers as the first time, even if the due date has passed
+   * since. (Each asset's write checks again: a person made inactive while the later chunks
+   * run is a refusal of the assets not yet applied.)
    */
-  private async checkReferences(
+  private async checkFirst(
     db: EntityManager,
     workspaceId: string,
     change: BulkChange,
   ): Promise<void> {
+    if (change.action === 'check_out' && change.dueAt && !(change.dueAt.getTime() > Date.now())) {
+      throw new DomainError(
+        'invalid_input',
+        `due_at ${change.dueAt.toISOString()} is not in the future`,
+      );
+    }
     if (change.action === 'check_out') {
       const [person] = await queryRows<{ status: string }>(
         db,
@@ -268,6 +268,7 @@ export class AssetBulk {
     index: number,
   ): Promise<BulkAssetResult[]> {
     const workspaceId = caller.workspaceId;
+    if (index === 0) await this.checkFirst(tx, workspaceId, change);
     // The rows first, in id order, in a statement of their own (see findAssetRow): two bulk
     // calls over the same assets wait for each other instead of deadlocking, and the due-date
     // engine's handlers (SKIP LOCKED) pass over them while this chunk runs.
