@@ -2,7 +2,7 @@ import { MessagingModule, OutboxModule, declareAllPlanFactsQueues } from '@custo
 import { loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_PIPE } from '@nestjs/core';
+import { APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { AccessModule } from './access/access.module';
@@ -14,6 +14,7 @@ import type { GatewayConfig } from './config/gateway-config';
 import { GATEWAY_SCHEMA } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { EntityTagInterceptor } from './http/entity-tags';
 import { InvitationsModule } from './invitations/invitations.module';
 import { RateLimitsModule } from './limits/rate-limits.module';
 import { MembersModule } from './members/members.module';
@@ -28,6 +29,7 @@ import { RemindersModule } from './reminders/reminders.module';
 import { LocationsModule } from './locations/locations.module';
 import { CategoriesModule } from './categories/categories.module';
 import { AuditsModule } from './audits/audits.module';
+import { EventsModule } from './events/events.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
 
@@ -69,6 +71,7 @@ export class GatewayAppModule {
         NoticesModule,
         RemindersModule,
         AuditsModule,
+        EventsModule,
         MembersModule,
         InvitationsModule,
         CalendarFeedModule,
@@ -78,7 +81,11 @@ export class GatewayAppModule {
         OpenApiModule,
       ],
       // HTTP bodies and admin messages are checked against their contract classes.
-      providers: [{ provide: APP_PIPE, useValue: new ContractValidationPipe() }],
+      providers: [
+        { provide: APP_PIPE, useValue: new ContractValidationPipe() },
+        // ETag on every record answered, 304 for a GET whose If-None-Match names it.
+        { provide: APP_INTERCEPTOR, useClass: EntityTagInterceptor },
+      ],
     };
   }
 }

@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { DeliveryLogModule } from './delivery-log/delivery-log.module';
 import { EventsModule } from './events/events.module';
+import { FeedModule } from './feed/feed.module';
 import { HealthController } from './health/health.controller';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -40,6 +41,7 @@ export class WorkerAppModule {
         WebhooksModule,
         DeliveryLogModule,
         EventsModule,
+        FeedModule,
       ],
       controllers: [HealthController, OpsController],
       providers: [

@@ -1090,6 +1090,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed
+         * @description The workspace's events in the order they were committed, each exactly as its webhook delivers it (`{id, event, created_at, data}`), with the cursor to read on from. Keep `next` and ask with `after=<next>` (an empty page still moves it): no event that commits later is ever before it, across restarts and replicas, so a receiver that was down reads from its last cursor with no gap and no paging of whole tables. `limit` 1 to 1000 (default 100); `types` as a webhook endpoint's `events`. With `types`, a page looks through at most 10,000 events and may come back short with `has_more` true: read on. Events are kept 30 days; a cursor older than that is a 410 naming the oldest event kept and the cursor to go on from once you have reconciled by paged reads.
+         *
+         *     Needs a `read` or `write` key.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -3518,6 +3540,33 @@ export interface components {
             /** @description true: every missing asset goes to status `lost`, `asset.updated` each. Default false. */
             mark_missing_lost?: boolean;
         };
+        EventEnvelope: {
+            /** @description Unique id of the event (`evt_` + a ULID); deduplicate on it. */
+            id: string;
+            /**
+             * @description The event key.
+             * @enum {string}
+             */
+            event: "asset.created" | "asset.updated" | "asset.deleted" | "asset.restored" | "asset.condition_changed" | "asset.scanned" | "assignment.checked_out" | "assignment.checked_in" | "assignment.overdue" | "request.created" | "request.approved" | "request.rejected" | "audit.started" | "audit.completed" | "audit.item_missing" | "employee.created" | "employee.offboarded" | "member.invited" | "member.removed" | "warranty.expiring" | "warranty.expired" | "maintenance.created" | "maintenance.resolved" | "license.created" | "license.updated" | "license.deleted" | "license.seat_assigned" | "license.seat_released" | "license.expiring" | "license.expired" | "booking.created" | "booking.requested" | "booking.confirmed" | "booking.cancelled" | "booking.checked_out" | "booking.completed" | "booking.overdue" | "booking.no_show" | "reminder.due" | "plan.changed" | "plan.limit_reached" | "ping";
+            /**
+             * Format: date-time
+             * @description When the event happened; order by it (delivery order is not).
+             */
+            created_at: string;
+            /** @description The event's payload: the class of its key. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A page of the workspace's change feed: events in the order they were committed, each exactly as its webhook delivers it. */
+        EventFeedPage: {
+            /** @description The events after `after`, oldest first. */
+            data: components["schemas"]["EventEnvelope"][];
+            /** @description The cursor to read on from (`after=`). Always set, also on an empty page: keep it and ask again later; no event that commits afterwards is ever before it. */
+            next: string;
+            /** @description More events are waiting now: read on at once rather than later. */
+            has_more: boolean;
+        };
         /**
          * @description A workspace member (a login, not a person record). The body of `POST /members` (201, the invited member), `PATCH /members/{userId}` (200) and `POST /invitations/accept` (200, the member now active); the items of `GET /members`; the `data` of `member.invited`.
          * @example {
@@ -3581,7 +3630,7 @@ export interface components {
              * @description The HTTP reason phrase of the status.
              * @enum {string}
              */
-            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Payload Too Large" | "Unsupported Media Type" | "Unprocessable Entity" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Gone" | "Precondition Failed" | "Payload Too Large" | "Unsupported Media Type" | "Unprocessable Entity" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
             /** @description What went wrong, for a person: names the failing field, or the limit and the plan. */
             message: string;
         };
@@ -3839,6 +3888,36 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The feed cursor is older than the events kept; the message names the oldest event kept and the cursor to read on from once you have reconciled by paged reads. */
+        Gone: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `If-Match` names a version the record no longer has: another write came first. Fetch it again (its `ETag`), look at what changed, and send the change again if it still holds. */
+        PreconditionFailed: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body is larger than 1 MiB. */
         PayloadTooLarge: {
             headers: {
@@ -3998,6 +4077,8 @@ export interface operations {
             query?: {
                 /** @description The order (beyond the spec): `name` or `updated_at`, `-` before it for descending (`-created_at` is newest first); ties by `id` in the same direction. */
                 sort?: "created_at" | "name" | "updated_at" | "-created_at" | "-name" | "-updated_at";
+                /** @description Only those changed at or after this instant (ISO 8601 with its offset, up to microseconds), in `updated_at`, then `id` order (`sort` may only say `updated_at`). To keep a copy in step: ask page 1, then again with the last row's `updated_at`, skipping ids already seen at that instant. Records moved to the bin leave the list: follow `asset.deleted` in the change feed (`GET /events`) for those. */
+                updated_since?: string;
                 /** @description Only those at this location (`GET /locations`); with `include_children=true`, also those anywhere under it. An id of no place of the workspace matches nothing. */
                 location_id?: string;
                 /** @description With `location_id`: include the places under it, at any depth. */
@@ -4091,7 +4172,10 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The asset's id */
                 id: string;
@@ -4115,6 +4199,19 @@ export interface operations {
                     "application/json": components["schemas"]["Asset"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4127,6 +4224,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -4162,6 +4261,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -4215,6 +4315,8 @@ export interface operations {
     listPeople: {
         parameters: {
             query?: {
+                /** @description Only those changed at or after this instant (ISO 8601 with its offset, up to microseconds), in `updated_at`, then `id` order (`sort` may only say `updated_at`). To keep a copy in step: ask page 1, then again with the last row's `updated_at`, skipping ids already seen at that instant. Records moved to the bin leave the list: follow `asset.deleted` in the change feed (`GET /events`) for those. */
+                updated_since?: string;
                 /** @description Only those at this location (`GET /locations`); with `include_children=true`, also those anywhere under it. An id of no place of the workspace matches nothing. */
                 location_id?: string;
                 /** @description With `location_id`: include the places under it, at any depth. */
@@ -4301,7 +4403,10 @@ export interface operations {
     getPerson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The person's id */
                 id: string;
@@ -4325,6 +4430,19 @@ export interface operations {
                     "application/json": components["schemas"]["Person"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4337,6 +4455,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -4371,6 +4491,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -6876,6 +6997,45 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous page (or `now`: the present end of the feed, no events). Without it the feed starts at the oldest event kept. */
+                after?: string;
+                /** @description Events per page, 1 to 1000 (default 100). */
+                limit?: string;
+                /** @description Only these event keys: a comma list (`asset.created,asset.updated`) or `*`, as a webhook endpoint's `events`. */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeedPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMembers: {

@@ -3832,7 +3832,7 @@ export interface components {
              * @description The HTTP reason phrase of the status.
              * @enum {string}
              */
-            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Payload Too Large" | "Unsupported Media Type" | "Unprocessable Entity" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Not Acceptable" | "Conflict" | "Gone" | "Precondition Failed" | "Payload Too Large" | "Unsupported Media Type" | "Unprocessable Entity" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway" | "Service Unavailable" | "Gateway Timeout";
             /** @description What went wrong, for a person: names the failing field, or the limit and the plan. */
             message: string;
         };
@@ -6678,7 +6678,10 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The asset's id */
                 id: string;
@@ -6695,6 +6698,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Asset"];
                 };
+            };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A parameter or body field failed validation; the message names it. */
             400: {
@@ -6756,6 +6766,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -6814,6 +6826,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6881,6 +6902,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -6943,6 +6966,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7424,7 +7456,10 @@ export interface operations {
     getPerson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The person's id */
                 id: string;
@@ -7441,6 +7476,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Person"];
                 };
+            };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A parameter or body field failed validation; the message names it. */
             400: {
@@ -7502,6 +7544,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -7555,6 +7599,15 @@ export interface operations {
             };
             /** @description No such record in the session's workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,3 +21,4 @@ export * from './applied-requests/applied-writes';
 export * from './applied-requests/applied-request-pruner';
 export * from './events/events.topology';
 export * from './broker-users';
+export * from './etag';

@@ -31,6 +31,8 @@ export interface ListFilter {
   includeChildren?: boolean;
   /** Only rows of this category (the assets list). */
   categoryId?: string | null;
+  /** Only rows changed at or after this instant (`updated_since`). */
+  updatedSince?: string | null;
   /** A column of the table (checked by the caller against its indexed ones), or the default. */
   sort?: { column: string; descending: boolean } | null;
   page: number | null;
@@ -81,7 +83,8 @@ export function isFiltered(filter: ListFilter): boolean {
     filter.assignedToId ||
     filter.warrantyExpiresBefore ||
     filter.locationId ||
-    filter.categoryId,
+    filter.categoryId ||
+    filter.updatedSince,
   );
 }
 
@@ -140,6 +143,9 @@ export function listSql(
     );
   }
   if (filter.categoryId) conditions.push(`${alias}.category_id = ${param(filter.categoryId)}`);
+  if (filter.updatedSince) {
+    conditions.push(`${alias}.updated_at >= ${param(filter.updatedSince)}::timestamptz`);
+  }
   const filtered = conditions.length > 0;
   const countParams = [...params];
   const scopeCte = small

@@ -73,7 +73,10 @@ export async function readList<Row extends { id: string }>(
     version !== null && filter.page !== null && filter.page > 1 && !filter.sort
       ? cache.pageEnd(key, version, filter.pageSize, filter.page - 1)
       : null;
-  const cachedTotal = version === null ? null : cache.total(key, version);
+  // A row's updated_at moves on changes the list version does not count (its notes, say), so
+  // a total or page end of `updated_since` is never remembered.
+  const cacheable = version !== null && !filter.updatedSince;
+  const cachedTotal = cacheable ? cache.total(key, version) : null;
   const sql = listSql(source, filter, {
     small,
     unpagedMax,
@@ -84,7 +87,7 @@ export async function readList<Row extends { id: string }>(
   if (filter.page === null) return { rows, total: null, rowsVersion: counters.rows_version };
   const last = rows.at(-1);
   // Page ends are ids in the default order: a sorted page's would send the next one astray.
-  if (version !== null && last && rows.length === filter.pageSize && !filter.sort) {
+  if (cacheable && last && rows.length === filter.pageSize && !filter.sort) {
     cache.setPageEnd(key, version, filter.pageSize, filter.page, last.id);
   }
   if (sql.count === null) return { rows, total: counters.total, rowsVersion: null };
@@ -98,6 +101,6 @@ export async function readList<Row extends { id: string }>(
     const [counted] = await run<{ total: number }>(sql.count, [workspaceId, ...sql.countParams]);
     total = counted?.total ?? 0;
   }
-  if (version !== null) cache.setTotal(key, version, total);
+  if (cacheable) cache.setTotal(key, version, total);
   return { rows, total, rowsVersion: null };
 }

@@ -239,6 +239,59 @@ describe('the register in the console, in a browser (e2e)', () => {
     await screenshot(page, 'assets');
   });
 
+  it('refuses an edit made to a version someone saved over, showing what they changed (two pages)', async () => {
+    // A second admin's page: a session of its own, the same asset's form open on both.
+    const context = await newBrowserContext(browser, { viewport: { width: 1280, height: 900 } });
+    const other = await context.newPage();
+    try {
+      await other.goto(`${base}/console/sign-in`);
+      await other.locator('#password-email').fill(manager);
+      await other.locator('#password').fill(PASSWORD);
+      await other.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await other.getByRole('navigation', { name: 'Main' }).waitFor();
+      for (const each of [page, other]) {
+        await each.goto(`${assetUrl}/edit`);
+        await each.getByRole('heading', { name: 'Edit asset' }).waitFor();
+        expect(await each.getByLabel('Brand').inputValue()).toBe('Lenovo');
+      }
+
+      // The first saves a new brand.
+      await page.getByLabel('Brand').fill('Lenovo Group');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('heading', { name: 'ThinkPad X1 Carbon' }).waitFor();
+
+      // The second, still on the version before, changes the model: refused, with what changed.
+      await other.getByLabel('Model').fill('Gen 12');
+      await other.getByRole('button', { name: 'Save changes' }).click();
+      const conflict = other
+        .getByRole('alert')
+        .filter({ hasText: 'Someone else saved this asset' });
+      await conflict.waitFor().catch(async (error: unknown) => {
+        await screenshot(other, 'asset-edit-conflict-failed');
+        throw error;
+      });
+      const brand = conflict.getByRole('row', { name: /^Brand/ });
+      expect(await brand.getByRole('cell').allInnerTexts()).toEqual(['Lenovo', 'Lenovo Group']);
+      await screenshot(other, 'asset-edit-conflict');
+      const id = assetUrl.split('/').pop() ?? '';
+      const kept = await tenant.get<Asset>(`/assets/${id}`);
+      expect(kept.body).toMatchObject({ brand: 'Lenovo Group', model: null });
+
+      // Starting again from their version keeps their brand, and the model goes in on top.
+      await conflict.getByRole('button', { name: 'Start again from their version' }).click();
+      expect(await other.getByLabel('Brand').inputValue()).toBe('Lenovo Group');
+      await other.getByLabel('Model').fill('Gen 12');
+      await other.getByRole('button', { name: 'Save changes' }).click();
+      await other.getByRole('heading', { name: 'ThinkPad X1 Carbon' }).waitFor();
+      expect((await tenant.get<Asset>(`/assets/${id}`)).body).toMatchObject({
+        brand: 'Lenovo Group',
+        model: 'Gen 12',
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('prints a label whose QR code opens the asset', async () => {
     await page.goto(assetUrl);
     await page.getByRole('link', { name: 'Label' }).click();

@@ -11,7 +11,7 @@ import type {
   PersonPage,
   ScannedAsset,
 } from '@custodian/console-client';
-import { client, send } from './client';
+import { client, ifMatch, send, sendVersioned, type Versioned } from './client';
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
@@ -27,6 +27,15 @@ export function getAsset(id: string): Promise<Asset> {
   return send('see assets', client.GET('/console/api/assets/{id}', byId(id)), 'assets.view');
 }
 
+/** The asset with its ETag, for a form that saves it back only if nobody changed it since. */
+export function getVersionedAsset(id: string): Promise<Versioned<Asset>> {
+  return sendVersioned(
+    'see assets',
+    client.GET('/console/api/assets/{id}', byId(id)),
+    'assets.view',
+  );
+}
+
 export function createAsset(input: AssetInput): Promise<Asset> {
   return send(
     'change assets',
@@ -35,10 +44,19 @@ export function createAsset(input: AssetInput): Promise<Asset> {
   );
 }
 
-export function updateAsset(id: string, changes: AssetChanges): Promise<Asset> {
+/** `etag`: the version the changes were made to; another write since is a 412. */
+export function updateAsset(
+  id: string,
+  changes: AssetChanges,
+  etag?: string | null,
+): Promise<Asset> {
   return send(
     'change assets',
-    client.PATCH('/console/api/assets/{id}', { ...byId(id), body: changes }),
+    client.PATCH('/console/api/assets/{id}', {
+      ...byId(id),
+      body: changes,
+      headers: ifMatch(etag),
+    }),
     'assets.manage',
   );
 }

@@ -59,6 +59,36 @@ client.use({
   },
 });
 
+/** A record as read, with its entity tag (`ETag`): what an If-Match sends back. */
+export interface Versioned<T> {
+  record: T;
+  /** Null only when the API answered without one. */
+  etag: string | null;
+}
+
+/** As `send`, keeping the answer's ETag beside its data (a form that writes it back). */
+export async function sendVersioned<T>(
+  action: string,
+  pending: Promise<Answer<T>>,
+  needs: Permission | null = null,
+): Promise<Versioned<T>> {
+  let etag: string | null = null;
+  const record = await send(
+    action,
+    pending.then((answer) => {
+      etag = answer.response.headers.get('etag');
+      return answer;
+    }),
+    needs,
+  );
+  return { record, etag };
+}
+
+/** The header of a write made only if the record is still the version read. */
+export function ifMatch(etag: string | null | undefined): Record<string, string> {
+  return etag ? { 'if-match': etag } : {};
+}
+
 type RefusalListener = (status: 401 | 403) => void;
 const refusalListeners = new Set<RefusalListener>();
 

@@ -8,13 +8,16 @@ import type {
   AssetStatus,
   CustomField,
 } from '@custodian/console-client';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ApiFailure } from '../api/failure';
+import type { Versioned } from '../api/client';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../shared/notices';
 import { QueryState } from '../shared/query-state';
 import { usePageTitle } from '../shared/use-page-title';
 import { ConditionOptions, StatusOptions } from './asset-options';
+import { type AssetDifference, assetDifferences } from './asset-values';
 import { type AssetSave, assetQueries, useSaveAsset } from './assets.queries';
 import { customFieldChanges, customFieldTexts } from './custom-field-form';
 import { CustomFieldInputs } from './custom-field-inputs';
@@ -24,8 +27,11 @@ export function AssetFormPage() {
   const { id } = useParams();
   usePageTitle(id ? 'Edit asset' : 'Add asset');
   const fields = useQuery(assetQueries.customFields());
-  // Read alongside the fields (an edit needs both); a new asset has none to read.
-  const asset = useQuery({ ...assetQueries.detail(id ?? ''), enabled: id !== undefined });
+  // Read alongside the fields (an edit needs both); a new asset has none to read. With its
+  // ETag: the save names the version it was made to.
+  const asset = useQuery({ ...assetQueries.editable(id ?? ''), enabled: id !== undefined });
+  // After a conflict, the version the person chose to start again from.
+  const [reloaded, setReloaded] = useState<Versioned<Asset> | null>(null);
   return (
     <div className="page page-narrow">
       <p className="breadcrumb">
@@ -44,11 +50,25 @@ export function AssetFormPage() {
         </QueryState>
       ) : (
         <QueryState query={asset} what="the asset">
-          {(shown) => (
-            <QueryState query={fields} what="the custom fields">
-              {(custom) => <AssetForm asset={shown} fields={custom} />}
-            </QueryState>
-          )}
+          {(read) => {
+            const version = reloaded ?? read;
+            return (
+              <QueryState query={fields} what="the custom fields">
+                {(custom) => (
+                  <AssetForm
+                    // Starting again from another version is a new form, its fields from that
+                    // version. A refetch of the query (a write elsewhere invalidates it) is not:
+                    // the form keeps the version it was opened on, which its save names.
+                    key={reloaded?.etag ?? 'opened'}
+                    asset={version.record}
+                    etag={version.etag}
+                    fields={custom}
+                    onStartAgain={setReloaded}
+                  />
+                )}
+              </QueryState>
+            );
+          }}
         </QueryState>
       )}
     </div>
@@ -76,8 +96,28 @@ function initialText(asset: Asset | null): Record<TextName, string> {
   };
 }
 
-function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField[] }) {
+/** Someone else's save came first: what they changed, and what the person can do about it. */
+interface Conflict {
+  current: Versioned<Asset>;
+  differences: AssetDifference[];
+}
+
+function AssetForm({
+  asset: given,
+  etag: givenEtag = null,
+  fields,
+  onStartAgain,
+}: {
+  asset: Asset | null;
+  etag?: string | null;
+  fields: CustomField[];
+  onStartAgain?: (version: Versioned<Asset>) => void;
+}) {
+  // The version the form was opened on, whatever the query reads meanwhile.
+  const [{ asset, etag }] = useState(() => ({ asset: given, etag: givenEtag }));
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [conflict, setConflict] = useState<Conflict | null>(null);
   const [name, setName] = useState(asset?.name ?? '');
   const [text, setText] = useState(() => initialText(asset));
   const [place, setPlace] = useState<PlaceChoice>(() => placeChoiceOf(asset?.location));
@@ -89,7 +129,8 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
   const saving = useSaveAsset();
 
   /** What the form sends: the changes to the asset, or the new asset's fields. */
-  function toSave(): AssetSave {
+  function toSave(base: Asset | null = asset, version: string | null = etag): AssetSave {
+    const asset = base;
     const value = (field: TextName) => text[field].trim() || null;
     if (asset) {
       const changes: AssetChanges = {
@@ -110,7 +151,7 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
       if (tag) changes.asset_tag = tag;
       const customChanges = customFieldChanges(fields, custom, asset.custom_fields);
       if (customChanges) changes.custom_fields = customChanges;
-      return { id: asset.id, changes };
+      return { id: asset.id, changes, etag: version };
     }
     const input: AssetInput = { name: name.trim(), status };
     if (condition) input.condition = condition;
@@ -126,9 +167,31 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
     return { id: null, input };
   }
 
+  function save(what: AssetSave) {
+    saving.mutate(what, {
+      onSuccess: (saved) => void navigate(`/assets/${saved.id}`),
+      onError: (error) => {
+        // 412: saved by someone else since this form was opened. Show what they changed.
+        if (!asset || !(error instanceof ApiFailure) || error.status !== 412) return;
+        void queryClient.fetchQuery(assetQueries.editable(asset.id)).then(
+          (current) =>
+            setConflict({ current, differences: assetDifferences(asset, current.record) }),
+          () => undefined,
+        );
+      },
+    });
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    saving.mutate(toSave(), { onSuccess: (saved) => void navigate(`/assets/${saved.id}`) });
+    setConflict(null);
+    save(toSave());
+  }
+
+  /** The person's values over the version saved meanwhile: sent against that version. */
+  function saveOver(current: Versioned<Asset>) {
+    setConflict(null);
+    save(toSave(current.record, current.etag));
   }
 
   return (
@@ -205,7 +268,18 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
         </p>
       </div>
       <CustomFieldInputs fields={fields} texts={custom} onChange={setCustom} />
-      <ErrorNotice error={saving.error} />
+      {conflict ? (
+        <ConflictNotice
+          conflict={conflict}
+          saving={saving.isPending}
+          onSaveOver={() => saveOver(conflict.current)}
+          onStartAgain={() => onStartAgain?.(conflict.current)}
+        />
+      ) : (
+        !(saving.error instanceof ApiFailure && saving.error.status === 412) && (
+          <ErrorNotice error={saving.error} />
+        )
+      )}
       <div className="actions">
         <button type="submit" className="button-primary" disabled={saving.isPending}>
           {saving.isPending ? 'Saving…' : asset ? 'Save changes' : 'Add asset'}
@@ -215,5 +289,58 @@ function AssetForm({ asset, fields }: { asset: Asset | null; fields: CustomField
         </Link>
       </div>
     </form>
+  );
+}
+
+function ConflictNotice({
+  conflict,
+  saving,
+  onSaveOver,
+  onStartAgain,
+}: {
+  conflict: Conflict;
+  saving: boolean;
+  onSaveOver: () => void;
+  onStartAgain: () => void;
+}) {
+  const { differences } = conflict;
+  return (
+    <div className="notice notice-warning conflict" role="alert">
+      <p>
+        <strong>Someone else saved this asset while you were editing it.</strong> Your changes are
+        not saved yet.
+      </p>
+      {differences.length > 0 ? (
+        <table className="headers">
+          <caption>What they changed</caption>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">When you opened it</th>
+              <th scope="col">Now</th>
+            </tr>
+          </thead>
+          <tbody>
+            {differences.map((difference) => (
+              <tr key={difference.label}>
+                <th scope="row">{difference.label}</th>
+                <td>{difference.before}</td>
+                <td>{difference.after}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>Nothing you can edit here changed (its custody or bookkeeping did).</p>
+      )}
+      <div className="actions">
+        <button type="button" className="button-primary" disabled={saving} onClick={onSaveOver}>
+          Save mine over theirs
+        </button>
+        <button type="button" className="button" onClick={onStartAgain}>
+          Start again from their version
+        </button>
+      </div>
+    </div>
   );
 }

@@ -1,4 +1,11 @@
-import { assetLink, defaultDueDate, dueDateToSend, isStatus } from './asset-values';
+import type { Asset } from '@custodian/console-client';
+import {
+  assetDifferences,
+  assetLink,
+  defaultDueDate,
+  dueDateToSend,
+  isStatus,
+} from './asset-values';
 
 describe('asset values', () => {
   it('sends a local due date as the instant it names, and nothing for an empty field', () => {
@@ -26,5 +33,48 @@ describe('asset values', () => {
     expect(assetLink('http://127.0.0.1:3000', 'a/b')).toBe(
       'http://127.0.0.1:3000/console/assets/a%2Fb',
     );
+  });
+});
+
+describe('assetDifferences', () => {
+  const base = {
+    id: 'ast_1',
+    name: 'Drill',
+    asset_tag: 'AT-1',
+    serial_number: null,
+    brand: 'Makita',
+    model: null,
+    sku: null,
+    category: null,
+    location: null,
+    status: 'active',
+    condition: null,
+    purchase_date: null,
+    warranty_expires_on: null,
+    assigned_to: null,
+    custom_fields: { cost_center: 'IT' },
+    updated_at: '2026-11-28T10:00:00.000Z',
+  } as unknown as Asset;
+
+  it('names each field a person edits that differs, as it reads, custom fields by key', () => {
+    const after = {
+      ...base,
+      brand: 'Bosch',
+      status: 'maintenance',
+      category: { id: 'cat_1', name: 'Tools' },
+      custom_fields: { cost_center: 'Ops', shelf: 'B2' },
+      updated_at: '2026-11-28T11:00:00.000Z',
+    } as unknown as Asset;
+    expect(assetDifferences(base, after)).toEqual([
+      { label: 'Brand', before: 'Makita', after: 'Bosch' },
+      { label: 'Category', before: '—', after: 'Tools' },
+      { label: 'Status', before: 'Active', after: 'In maintenance' },
+      { label: 'cost_center', before: 'IT', after: 'Ops' },
+      { label: 'shelf', before: '—', after: 'B2' },
+    ]);
+  });
+
+  it('finds nothing when only bookkeeping moved', () => {
+    expect(assetDifferences(base, { ...base, updated_at: 'later' })).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import {
   deleteAsset,
   findPeople,
   getAsset,
+  getVersionedAsset,
   listAssets,
   listCustomFields,
   listDeletedAssets,
@@ -27,6 +28,8 @@ export const assetKeys = {
   /** One page of the list: the page, the search, the status filter and the order. */
   list: (query: AssetListQuery) => [QUERY_ROOT.assets, 'list', query] as const,
   detail: (id: string) => [QUERY_ROOT.assets, 'detail', id] as const,
+  /** The asset with its ETag, as an edit form starts from. */
+  editable: (id: string) => [QUERY_ROOT.assets, 'editable', id] as const,
   bin: () => [QUERY_ROOT.assets, 'bin'] as const,
   customFields: () => [QUERY_ROOT.assets, 'custom-fields'] as const,
   /** Active people to check an asset out to; people's writes invalidate the assets root. */
@@ -38,6 +41,18 @@ export const assetQueries = {
     queryOptions({ queryKey: assetKeys.list(query), queryFn: () => listAssets(query) }),
   detail: (id: string) =>
     queryOptions({ queryKey: assetKeys.detail(id), queryFn: () => getAsset(id) }),
+  /**
+   * Read afresh for each form (never a cached copy): the version a form starts from is the one
+   * its save names (If-Match), so the form and its ETag must be the same read.
+   */
+  editable: (id: string) =>
+    queryOptions({
+      queryKey: assetKeys.editable(id),
+      queryFn: () => getVersionedAsset(id),
+      staleTime: 0,
+      gcTime: 0,
+      refetchOnWindowFocus: false,
+    }),
   bin: () => queryOptions({ queryKey: assetKeys.bin(), queryFn: () => listDeletedAssets() }),
   customFields: () =>
     queryOptions({ queryKey: assetKeys.customFields(), queryFn: () => listCustomFields() }),
@@ -59,14 +74,19 @@ const CHANGED_BY_ASSET_WRITES = [
   QUERY_ROOT.categories,
 ] as const;
 
-export type AssetSave = { id: null; input: AssetInput } | { id: string; changes: AssetChanges };
+/**
+ * A new asset, or changes to one; `etag`: the version the changes were made to (If-Match), so
+ * a change someone else made meanwhile is refused (412), not overwritten.
+ */
+export type AssetSave =
+  { id: null; input: AssetInput } | { id: string; changes: AssetChanges; etag?: string | null };
 
 /** Adds an asset (`id` null) or changes one: the form, custody, the condition. */
 export function useSaveAsset() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (save: AssetSave): Promise<Asset> =>
-      save.id === null ? createAsset(save.input) : updateAsset(save.id, save.changes),
+      save.id === null ? createAsset(save.input) : updateAsset(save.id, save.changes, save.etag),
     onSuccess: () => invalidateRoots(client, CHANGED_BY_ASSET_WRITES),
   });
 }

@@ -19,6 +19,7 @@ import { RegisterClient } from '../register-client/register-client';
 import { UnpagedLists } from '../register-client/unpaged-lists';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { SendsRawJson } from '../http/raw-json';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 import type { RequestIdentity } from '@custodian/messaging';
 import {
   ApiCreatedResponse,
@@ -32,6 +33,7 @@ import {
   ApiIdParam,
   ApiListQuery,
   ApiPlaceFilters,
+  ApiUpdatedSince,
   ApiPageOrListResponse,
 } from '../http/api-docs.decorators';
 
@@ -65,6 +67,7 @@ export class AssetsController {
     schema: { type: 'string', format: 'date' },
   })
   @ApiPlaceFilters({ category: true })
+  @ApiUpdatedSince()
   @ApiQuery({
     name: 'sort',
     required: false,
@@ -115,6 +118,7 @@ export class AssetsController {
     description: 'With category, location, custody and custom fields.',
   })
   @ApiOkResponse({ type: Asset, description: 'The asset.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<AssetDetail> {
     return this.register.call(RegisterRpc.assetsGet, access, { id });
@@ -133,13 +137,20 @@ export class AssetsController {
       'it in. Fires `asset.updated` (and `assignment.checked_out` / `checked_in`).',
   })
   @ApiOkResponse({ type: Asset, description: 'The asset after the change.' })
-  @ApiErrors(404, 409, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 409, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateAssetInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<AssetDetail> {
-    return this.register.call(RegisterRpc.assetsUpdate, access, { id, body }, identity);
+    return this.register.call(
+      RegisterRpc.assetsUpdate,
+      access,
+      { id, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 }

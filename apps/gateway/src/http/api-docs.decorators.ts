@@ -47,6 +47,21 @@ export const ApiIdParam = (name: string, what: string): MethodDecorator =>
  * `location_id` and `include_children` of GET /assets and GET /people, and `category_id` of
  * GET /assets (`category: true`).
  */
+/** `updated_since` on the assets and people lists (issue 35). */
+export function ApiUpdatedSince(): MethodDecorator {
+  return ApiQuery({
+    name: 'updated_since',
+    required: false,
+    description:
+      'Only those changed at or after this instant (ISO 8601 with its offset, up to ' +
+      'microseconds), in `updated_at`, then `id` order (`sort` may only say `updated_at`). To ' +
+      "keep a copy in step: ask page 1, then again with the last row's `updated_at`, skipping " +
+      'ids already seen at that instant. Records moved to the bin leave the list: follow ' +
+      '`asset.deleted` in the change feed (`GET /events`) for those.',
+    schema: { type: 'string', format: 'date-time' },
+  });
+}
+
 export function ApiPlaceFilters(options: { category: boolean }): MethodDecorator {
   const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
   const decorators = [

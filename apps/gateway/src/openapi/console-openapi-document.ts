@@ -19,6 +19,7 @@ const ERRORS: Record<number, string> = {
     '`x-csrf-token` header is missing or stale.',
   404: "No such record in the session's workspace.",
   409: 'The change conflicts with the current state.',
+  412: 'The record changed since it was read (`If-Match`): read it again.',
   413: 'The body is larger than 1 MiB.',
   422: 'The Idempotency-Key was already used with a different request.',
   415: 'The body is not `application/json`.',

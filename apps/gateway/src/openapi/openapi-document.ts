@@ -60,6 +60,12 @@ const COMMON_ERRORS: Record<number, string> = {
     '(checked on every request), or a plan limit would be exceeded.',
   404: "No such record in the key's workspace (ids of other workspaces included).",
   409: 'The change conflicts with an existing record (for example a duplicate asset tag).',
+  410:
+    'The feed cursor is older than the events kept; the message names the oldest event kept ' +
+    'and the cursor to read on from once you have reconciled by paged reads.',
+  412:
+    '`If-Match` names a version the record no longer has: another write came first. Fetch ' +
+    'it again (its `ETag`), look at what changed, and send the change again if it still holds.',
   413: 'The body is larger than 1 MiB.',
   415: 'The body is not `application/json`.',
   422: 'The `Idempotency-Key` was already used in this workspace with a different request.',

@@ -3,6 +3,7 @@ import { AssetsModule } from '../assets/assets.module';
 import { AuditsModule } from '../audits/audits.module';
 import { BookingsModule } from '../bookings/bookings.module';
 import { CategoriesModule } from '../categories/categories.module';
+import { EventsModule } from '../events/events.module';
 import { LocationsModule } from '../locations/locations.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { LicensesModule } from '../licenses/licenses.module';
@@ -27,6 +28,7 @@ export const PUBLIC_API_MODULES = [
   NoticesModule,
   RemindersModule,
   AuditsModule,
+  EventsModule,
   MembersModule,
   InvitationsModule,
 ];

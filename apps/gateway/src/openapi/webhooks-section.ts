@@ -15,14 +15,13 @@ export type Schema = Record<string, unknown>;
 
 /**
  * Every event key and the console's ping, each with its envelope: the EventEnvelope component
- * with the key as `event` and its data class as `data`. The generic envelope is only this
- * template, so it leaves the components.
+ * with the key as `event` and its data class as `data`. The generic envelope stays a component:
+ * the change feed (GET /events) answers a list of them.
  */
 export function webhooksOf(schemas: Record<string, Schema>): Record<string, unknown> {
   const envelopeName = getSchemaPath(EventEnvelope).split('/').pop() ?? '';
   const template = schemas[envelopeName];
   if (!template) throw new Error('the EventEnvelope component is missing');
-  delete schemas[envelopeName];
   const moduleOf = new Map<string, string>(
     Object.entries(EVENT_KEYS_BY_MODULE).flatMap(([module, keys]) =>
       keys.map((key): [string, string] => [key, module]),

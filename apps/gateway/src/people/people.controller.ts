@@ -24,8 +24,10 @@ import {
   ApiIdParam,
   ApiListQuery,
   ApiPlaceFilters,
+  ApiUpdatedSince,
   ApiPageOrListResponse,
 } from '../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 
 /** HTTP face of the register's people; validation and rules live in the register. */
 @ApiTags('People')
@@ -40,6 +42,7 @@ export class PeopleController {
   @RequiresScope('read')
   @ApiListQuery(PERSON_STATUSES, 'full name, e-mail and employee number')
   @ApiPlaceFilters({ category: false })
+  @ApiUpdatedSince()
   @ApiOperation({
     operationId: 'listPeople',
     summary: 'List people',
@@ -85,6 +88,7 @@ export class PeopleController {
     description: 'With department, location and the assets they hold.',
   })
   @ApiOkResponse({ type: Person, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<PersonDetail> {
     return this.register.call(RegisterRpc.peopleGet, access, { id });
@@ -102,13 +106,20 @@ export class PeopleController {
       'fires `employee.offboarded` (once).',
   })
   @ApiOkResponse({ type: Person, description: 'OK.' })
-  @ApiErrors(404, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdatePersonInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<PersonDetail> {
-    return this.register.call(RegisterRpc.peopleUpdate, access, { id, body }, identity);
+    return this.register.call(
+      RegisterRpc.peopleUpdate,
+      access,
+      { id, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 }

@@ -6,7 +6,7 @@ import {
   type CallerContext,
   type DeletedAsset,
 } from '@custodian/contracts';
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, assertIfMatch } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -52,17 +52,24 @@ export class AssetBin {
     });
   }
 
-  delete(caller: CallerContext, id: string): Promise<DeletedAsset> {
-    return this.writes.run(caller.workspaceId, (tx) => this.deleteIn(tx, caller, id));
+  /** `ifMatch`: the client's If-Match, checked against the asset under its row lock. */
+  delete(caller: CallerContext, id: string, ifMatch?: readonly string[]): Promise<DeletedAsset> {
+    return this.writes.run(caller.workspaceId, (tx) => this.deleteIn(tx, caller, id, ifMatch));
   }
 
   /**
    * The delete inside a transaction someone else runs: a bulk change (asset-bulk.ts) moves
    * each asset of a chunk to the bin with the same rule, row, event and feed entry.
    */
-  async deleteIn(tx: EntityManager, caller: CallerContext, id: string): Promise<DeletedAsset> {
+  async deleteIn(
+    tx: EntityManager,
+    caller: CallerContext,
+    id: string,
+    ifMatch?: readonly string[],
+  ): Promise<DeletedAsset> {
     const workspaceId = caller.workspaceId;
     const row = await findAssetRow(tx, workspaceId, id, true);
+    assertIfMatch(ifMatch, toDetail(row), `Asset ${id}`);
     if (row.assigned_to_id !== null) {
       // Deleting it would hide an asset someone holds from their holdings; the person's
       // custody is ended by a check-in, which has its own event.

@@ -33,6 +33,7 @@ describe('parseAssetListQuery', () => {
       includeChildren: false,
       categoryId: null,
       sort: null,
+      updatedSince: null,
     });
     expect(ASSET_PAGE_SIZE_DEFAULT).toBe(50);
   });
@@ -179,7 +180,28 @@ describe('parseAssetListQuery', () => {
       includeChildren: true,
       categoryId: 'cat_1',
       sort: null,
+      updatedSince: null,
     });
+  });
+
+  it('takes updated_since as an instant with its offset, the list then in updated_at order', () => {
+    const since = '2026-11-28T10:00:00.123456Z';
+    expect(parseAssetListQuery({ updated_since: since })).toMatchObject({
+      updatedSince: since,
+      sort: { column: 'updated_at', descending: false },
+    });
+    expect(parseAssetListQuery({ updated_since: since, sort: 'updated_at' }).sort).toEqual({
+      column: 'updated_at',
+      descending: false,
+    });
+    for (const bad of ['yesterday', '2026-11-28', '2026-11-28T10:00:00', '2026-02-30T10:00:00Z']) {
+      expect(rejection({ updated_since: bad })).toBe(
+        'updated_since must be a date and time with its offset, like 2026-12-01T17:00:00.000Z',
+      );
+    }
+    expect(rejection({ updated_since: since, sort: '-updated_at' })).toBe(
+      'sort must be updated_at, or left out, with updated_since',
+    );
   });
 
   it('takes include_children as true or false, and only with location_id', () => {

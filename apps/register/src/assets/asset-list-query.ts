@@ -10,7 +10,7 @@ export { likePattern } from '@custodian/register-sql';
 
 /**
  * GET /assets: the shared list query with the six asset statuses, `assigned_to_id`,
- * `warranty_expires_before`, `location_id` (with `include_children`), `category_id` and `sort`.
+ * `warranty_expires_before`, `location_id` (with `include_children`), `category_id`, `sort` and `updated_since`.
  */
 export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
   return parseListQuery(raw, ASSET_STATUSES, {
@@ -19,5 +19,6 @@ export function parseAssetListQuery(raw: RawQuery): AssetListQuery {
     location: true,
     category: true,
     sorts: ASSET_SORTS,
+    updatedSince: true,
   });
 }

@@ -3,6 +3,7 @@ import {
   CallerMessage,
   CreateAssetMessage,
   ListMessage,
+  ConditionalRecordMessage,
   RecordMessage,
   RegisterRpc,
   ScanAssetMessage,
@@ -44,12 +45,12 @@ export class AssetsRpcController {
 
   @Handles(RegisterRpc.assetsUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateAssetMessage) {
-    return this.assets.update(message.caller, message.id, message.body);
+    return this.assets.update(message.caller, message.id, message.body, message.if_match);
   }
 
   @Handles(RegisterRpc.assetsDelete, REGISTER_RPC_TRANSPORT)
-  delete(@Payload() message: RecordMessage) {
-    return this.bin.delete(message.caller, message.id);
+  delete(@Payload() message: ConditionalRecordMessage) {
+    return this.bin.delete(message.caller, message.id, message.if_match);
   }
 
   @Handles(RegisterRpc.assetsRestore, REGISTER_RPC_TRANSPORT)

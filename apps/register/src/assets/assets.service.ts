@@ -1,4 +1,4 @@
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, assertIfMatch } from '@custodian/messaging';
 import {
   DomainError,
   callerActivity,
@@ -168,10 +168,16 @@ export class AssetsService {
     }
   }
 
-  async update(caller: CallerContext, id: string, input: UpdateAssetInput): Promise<AssetDetail> {
+  /** `ifMatch`: the client's If-Match, checked against the asset under its row lock. */
+  async update(
+    caller: CallerContext,
+    id: string,
+    input: UpdateAssetInput,
+    ifMatch?: readonly string[],
+  ): Promise<AssetDetail> {
     try {
       return await this.writes.run(caller.workspaceId, (tx) =>
-        this.updateIn(tx, caller, id, input),
+        this.updateIn(tx, caller, id, input, undefined, ifMatch),
       );
     } catch (error) {
       throw translateTagConflict(error, input.asset_tag);
@@ -190,8 +196,11 @@ export class AssetsService {
     id: string,
     input: UpdateAssetInput,
     origin?: { id: string; name: string },
+    ifMatch?: readonly string[],
   ): Promise<AssetDetail> {
     const current = await findAssetRow(tx, caller.workspaceId, id, true);
+    // Before any rule: a change meant for another version of the asset is not looked at.
+    assertIfMatch(ifMatch, toDetail(current), `Asset ${id}`);
     const update = new UpdateSet(current.id, caller.workspaceId);
     const set = (column: string, value: unknown) => update.set(column, value);
     // Custody first: the asset row is locked (FOR UPDATE above), so concurrent PATCHes of one

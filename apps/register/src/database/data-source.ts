@@ -43,6 +43,7 @@ import { LicenseSettings1764540000000 } from './migrations/1764540000000-License
 import { MaintenanceReminder1764550000000 } from './migrations/1764550000000-MaintenanceReminder';
 import { LocationTree1764560000000 } from './migrations/1764560000000-LocationTree';
 import { CreateAudits1764570000000 } from './migrations/1764570000000-CreateAudits';
+import { PeopleUpdatedIndex1764580000000 } from './migrations/1764580000000-PeopleUpdatedIndex';
 import { AuditEntity, AuditItemEntity } from '../audits/audit.entity';
 import { LicenseSettingsEntity } from '../licenses/license-settings.entity';
 import { ReminderEntity } from '../reminders/reminder.entity';
@@ -109,6 +110,7 @@ export function registerDataSource(
       MaintenanceReminder1764550000000,
       LocationTree1764560000000,
       CreateAudits1764570000000,
+      PeopleUpdatedIndex1764580000000,
     ],
     entities: [
       CategoryEntity,

@@ -31,6 +31,11 @@ export interface ListQuery<S extends string> {
   categoryId: string | null;
   /** `sort`: the order asked for, or null for the list's own (oldest first). */
   sort: ListSort | null;
+  /**
+   * `updated_since`: only rows changed at or after this instant (as sent, so microseconds
+   * survive), the list then in `updated_at, id` order.
+   */
+  updatedSince: string | null;
 }
 
 export interface ListFilters {
@@ -44,6 +49,8 @@ export interface ListFilters {
   category?: boolean;
   /** The columns `sort` may name (each indexed by workspace); none: no `sort`. */
   sorts?: readonly string[];
+  /** Takes `updated_since` (assets, people: each has a (workspace_id, updated_at, id) index). */
+  updatedSince?: boolean;
 }
 
 /**
@@ -63,6 +70,7 @@ export function parseListQuery<S extends string>(
       (filters.warranty === true && name === 'warranty_expires_before') ||
       (filters.location === true && (name === 'location_id' || name === 'include_children')) ||
       (filters.category === true && name === 'category_id') ||
+      (filters.updatedSince === true && name === 'updated_since') ||
       (filters.sorts !== undefined && name === 'sort');
     if (!known) throw invalid(`unknown query parameter ${name}`);
   }
@@ -78,6 +86,7 @@ export function parseListQuery<S extends string>(
   const locationId = single(raw, 'location_id');
   const includeChildren = single(raw, 'include_children');
   const categoryId = single(raw, 'category_id');
+  const updatedSince = single(raw, 'updated_since');
 
   if (status !== undefined && !(statuses as readonly string[]).includes(status)) {
     throw invalid(`status must be one of ${statuses.join(', ')}`);
@@ -104,6 +113,15 @@ export function parseListQuery<S extends string>(
   if (warrantyBefore !== undefined && !isCalendarDate(warrantyBefore)) {
     throw invalid('warranty_expires_before must be a date (YYYY-MM-DD)');
   }
+  if (updatedSince !== undefined && !isInstant(updatedSince)) {
+    throw invalid(
+      'updated_since must be a date and time with its offset, like 2026-12-01T17:00:00.000Z',
+    );
+  }
+  const sorted = sort === undefined || sort === '' ? null : sortOf(sort, filters.sorts ?? []);
+  if (updatedSince !== undefined && sorted !== null && !isUpdatedAscending(sorted)) {
+    throw invalid('sort must be updated_at, or left out, with updated_since');
+  }
   return {
     page: page === undefined ? null : integerIn('page', page, 1, 1_000_000_000),
     pageSize:
@@ -117,8 +135,25 @@ export function parseListQuery<S extends string>(
     locationId: locationId ?? null,
     includeChildren: includeChildren === 'true',
     categoryId: categoryId ?? null,
-    sort: sort === undefined || sort === '' ? null : sortOf(sort, filters.sorts ?? []),
+    // Changed since: oldest change first, so a client can carry on from its last row's.
+    sort: updatedSince === undefined ? sorted : UPDATED_ASCENDING,
+    updatedSince: updatedSince ?? null,
   };
+}
+
+const UPDATED_ASCENDING: ListSort = { column: 'updated_at', descending: false };
+
+function isUpdatedAscending(sort: ListSort): boolean {
+  return sort.column === 'updated_at' && !sort.descending;
+}
+
+/** An instant with its offset, seconds and up to microseconds: `2026-12-01T17:00:00.123456Z`. */
+function isInstant(value: string): boolean {
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
+    !Number.isNaN(Date.parse(value)) &&
+    isCalendarDate(value.slice(0, 10))
+  );
 }
 
 /** `name` ascending, `-name` descending; the list's default order is no sort at all. */

@@ -21,7 +21,7 @@ export class PeopleRpcController {
   list(@Payload() message: ListMessage) {
     return this.people.list(
       message.caller,
-      parseListQuery(message.query, PERSON_STATUSES, { location: true }),
+      parseListQuery(message.query, PERSON_STATUSES, { location: true, updatedSince: true }),
       message.known,
     );
   }
@@ -38,6 +38,6 @@ export class PeopleRpcController {
 
   @Handles(RegisterRpc.peopleUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdatePersonMessage) {
-    return this.people.update(message.caller, message.id, message.body);
+    return this.people.update(message.caller, message.id, message.body, message.if_match);
   }
 }

@@ -1,4 +1,4 @@
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, assertIfMatch } from '@custodian/messaging';
 import {
   DomainError,
   callerActivity,
@@ -131,9 +131,18 @@ export class PeopleService {
     });
   }
 
-  async update(caller: CallerContext, id: string, input: UpdatePersonInput): Promise<PersonDetail> {
+  /** `ifMatch`: the client's If-Match, checked against the person under its row lock. */
+  async update(
+    caller: CallerContext,
+    id: string,
+    input: UpdatePersonInput,
+    ifMatch?: readonly string[],
+  ): Promise<PersonDetail> {
     return this.writes.run(caller.workspaceId, async (tx) => {
       const current = await findPersonRow(tx, caller.workspaceId, id, true);
+      if (ifMatch) {
+        assertIfMatch(ifMatch, await this.detail(tx, caller.workspaceId, id), `Person ${id}`);
+      }
       const update = new UpdateSet(current.id, caller.workspaceId);
       const set = (column: string, value: unknown) => update.set(column, value);
       if (input.full_name !== undefined) set('full_name', input.full_name.trim());

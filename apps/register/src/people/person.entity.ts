@@ -11,6 +11,7 @@ import { DepartmentEntity } from '../departments/department.entity';
   where: 'location_id IS NOT NULL',
 })
 @Index('people_workspace_order', ['workspace_id', 'created_at', 'id'])
+@Index('people_workspace_updated', ['workspace_id', 'updated_at', 'id'])
 // GIN (workspace_id, search_text gin_trgm_ops): TypeORM can declare neither the method nor the
 // operator class.
 @Index('people_search', { synchronize: false })

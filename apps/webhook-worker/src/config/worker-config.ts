@@ -2,6 +2,7 @@ import {
   EVENTS_DEAD_LETTER_EXCHANGE,
   EVENTS_DEAD_LETTER_QUEUE,
   EVENTS_EXCHANGE,
+  EVENT_FEED_RETENTION_DAYS,
   WORKER_ADMIN_QUEUE,
   WORKER_EVENTS_QUEUE,
 } from '@custodian/contracts';
@@ -90,6 +91,12 @@ export class WorkerConfig {
    * before they are pruned; pending deliveries are never pruned.
    */
   @IsInt() @Min(1) @Max(3_650) DELIVERY_RETENTION_DAYS: number = 30;
+
+  /**
+   * Days the change feed (GET /api/v1/events) keeps an event; a cursor older than that is a
+   * 410. The contract's EVENT_FEED_RETENTION_DAYS by default (the API documents it).
+   */
+  @IsInt() @Min(1) @Max(3_650) EVENT_FEED_RETENTION_DAYS: number = EVENT_FEED_RETENTION_DAYS;
 
   /**
    * An endpoint is disabled (`disabled_reason: auto`) once this many deliveries in a row

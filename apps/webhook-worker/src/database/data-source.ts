@@ -17,6 +17,8 @@ import { WorkspacePlans1764000000000 } from './migrations/1764000000000-Workspac
 import { BoundedFanOut1764100000000 } from './migrations/1764100000000-BoundedFanOut';
 import { EventPayloadEntity } from '../delivery/event-payload.entity';
 import { AppliedRequests1764200000000 } from './migrations/1764200000000-AppliedRequests';
+import { CreateEventFeed1764580000000 } from './migrations/1764580000000-CreateEventFeed';
+import { EventFeedEntity, EventFeedHorizonEntity } from '../feed/event-feed.entity';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -43,6 +45,7 @@ export function workerDataSource(
       WorkspacePlans1764000000000,
       BoundedFanOut1764100000000,
       AppliedRequests1764200000000,
+      CreateEventFeed1764580000000,
     ],
     entities: [
       EndpointEntity,
@@ -52,6 +55,8 @@ export function workerDataSource(
       activityEntity(DELIVERY_SCHEMA),
       workspacePlansEntity(DELIVERY_SCHEMA),
       appliedRequestsEntity(DELIVERY_SCHEMA),
+      EventFeedEntity,
+      EventFeedHorizonEntity,
     ],
     applicationName: 'custodian-webhook-worker',
     poolSize,

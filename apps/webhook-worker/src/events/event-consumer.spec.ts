@@ -3,6 +3,7 @@ import type { AmqpConnection, ChannelSpec, WorkspacePlans } from '@custodian/mes
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { loadWorkerConfig } from '../config/worker-config';
 import { subscriptionKey, type FanOut, type FanOutItem } from '../delivery/fan-out';
+import type { EventFeedWriter } from '../feed/event-feed.writer';
 import { EventConsumer, isUnavailable } from './event-consumer';
 
 /** Resolves on the next turn of the event loop, after setImmediate callbacks. */
@@ -131,9 +132,12 @@ function consumerWith(
     },
     removeChannel: () => Promise.resolve(),
   };
+  // The feed's writer with the database replaced: it takes every batch, and stores nothing.
+  const feed = { append: jest.fn((events: PublishedEvent[]) => Promise.resolve(events.length)) };
   const consumer = new EventConsumer(
     config,
     fanOut as unknown as FanOut,
+    feed as unknown as EventFeedWriter,
     plans as unknown as WorkspacePlans,
     connection as unknown as AmqpConnection,
   );

@@ -34,6 +34,7 @@ import { isDatabaseUnavailable } from '@custodian/persistence';
 import { validateSync } from 'class-validator';
 import { WorkerConfig } from '../config/worker-config';
 import { FanOut, subscriptionKey } from '../delivery/fan-out';
+import { EventFeedWriter } from '../feed/event-feed.writer';
 
 /** A parsed event message waiting for its deliveries to be stored. */
 interface Received {
@@ -67,6 +68,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     private readonly fanOut: FanOut,
+    private readonly feed: EventFeedWriter,
     private readonly plans: WorkspacePlans,
     connection: AmqpConnection,
   ) {
@@ -259,6 +261,9 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
       contexts.set(event.id, onward);
     }
     try {
+      // The feed first: an event is in the feed before any delivery of it can be sent, so a
+      // receiver that reads the feed on a webhook finds that event there.
+      await this.feed.append(events);
       await this.fanOutBatch(events, contexts);
     } catch (error) {
       for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR });

@@ -123,6 +123,8 @@ export interface AssetListQuery {
   categoryId: string | null;
   /** `sort` (beyond the spec); null is oldest first. */
   sort: ListSort | null;
+  /** Only the assets changed at or after this instant (`updated_since`), oldest change first. */
+  updatedSince: string | null;
 }
 
 /** Body of POST /console/api/assets/scan: what the scanner typed. */

@@ -3,7 +3,13 @@ import { ValidateNested } from 'class-validator';
 import { TextField } from '../fields/field.decorators';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
-import { CallerMessage, ListMessage, RecordMessage, type ListReply } from '../rpc/messages';
+import {
+  CallerMessage,
+  ConditionalRecordMessage,
+  ListMessage,
+  RecordMessage,
+  type ListReply,
+} from '../rpc/messages';
 import { BULK_TIMEOUT_MS, BulkAssetsMessage, type BulkAssetReply } from './asset-bulk';
 import { CreateAssetInput, UpdateAssetInput } from './asset.inputs';
 import type { AssetDetail, AssetSummary, DeletedAsset, ScannedAsset } from './asset.views';
@@ -12,7 +18,7 @@ export class CreateAssetMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateAssetInput) body!: CreateAssetInput;
 }
 
-export class UpdateAssetMessage extends RecordMessage {
+export class UpdateAssetMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdateAssetInput) body!: UpdateAssetInput;
 }
 
@@ -28,7 +34,7 @@ export const ASSET_RPC = {
   assetsCreate: rpc('assets.create', CreateAssetMessage, reply<AssetDetail>()),
   assetsUpdate: rpc('assets.update', UpdateAssetMessage, reply<AssetDetail>()),
   /** Soft delete (the console's): refused while the asset is checked out. */
-  assetsDelete: rpc('assets.delete', RecordMessage, reply<DeletedAsset>()),
+  assetsDelete: rpc('assets.delete', ConditionalRecordMessage, reply<DeletedAsset>()),
   assetsRestore: rpc('assets.restore', RecordMessage, reply<AssetDetail>()),
   /** The workspace's deleted assets, most recently deleted first (DELETED_ASSETS_SHOWN). */
   assetsDeleted: rpc('assets.deleted', CallerMessage, reply<DeletedAsset[]>(), READ),

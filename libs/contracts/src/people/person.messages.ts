@@ -2,7 +2,13 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
-import { CallerMessage, ListMessage, RecordMessage, type ListReply } from '../rpc/messages';
+import {
+  CallerMessage,
+  ConditionalRecordMessage,
+  ListMessage,
+  RecordMessage,
+  type ListReply,
+} from '../rpc/messages';
 import { CreatePersonInput, UpdatePersonInput } from './person.inputs';
 import type { PersonDetail, PersonSummary } from './person.views';
 
@@ -10,7 +16,7 @@ export class CreatePersonMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreatePersonInput) body!: CreatePersonInput;
 }
 
-export class UpdatePersonMessage extends RecordMessage {
+export class UpdatePersonMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdatePersonInput) body!: UpdatePersonInput;
 }
 

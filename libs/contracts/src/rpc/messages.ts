@@ -1,4 +1,4 @@
-import { IsObject, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString } from 'class-validator';
 import { TextLength } from '../fields/text-length';
 import {
   IsCallerContext,
@@ -49,6 +49,20 @@ export class RecordMessage extends CallerMessage {
       isCallerContext(value.caller)
     );
   }
+}
+
+/**
+ * A change to one record that may carry the client's If-Match (issue 35): the entity tags it
+ * read (`*` for any), which the owning service checks against the record under its row lock,
+ * refusing with `precondition_failed` (412) when another write came first.
+ */
+export class ConditionalRecordMessage extends RecordMessage {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @TextLength(1, 110, { each: true })
+  if_match?: string[];
 }
 
 /** The longest tag a bare array's bytes carry (RawJson.tag, ListMessage.known). */

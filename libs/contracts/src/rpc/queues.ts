@@ -11,6 +11,7 @@ import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar
 import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
 import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
+import { EVENT_FEED_RPC } from '../events/event-feed';
 import { NOTICE_RPC } from '../notices/notice.messages';
 import { REMINDER_RPC } from '../reminders/reminder.messages';
 import { MEMBER_ADMIN_RPC, MEMBER_CONSOLE_ADMIN_RPC, MEMBER_RPC } from '../members/member.messages';
@@ -99,6 +100,9 @@ export const WorkerConsoleRpc = {
   ...ACTIVITY_CONSOLE_RPC,
   ...DELIVERY_CONSOLE_RPC,
 };
+
+/** The public API's reads the worker answers (the change feed), forwarded by the gateway. */
+export const WorkerApiRpc = { ...EVENT_FEED_RPC };
 
 /** Pattern names alone, for callers that build messages from strings (the admin CLI). */
 export const RegisterPatterns = patternsOf(RegisterRpc);

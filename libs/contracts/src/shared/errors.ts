@@ -9,6 +9,10 @@ export type DomainErrorCode =
   | 'limit_reached'
   | 'not_found'
   | 'conflict'
+  /** What the request asks for existed once and is gone for good (a feed cursor too old). */
+  | 'gone'
+  /** An If-Match named a version that is no longer the record's: another write came first. */
+  | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'unprocessable'
@@ -51,6 +55,8 @@ const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   limit_reached: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
@@ -70,6 +76,8 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',

@@ -25,6 +25,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam, ApiPlaceFilters } from '../../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 import { ConsoleRegister } from './console-register';
@@ -118,6 +119,7 @@ export class ConsoleAssetsController {
   @ApiIdParam('id', 'asset')
   @ApiOperation({ operationId: 'getAsset', summary: 'One asset' })
   @ApiOkResponse({ type: Asset, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<AssetDetail> {
     return this.register.call(RegisterRpc.assetsGet, caller, { id });
@@ -132,13 +134,19 @@ export class ConsoleAssetsController {
     description: 'As `PATCH /api/v1/assets/{id}`.',
   })
   @ApiOkResponse({ type: Asset, description: 'The asset after the change.' })
-  @ApiErrors(404, 409)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 409, 412)
   update(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdateAssetInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<AssetDetail> {
-    return this.register.call(RegisterRpc.assetsUpdate, caller, { id, body });
+    return this.register.call(RegisterRpc.assetsUpdate, caller, {
+      id,
+      body,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Delete(':id')
@@ -153,9 +161,17 @@ export class ConsoleAssetsController {
       'Fires `asset.deleted`.',
   })
   @ApiOkResponse({ type: DeletedAsset, description: 'Deleted.' })
-  @ApiErrors(404, 409)
-  delete(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<DeletedAsset> {
-    return this.register.call(RegisterRpc.assetsDelete, caller, { id });
+  @ApiConditionalWrite()
+  @ApiErrors(404, 409, 412)
+  delete(
+    @Caller() caller: ConsoleCaller,
+    @Param('id') id: string,
+    @IfMatch() ifMatch: string[] | undefined,
+  ): Promise<DeletedAsset> {
+    return this.register.call(RegisterRpc.assetsDelete, caller, {
+      id,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Post(':id/restore')

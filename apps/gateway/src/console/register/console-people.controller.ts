@@ -19,6 +19,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam, ApiPlaceFilters } from '../../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
 import { ConsoleRegister } from './console-register';
@@ -74,6 +75,7 @@ export class ConsolePeopleController {
     description: 'With department, location and the assets they hold.',
   })
   @ApiOkResponse({ type: Person, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<PersonDetail> {
     return this.register.call(RegisterRpc.peopleGet, caller, { id });
@@ -90,12 +92,18 @@ export class ConsolePeopleController {
       '(what they hold stays checked out to them) and fires `employee.offboarded` (once).',
   })
   @ApiOkResponse({ type: Person, description: 'The person after the change.' })
-  @ApiErrors(404)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 412)
   update(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdatePersonInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<PersonDetail> {
-    return this.register.call(RegisterRpc.peopleUpdate, caller, { id, body });
+    return this.register.call(RegisterRpc.peopleUpdate, caller, {
+      id,
+      body,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 }
