@@ -3,6 +3,7 @@ import {
   type Asset,
   type AssetSummary,
   type Booking,
+  type BulkAssetReply,
   type DeletedAsset,
   type Page,
   type PersonDetail,
@@ -293,6 +294,12 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
     path: () => '/console/api/assets',
     as: 'owner',
     valid: () => ({ name: 'hostile' }),
+  },
+  'POST /console/api/assets/bulk': {
+    path: () => '/console/api/assets/bulk',
+    as: 'owner',
+    // A's own asset, not checked out: a check-in that changes nothing.
+    valid: (ids) => ({ ids: [ids.asset], action: 'check_in' }),
   },
   'POST /console/api/assets/scan': {
     path: () => '/console/api/assets/scan',
@@ -965,6 +972,20 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     const members = await a.get<Array<{ id: string }>>('/console/api/members');
     expect(members.body.map((member) => member.id)).toContain(idsA.member);
     noneOfB(members, 'GET members');
+    // A bulk change of B's assets (one in B's bin) answers them as not found, nothing more.
+    const bulk = await a.post<BulkAssetReply>('/console/api/assets/bulk', {
+      ids: [idsB.asset, idsB.deletedAsset],
+      action: 'delete',
+    });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.results.map((result) => result.outcome)).toEqual(['not_found', 'not_found']);
+    noneOfB(
+      {
+        ...bulk,
+        text: bulk.text.replaceAll(idsB.asset, '').replaceAll(idsB.deletedAsset, ''),
+      },
+      "bulk delete of B's assets",
+    );
     const scanned = await a.post<ErrorBody>('/console/api/assets/scan', { code: 'BRAVO-1' });
     expect(scanned.status).toBe(404);
     noneOfB(scanned, "scanning B's tag");

@@ -1,24 +1,35 @@
 import {
   RegisterAdminPatterns,
+  WorkerAdminPatterns,
   type AssetDetail,
   type AssetSummary,
+  type BulkAssetReply,
+  type CreatedWebhookView,
   type ErrorBody,
+  type EventEnvelope,
   type PersonDetail,
 } from '@custodian/contracts';
-import { eventDataErrors } from '@custodian/testing';
+import { eventDataErrors, eventually, WebhookReceiver } from '@custodian/testing';
+import { verify } from '@custodian/webhook-signature';
 import { Client } from 'pg';
 import { TestStack, type Tenant } from './support/stack';
 
 describe('custody: checking assets out and in (e2e)', () => {
   // The test clock: the register's due-date engine runs at a time the test names.
   const stack = new TestStack({ env: { OVERDUE_TEST_CLOCK: 'on' } });
+  // Receives the bulk changes' webhooks, signed, as a subscriber would.
+  const receiver = new WebhookReceiver();
   let tenant: Tenant;
 
   beforeAll(async () => {
+    await receiver.start();
     await stack.start();
     tenant = await stack.tenant('pro', 'write');
   }, 30_000);
-  afterAll(() => stack.stop());
+  afterAll(async () => {
+    await stack.stop();
+    await receiver.stop();
+  });
 
   /** The custody events of an asset, in order; each one's data must match its schema. */
   async function custodyEvents(assetId: string): Promise<string[]> {
@@ -221,5 +232,159 @@ describe('custody: checking assets out and in (e2e)', () => {
     } finally {
       await client.end();
     }
+  });
+
+  describe('POST /assets/bulk', () => {
+    const ids = (count: number, name: string, on: Tenant = tenant) =>
+      Promise.all(
+        Array.from({ length: count }, async (_, n) => {
+          const created = await on.post<AssetDetail>('/assets', { name: `${name} ${n}` });
+          expect(created.status).toBe(201);
+          return created.body.id;
+        }),
+      );
+
+    it('refuses a body wrong as a whole with 400 naming the field, and a read key with 403', async () => {
+      const [id] = await ids(1, 'Bulk probe');
+      const refused: Array<[Record<string, unknown>, RegExp]> = [
+        [
+          { ids: Array.from({ length: 1001 }, (_, n) => `ast_${n}`), action: 'check_in' },
+          /^ids must name at most 1000 assets$/,
+        ],
+        [{ ids: [id, id], action: 'check_in' }, /^ids must name each asset once$/],
+        [{ ids: [id], action: 'teleport' }, /^action must be one of update, check_out/],
+        [{ ids: [id], action: 'update' }, /give exactly one of them with action update$/],
+        [{ ids: [id], action: 'check_out' }, /^person_id is required with action check_out$/],
+        [
+          { ids: [id], action: 'check_out', person_id: 'per_nobody' },
+          /^person_id per_nobody is not a person of this workspace$/,
+        ],
+        [{ ids: [id], action: 'check_in', status: 'lost' }, /^status: not taken with action/],
+      ];
+      for (const [body, message] of refused) {
+        const response = await tenant.post<ErrorBody>('/assets/bulk', body);
+        expect({ body, status: response.status, message: response.body.message }).toEqual({
+          body,
+          status: 400,
+          message: expect.stringMatching(message) as string,
+        });
+      }
+      const reader = await stack.tenant('pro', 'read');
+      const forbidden = await reader.post<ErrorBody>('/assets/bulk', {
+        ids: [id],
+        action: 'check_in',
+      });
+      expect(forbidden.status).toBe(403);
+      const asset = await tenant.get<AssetDetail>(`/assets/${id}`);
+      expect(asset.body.updated_at).toBe(asset.body.created_at);
+    });
+
+    it('checks out a mixed batch: a result per id, and one signed webhook per changed asset', async () => {
+      const endpoint = await stack.workerAdminCall<CreatedWebhookView>(
+        WorkerAdminPatterns.webhookCreate,
+        {
+          workspace: tenant.workspace.id,
+          url: receiver.url('/bulk'),
+          events: 'assignment.checked_out, assignment.checked_in, asset.updated',
+        },
+      );
+      expect(endpoint.id).toMatch(/^whe_/);
+      const free = await ids(120, 'Bulk laptop');
+      const holder = await person('Bulk Holder');
+      const other = await person('Someone Else');
+      const [held] = await ids(1, 'Held');
+      await tenant.patch(`/assets/${held}`, { assigned_to_id: other.id });
+      const foreign = (await ids(1, 'Theirs', await stack.tenant('pro', 'write')))[0]!;
+      const sent = [...free, held!, foreign, 'ast_nosuchasset'];
+      const key = `bulk-${Date.now()}`;
+      const response = await tenant.request<BulkAssetReply>('/assets/bulk', {
+        method: 'POST',
+        body: { ids: sent, action: 'check_out', person_id: holder.id },
+        headers: { 'idempotency-key': key },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.counts).toEqual({
+        updated: 120,
+        unchanged: 0,
+        not_found: 2,
+        refused: 1,
+      });
+      expect(response.body.results.map((result) => result.id)).toEqual(sent);
+      expect(response.body.results.slice(120)).toEqual([
+        {
+          id: held,
+          outcome: 'refused',
+          status: 409,
+          message: `Asset ${held} is checked out to Someone Else; check it in before checking it out to someone else`,
+        },
+        { id: foreign, outcome: 'not_found', status: 404, message: `Asset ${foreign} not found` },
+        {
+          id: 'ast_nosuchasset',
+          outcome: 'not_found',
+          status: 404,
+          message: 'Asset ast_nosuchasset not found',
+        },
+      ]);
+      const holdings = await tenant.get<AssetSummary[]>(`/assets?assigned_to_id=${holder.id}`);
+      expect(holdings.body).toHaveLength(120);
+
+      // The same key again: the first answer, nothing applied twice.
+      const replay = await tenant.request<BulkAssetReply>('/assets/bulk', {
+        method: 'POST',
+        body: { ids: sent, action: 'check_out', person_id: holder.id },
+        headers: { 'idempotency-key': key },
+      });
+      expect(replay.body).toEqual(response.body);
+
+      // 120 asset.updated and 120 assignment.checked_out, each received once, signed.
+      const ours = new Set(free);
+      const assetOf = (envelope: EventEnvelope) => {
+        const data = envelope.data as { id?: string; asset?: { id: string } };
+        return data.asset?.id ?? data.id ?? '';
+      };
+      const got = await eventually(
+        () => {
+          const received = receiver
+            .on('/bulk')
+            .map((delivery) => ({
+              delivery,
+              envelope: JSON.parse(delivery.rawBody) as EventEnvelope,
+            }))
+            .filter(({ envelope }) => ours.has(assetOf(envelope)));
+          expect(received.length).toBeGreaterThanOrEqual(240);
+          return Promise.resolve(received);
+        },
+        { timeoutMs: 20_000, intervalMs: 100 },
+      );
+      const byEvent = (event: string) =>
+        got
+          .filter(({ envelope }) => envelope.event === event)
+          .map(({ envelope }) => assetOf(envelope))
+          .sort();
+      expect(byEvent('assignment.checked_out')).toEqual([...free].sort());
+      expect(byEvent('asset.updated')).toEqual([...free].sort());
+      for (const { delivery } of got) {
+        const headers = delivery.headers;
+        expect(
+          verify(
+            endpoint.secret,
+            delivery.rawBody,
+            headers['x-custodian-timestamp'] as string,
+            headers['x-custodian-signature'] as string,
+          ),
+        ).toEqual({ ok: true });
+      }
+
+      // Checked in again, in one call: 120 checked_in.
+      const back = await tenant.post<BulkAssetReply>('/assets/bulk', {
+        ids: free,
+        action: 'check_in',
+      });
+      expect(back.body.counts).toEqual({ updated: 120, unchanged: 0, not_found: 0, refused: 0 });
+      expect(await custodyEvents(free[0]!)).toEqual([
+        'assignment.checked_out',
+        'assignment.checked_in',
+      ]);
+    }, 60_000);
   });
 });

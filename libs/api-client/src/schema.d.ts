@@ -148,6 +148,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change many assets at once
+         * @description One change to 1 to 1000 assets (beyond the spec): `update` one field (`status`, `location_id` / `location` or `category_id` / `category`), `check_out` to `person_id` (with `due_at`), `check_in`, or `delete` (move to the bin). A body that is wrong as a whole is a 400 naming the field, and nothing is written. Otherwise every id gets a result, in the order sent: `updated` (with the events and feed entry the single-asset route writes: `asset.updated`, `assignment.checked_out` / `checked_in`, `asset.deleted`), `unchanged` (it already was so: nothing written, no event), `not_found`, or `refused` with the status and message the single-asset route would give (checked out to someone else, in the bin, booked...). Applied in id order, 100 assets per transaction: a refusal undoes only its asset. Sending the same request again is safe (what was applied answers `unchanged`).
+         *
+         *     Needs a `write` key.
+         */
+        post: operations["bulkChangeAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/people": {
         parameters: {
             query?: never;
@@ -2443,6 +2465,92 @@ export interface components {
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
         };
+        BulkAssetInput: {
+            /** @description The assets, 1 to 1000, each once. An id of no asset of the workspace is answered `not_found` in the results, not refused. */
+            ids: string[];
+            /**
+             * @description `update`: set one field (exactly one of `status`, `location_id` / `location`, `category_id` / `category`); `check_out`: to `person_id` (with `due_at` if given); `check_in`; `delete`: move to the bin.
+             * @enum {string}
+             */
+            action: "update" | "check_out" | "check_in" | "delete";
+            /**
+             * @description With `update`: the new status.
+             * @enum {string}
+             */
+            status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
+            /** @description With `update`: The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
+            /** @description With `update`: The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
+            location?: string | null;
+            /** @description With `update`: The category by id (`GET /categories`), instead of `category`; null clears it. */
+            category_id?: string | null;
+            /** @description With `update`: The category by name: the one of that name (any case), or a new one. Or `category_id`. */
+            category?: string | null;
+            /** @description With `check_out` (required): the active person the assets go to. */
+            person_id?: string;
+            /**
+             * Format: date-time
+             * @description With `check_out`: when the assets are due back, in the future (as `due_at` of PATCH).
+             */
+            due_at?: string;
+        };
+        BulkAssetResult: {
+            /** @description The id as sent. */
+            id: string;
+            /**
+             * @description `updated`: changed now (for `delete`: moved to the bin), with its events; `unchanged`: it already was so (nothing written, no event); `not_found`: no asset of the workspace has this id; `refused`: a rule of the single-asset route refused it (`status`, `message`).
+             * @enum {string}
+             */
+            outcome: "updated" | "unchanged" | "not_found" | "refused";
+            /** @description For `not_found` and `refused`: the HTTP status the single-asset route would answer (404, 409, 400). */
+            status?: number;
+            /** @description For `not_found` and `refused`: why, as the single-asset route words it. */
+            message?: string;
+        };
+        BulkAssetCounts: {
+            updated: number;
+            unchanged: number;
+            not_found: number;
+            refused: number;
+        };
+        /**
+         * @example {
+         *       "action": "update",
+         *       "results": [
+         *         {
+         *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *           "outcome": "updated"
+         *         },
+         *         {
+         *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+         *           "outcome": "unchanged"
+         *         },
+         *         {
+         *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2y",
+         *           "outcome": "not_found",
+         *           "status": 404,
+         *           "message": "Asset ast_01jd8x2b6c8e0g2j4m6p8r0t2y not found"
+         *         }
+         *       ],
+         *       "counts": {
+         *         "updated": 1,
+         *         "unchanged": 1,
+         *         "not_found": 1,
+         *         "refused": 0
+         *       }
+         *     }
+         */
+        BulkAssetReply: {
+            /**
+             * @description The action applied.
+             * @enum {string}
+             */
+            action: "update" | "check_out" | "check_in" | "delete";
+            /** @description One per id, in the order sent. */
+            results: components["schemas"]["BulkAssetResult"][];
+            /** @description How many results of each outcome. */
+            counts: components["schemas"]["BulkAssetCounts"];
+        };
         /**
          * @description A person (someone equipment is issued to, not a login) as `GET /people` lists it. The single fetch (`Person`) adds department, location, holdings, holdings_count and created_at.
          * @example {
@@ -4408,6 +4516,48 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    bulkChangeAssets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkAssetInput"];
+            };
+        };
+        responses: {
+            /** @description A result per id, and their counts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAssetReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

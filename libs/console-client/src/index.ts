@@ -70,6 +70,10 @@ export type AssetInput = JsonBody<'/console/api/assets', 'post'>;
 export type AssetChanges = JsonBody<'/console/api/assets/{id}', 'patch'>;
 export type DeletedAsset = JsonResponse<'/console/api/assets/deleted', 'get', 200>[number];
 export type ScannedAsset = JsonResponse<'/console/api/assets/scan', 'post', 200>;
+/** One change to many assets (the list's bulk actions) and its answer, a result per id. */
+export type BulkAssetInput = JsonBody<'/console/api/assets/bulk', 'post'>;
+export type BulkAssetReply = JsonResponse<'/console/api/assets/bulk', 'post', 200>;
+export type BulkAssetResult = BulkAssetReply['results'][number];
 export type PersonPage = JsonResponse<'/console/api/people', 'get', 200>;
 export type PersonSummary = PersonPage['data'][number];
 export type PersonListQuery = NonNullable<

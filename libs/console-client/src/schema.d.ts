@@ -633,6 +633,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/assets/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change many assets at once
+         * @description As `POST /api/v1/assets/bulk`. One change to 1 to 1000 assets (beyond the spec): `update` one field (`status`, `location_id` / `location` or `category_id` / `category`), `check_out` to `person_id` (with `due_at`), `check_in`, or `delete` (move to the bin). A body that is wrong as a whole is a 400 naming the field, and nothing is written. Otherwise every id gets a result, in the order sent: `updated` (with the events and feed entry the single-asset route writes: `asset.updated`, `assignment.checked_out` / `checked_in`, `asset.deleted`), `unchanged` (it already was so: nothing written, no event), `not_found`, or `refused` with the status and message the single-asset route would give (checked out to someone else, in the bin, booked...). Applied in id order, 100 assets per transaction: a refusal undoes only its asset. Sending the same request again is safe (what was applied answers `unchanged`).
+         *
+         *     Needs the `assets.manage` permission.
+         */
+        post: operations["bulkChangeAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/people": {
         parameters: {
             query?: never;
@@ -2448,6 +2470,92 @@ export interface components {
             assigned_to_id?: string | null;
             /** @description When the check-out is due back (ISO 8601 with its offset, e.g. `2026-12-01T17:00:00Z`), in the future; or null for none. Only for an asset checked out by this request (`assigned_to_id`) or already checked out; a new check-out or a check-in without it clears it. Once it passes while the asset is still out, `assignment.overdue` fires, once per due date. */
             due_at?: string | null;
+        };
+        BulkAssetInput: {
+            /** @description The assets, 1 to 1000, each once. An id of no asset of the workspace is answered `not_found` in the results, not refused. */
+            ids: string[];
+            /**
+             * @description `update`: set one field (exactly one of `status`, `location_id` / `location`, `category_id` / `category`); `check_out`: to `person_id` (with `due_at` if given); `check_in`; `delete`: move to the bin.
+             * @enum {string}
+             */
+            action: "update" | "check_out" | "check_in" | "delete";
+            /**
+             * @description With `update`: the new status.
+             * @enum {string}
+             */
+            status?: "active" | "maintenance" | "retired" | "lost" | "stolen" | "inactive";
+            /** @description With `update`: The location by id (`GET /locations`), instead of `location`; null clears it. */
+            location_id?: string | null;
+            /** @description With `update`: The location by name: the one place of that name (any case) anywhere in the tree, or a new top-level one. A name several places share is refused: send `location_id`. */
+            location?: string | null;
+            /** @description With `update`: The category by id (`GET /categories`), instead of `category`; null clears it. */
+            category_id?: string | null;
+            /** @description With `update`: The category by name: the one of that name (any case), or a new one. Or `category_id`. */
+            category?: string | null;
+            /** @description With `check_out` (required): the active person the assets go to. */
+            person_id?: string;
+            /**
+             * Format: date-time
+             * @description With `check_out`: when the assets are due back, in the future (as `due_at` of PATCH).
+             */
+            due_at?: string;
+        };
+        BulkAssetResult: {
+            /** @description The id as sent. */
+            id: string;
+            /**
+             * @description `updated`: changed now (for `delete`: moved to the bin), with its events; `unchanged`: it already was so (nothing written, no event); `not_found`: no asset of the workspace has this id; `refused`: a rule of the single-asset route refused it (`status`, `message`).
+             * @enum {string}
+             */
+            outcome: "updated" | "unchanged" | "not_found" | "refused";
+            /** @description For `not_found` and `refused`: the HTTP status the single-asset route would answer (404, 409, 400). */
+            status?: number;
+            /** @description For `not_found` and `refused`: why, as the single-asset route words it. */
+            message?: string;
+        };
+        BulkAssetCounts: {
+            updated: number;
+            unchanged: number;
+            not_found: number;
+            refused: number;
+        };
+        /**
+         * @example {
+         *       "action": "update",
+         *       "results": [
+         *         {
+         *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2w",
+         *           "outcome": "updated"
+         *         },
+         *         {
+         *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2x",
+         *           "outcome": "unchanged"
+         *         },
+         *         {
+         *           "id": "ast_01jd8x2b6c8e0g2j4m6p8r0t2y",
+         *           "outcome": "not_found",
+         *           "status": 404,
+         *           "message": "Asset ast_01jd8x2b6c8e0g2j4m6p8r0t2y not found"
+         *         }
+         *       ],
+         *       "counts": {
+         *         "updated": 1,
+         *         "unchanged": 1,
+         *         "not_found": 1,
+         *         "refused": 0
+         *       }
+         *     }
+         */
+        BulkAssetReply: {
+            /**
+             * @description The action applied.
+             * @enum {string}
+             */
+            action: "update" | "check_out" | "check_in" | "delete";
+            /** @description One per id, in the order sent. */
+            results: components["schemas"]["BulkAssetResult"][];
+            /** @description How many results of each outcome. */
+            counts: components["schemas"]["BulkAssetCounts"];
         };
         /**
          * @description A person (someone equipment is issued to, not a login) as `GET /people` lists it. The single fetch (`Person`) adds department, location, holdings, holdings_count and created_at.
@@ -7104,6 +7212,114 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many changes a minute (per session, per workspace, and per endpoint for Test pings or per delivery for resends); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console is unavailable; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service behind the console did not answer in time; try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkChangeAssets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkAssetInput"];
+            };
+        };
+        responses: {
+            /** @description A result per id, and their counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAssetReply"];
+                };
+            };
+            /** @description A parameter or body field failed validation; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role of the signed-in member does not allow this, no workspace is picked, or the `x-csrf-token` header is missing or stale. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -44,8 +44,8 @@ const MARK_LOST = process.env.BENCH_AUDIT_MARK_LOST === '1';
 const COMPLETE = process.env.BENCH_AUDIT_COMPLETE !== '0';
 const GATEWAY_PORT = 3230;
 
-/** Counts the events it is sent, by kind, and when the last of each arrived. */
-class Receiver {
+/** Counts the events it is sent, by kind, and when the last of each arrived (bench bulk too). */
+export class Receiver {
   readonly counts = new Map<string, number>();
   readonly last = new Map<string, number>();
   private server: Server | null = null;

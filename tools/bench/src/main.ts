@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { benchAudit } from './audit';
+import { benchBulk } from './bulk';
 import { benchContext } from './context-cost';
 import { benchDueSweep } from './due-sweep';
 import { benchIdle } from './idle';
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   race: benchRace,
   'due-sweep': benchDueSweep,
   audit: benchAudit,
+  bulk: benchBulk,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */

@@ -428,4 +428,64 @@ describe('the register in the console, in a browser (e2e)', () => {
     await feed.getByText(/API key .* created person Dorothy Vaughan/).waitFor();
     expect(await feed.getByText(/ops@globex\.example/).count()).toBe(0);
   });
+
+  it('selects rows of the asset list, changes their status at once, and moves them to the bin', async () => {
+    for (const name of ['Dell Latitude 7440', 'Dell Latitude 7450', 'Dell Latitude 7460']) {
+      expect((await tenant.post<Asset>('/assets', { name })).status).toBe(201);
+    }
+    await nav('Assets');
+    const table = page.getByRole('table', { name: 'Assets' });
+    await table.getByRole('link', { name: 'Dell Latitude 7460' }).waitFor();
+    await table.getByRole('checkbox', { name: 'Select Dell Latitude 7440' }).check();
+    const bar = page.getByRole('region', { name: 'Bulk actions' });
+    await bar.getByText('1 selected').waitFor();
+    await table.getByRole('checkbox', { name: 'Select all on this page' }).check();
+    await bar.getByText('4 selected').waitFor();
+    await screenshot(page, 'assets-bulk-selected');
+
+    await bar.getByRole('button', { name: 'Change status' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change status: 4 assets' });
+    await dialog.getByLabel('New status').selectOption('retired');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    const result = page.getByRole('region', { name: 'Result of the bulk action' });
+    await result.getByText('4 assets updated.').waitFor();
+    await table.getByRole('row', { name: /Dell Latitude 7450.*Retired/ }).waitFor();
+    await screenshot(page, 'assets-bulk-status');
+    await eventually(
+      () => {
+        const retired = received().filter(
+          (envelope) =>
+            envelope.event === 'asset.updated' &&
+            String(envelope.data.name).startsWith('Dell Latitude') &&
+            envelope.data.status === 'retired',
+        );
+        return retired.length === 3
+          ? Promise.resolve()
+          : Promise.reject(new Error(`${retired.length} of 3 asset.updated`));
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+
+    // The ThinkPad is still out to Dorothy: the bin refuses it, with the reason, by name.
+    await table.getByRole('checkbox', { name: 'Select all on this page' }).check();
+    await bar.getByRole('button', { name: 'Move to bin' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Move to bin: 4 assets' });
+    await confirm.getByRole('button', { name: 'Move to bin' }).click();
+    await result.getByText('3 assets moved to the bin, 1 refused.').waitFor();
+    await result
+      .getByText(/ThinkPad X1 Carbon: Asset ast_\w+ is checked out to Dorothy Vaughan; check it in/)
+      .waitFor();
+    await table.getByRole('link', { name: 'Dell Latitude 7440' }).waitFor({ state: 'detached' });
+    await screenshot(page, 'assets-bulk-bin');
+
+    // What is left (the ThinkPad) comes back in, after a confirm.
+    await table.getByRole('checkbox', { name: 'Select all on this page' }).check();
+    await bar.getByRole('button', { name: 'Check in' }).click();
+    await page
+      .getByRole('dialog', { name: 'Check in: 1 asset' })
+      .getByRole('button', { name: 'Check in' })
+      .click();
+    await result.getByText('1 asset checked in.').waitFor();
+    await table.getByRole('row', { name: /ThinkPad X1 Carbon.*In stock/ }).waitFor();
+  });
 });

@@ -4,6 +4,8 @@ import type {
   AssetInput,
   AssetListQuery,
   AssetPage,
+  BulkAssetInput,
+  BulkAssetReply,
   CustomField,
   DeletedAsset,
   PersonPage,
@@ -73,6 +75,11 @@ export function restoreAsset(id: string): Promise<Asset> {
     client.POST('/console/api/assets/{id}/restore', byId(id)),
     'assets.manage',
   );
+}
+
+/** One change to many assets: a result per id (updated, unchanged, not found, refused). */
+export function bulkChangeAssets(body: BulkAssetInput): Promise<BulkAssetReply> {
+  return send('change assets', client.POST('/console/api/assets/bulk', { body }), 'assets.manage');
 }
 
 export function listDeletedAssets(): Promise<DeletedAsset[]> {

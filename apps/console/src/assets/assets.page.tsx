@@ -10,6 +10,8 @@ import { type ListView, useListView } from '../shared/list-view';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
+import { AssetBulkBar } from './asset-bulk-bar';
+import { type Selection, pageState, withPage, withRow } from './asset-bulk-values';
 import { StatusOptions } from './asset-options';
 import {
   ASSET_COLUMNS,
@@ -87,6 +89,9 @@ export function AssetsPage() {
   const [status, setStatus] = useState<AssetStatus | ''>(view.status ?? '');
   const [sort, setSort] = useState<SortValue>((view.sort ?? '') as SortValue);
   const [columns, setColumns] = useState(() => chosenColumns(browserStorage()));
+  // The rows chosen for a bulk action, kept while paging and filtering.
+  const [selection, setSelection] = useState<Selection>(() => new Map());
+  const selectable = can(session, 'assets.manage');
 
   function toggle(column: AssetColumn) {
     const next = toggleColumn(columns, column);
@@ -191,6 +196,7 @@ export function AssetsPage() {
           ))}
         </fieldset>
       </details>
+      {selectable && <AssetBulkBar selection={selection} onClear={() => setSelection(new Map())} />}
       <QueryState query={assets} what="assets">
         {(found) => (
           <>
@@ -199,6 +205,14 @@ export function AssetsPage() {
                 <caption className="visually-hidden">Assets</caption>
                 <thead>
                   <tr>
+                    {selectable && (
+                      <th scope="col" className="select-cell">
+                        <PageCheckbox
+                          state={pageState(selection, found.data)}
+                          onChange={(on) => setSelection(withPage(selection, found.data, on))}
+                        />
+                      </th>
+                    )}
                     <th scope="col">Name</th>
                     {columns.map((column) => (
                       <th scope="col" key={column}>
@@ -210,13 +224,25 @@ export function AssetsPage() {
                 <tbody>
                   {found.data.length === 0 && (
                     <tr>
-                      <td colSpan={columns.length + 1} className="empty">
+                      <td colSpan={columns.length + (selectable ? 2 : 1)} className="empty">
                         {filtered ? 'No asset matches.' : 'No assets yet.'}
                       </td>
                     </tr>
                   )}
                   {found.data.map((asset) => (
                     <tr key={asset.id}>
+                      {selectable && (
+                        <td className="select-cell">
+                          <input
+                            type="checkbox"
+                            aria-label={`Select ${asset.name}`}
+                            checked={selection.has(asset.id)}
+                            onChange={(event) =>
+                              setSelection(withRow(selection, asset, event.target.checked))
+                            }
+                          />
+                        </td>
+                      )}
                       <td>
                         <Link to={`/assets/${asset.id}`}>{asset.name}</Link>
                       </td>
@@ -241,5 +267,26 @@ export function AssetsPage() {
         )}
       </QueryState>
     </div>
+  );
+}
+
+/** "Select all on this page": checked, unchecked, or mixed when some of the page is chosen. */
+function PageCheckbox({
+  state,
+  onChange,
+}: {
+  state: 'all' | 'some' | 'none';
+  onChange: (on: boolean) => void;
+}) {
+  return (
+    <input
+      type="checkbox"
+      aria-label="Select all on this page"
+      checked={state === 'all'}
+      ref={(input) => {
+        if (input) input.indeterminate = state === 'some';
+      }}
+      onChange={(event) => onChange(event.target.checked)}
+    />
   );
 }

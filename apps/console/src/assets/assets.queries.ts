@@ -1,7 +1,15 @@
 // The assets domain's server state: its query keys, its reads and its writes.
-import type { Asset, AssetChanges, AssetInput, AssetListQuery } from '@custodian/console-client';
+import type {
+  Asset,
+  AssetChanges,
+  AssetInput,
+  AssetListQuery,
+  BulkAssetInput,
+  BulkAssetReply,
+} from '@custodian/console-client';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  bulkChangeAssets,
   createAsset,
   deleteAsset,
   findPeople,
@@ -93,6 +101,15 @@ export function useDeleteAsset() {
       client.removeQueries({ queryKey: assetKeys.detail(id), exact: true });
       return invalidateRoots(client, CHANGED_BY_ASSET_WRITES);
     },
+  });
+}
+
+/** The list's bulk actions: whatever a single write may change, for many assets. */
+export function useBulkChangeAssets() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BulkAssetInput): Promise<BulkAssetReply> => bulkChangeAssets(body),
+    onSuccess: () => invalidateRoots(client, CHANGED_BY_ASSET_WRITES),
   });
 }
 

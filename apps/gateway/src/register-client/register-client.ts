@@ -61,9 +61,10 @@ export class RegisterClient extends RpcPeer {
     // Omit<R, 'caller'> plus the caller is R; the compiler cannot see it through the generic.
     const full = { ...message, caller } as RequestOf<C>;
     try {
-      if (!contract.heavy) return await this.send(contract, full, undefined, identity);
+      if (!contract.heavy) return await this.send(contract, full, contract.timeoutMs, identity);
       const lane = this.heavyLane;
-      return await this.client.request(lane, contract.pattern, full, lane.timeoutMs, identity);
+      const timeoutMs = contract.timeoutMs ?? lane.timeoutMs;
+      return await this.client.request(lane, contract.pattern, full, timeoutMs, identity);
     } catch (error) {
       if (contract.readOnly && error instanceof DomainError && error.code === 'timeout') {
         throw new DomainError(

@@ -9,6 +9,7 @@ import {
 import { OutboxWriter, assertIfMatch } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { RegisterConfig } from '../config/register-config';
 import { lockWorkspaceCounters } from '../counters/workspace-counters';
 import { ReadTransactions } from '../requests/read-transactions';
@@ -53,42 +54,53 @@ export class AssetBin {
 
   /** `ifMatch`: the client's If-Match, checked against the asset under its row lock. */
   delete(caller: CallerContext, id: string, ifMatch?: readonly string[]): Promise<DeletedAsset> {
+    return this.writes.run(caller.workspaceId, (tx) => this.deleteIn(tx, caller, id, ifMatch));
+  }
+
+  /**
+   * The delete inside a transaction someone else runs: a bulk change (asset-bulk.ts) moves
+   * each asset of a chunk to the bin with the same rule, row, event and feed entry.
+   */
+  async deleteIn(
+    tx: EntityManager,
+    caller: CallerContext,
+    id: string,
+    ifMatch?: readonly string[],
+  ): Promise<DeletedAsset> {
     const workspaceId = caller.workspaceId;
-    return this.writes.run(workspaceId, async (tx) => {
-      const row = await findAssetRow(tx, workspaceId, id, true);
-      assertIfMatch(ifMatch, toDetail(row), `Asset ${id}`);
-      if (row.assigned_to_id !== null) {
-        // Deleting it would hide an asset someone holds from their holdings; the person's
-        // custody is ended by a check-in, which has its own event.
-        throw new DomainError(
-          'conflict',
-          `Asset ${id} is checked out to ${row.assigned_name ?? row.assigned_to_id}; check it ` +
-            'in before deleting it',
-        );
-      }
-      const asset = toDetail(row);
-      // Every date of the asset stops with it. A checked-out asset is refused above, so no
-      // overdue notice is armed today; the dates modules add to assets (warranties) are.
-      // Before the counters' lock: the due-date engine may hold one of these notices while its
-      // handler waits for that row (ADR 0020).
-      await cancelNotices(tx, assetSubject(workspaceId, id));
-      await lockWorkspaceCounters(tx, workspaceId);
-      const binned = await moveToBin(tx, workspaceId, id);
-      await tx.query(
-        `UPDATE register.workspace_counters SET asset_count = asset_count - 1
-          WHERE workspace_id = $1`,
-        [workspaceId],
+    const row = await findAssetRow(tx, workspaceId, id, true);
+    assertIfMatch(ifMatch, toDetail(row), `Asset ${id}`);
+    if (row.assigned_to_id !== null) {
+      // Deleting it would hide an asset someone holds from their holdings; the person's
+      // custody is ended by a check-in, which has its own event.
+      throw new DomainError(
+        'conflict',
+        `Asset ${id} is checked out to ${row.assigned_name ?? row.assigned_to_id}; check it ` +
+          'in before deleting it',
       );
-      await this.outbox.write(tx, workspaceId, 'asset.deleted', asset);
-      await this.activity.record(tx, workspaceId, {
-        ...callerActivity(caller),
-        recordType: 'asset',
-        recordId: asset.id,
-        recordName: asset.name,
-        action: 'deleted',
-      });
-      return toDeleted(binned, this.config.BIN_RETENTION_DAYS);
+    }
+    const asset = toDetail(row);
+    // Every date of the asset stops with it. A checked-out asset is refused above, so no
+    // overdue notice is armed today; the dates modules add to assets (warranties) are.
+    // Before the counters' lock: the due-date engine may hold one of these notices while its
+    // handler waits for that row (ADR 0020).
+    await cancelNotices(tx, assetSubject(workspaceId, id));
+    await lockWorkspaceCounters(tx, workspaceId);
+    const binned = await moveToBin(tx, workspaceId, id);
+    await tx.query(
+      `UPDATE register.workspace_counters SET asset_count = asset_count - 1
+        WHERE workspace_id = $1`,
+      [workspaceId],
+    );
+    await this.outbox.write(tx, workspaceId, 'asset.deleted', asset);
+    await this.activity.record(tx, workspaceId, {
+      ...callerActivity(caller),
+      recordType: 'asset',
+      recordId: asset.id,
+      recordName: asset.name,
+      action: 'deleted',
     });
+    return toDeleted(binned, this.config.BIN_RETENTION_DAYS);
   }
 
   restore(caller: CallerContext, id: string): Promise<AssetDetail> {

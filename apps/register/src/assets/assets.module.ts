@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DueDatesModule } from '../due-dates/due-dates.module';
 import { AssetBin } from './asset-bin';
+import { AssetBulk } from './asset-bulk';
 import { AssetBinPurge } from './asset-bin-purge';
 import { AssetScanner } from './asset-scanner';
 import { AssetUpserts } from './asset-upsert';
@@ -16,6 +17,7 @@ import { WarrantyExpiryDueDates } from './warranty-expiry';
   providers: [
     AssetsService,
     AssetBin,
+    AssetBulk,
     AssetBinPurge,
     AssetScanner,
     AssetUpserts,

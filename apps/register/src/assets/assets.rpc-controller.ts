@@ -1,4 +1,5 @@
 import {
+  BulkAssetsMessage,
   CallerMessage,
   CreateAssetMessage,
   ListMessage,
@@ -15,6 +16,7 @@ import { Payload } from '@nestjs/microservices';
 import { REGISTER_RPC_TRANSPORT } from '../rpc/transports';
 import { parseAssetListQuery } from './asset-list-query';
 import { AssetBin } from './asset-bin';
+import { AssetBulk } from './asset-bulk';
 import { AssetScanner } from './asset-scanner';
 import { AssetUpserts } from './asset-upsert';
 import { AssetsService } from './assets.service';
@@ -26,6 +28,7 @@ export class AssetsRpcController {
     private readonly bin: AssetBin,
     private readonly scanner: AssetScanner,
     private readonly upserts: AssetUpserts,
+    private readonly bulk: AssetBulk,
   ) {}
 
   @Handles(RegisterRpc.assetsList, REGISTER_RPC_TRANSPORT)
@@ -71,5 +74,10 @@ export class AssetsRpcController {
   @Handles(RegisterRpc.assetsUpsert, REGISTER_RPC_TRANSPORT)
   upsert(@Payload() message: UpsertAssetMessage) {
     return this.upserts.upsert(message.caller, message);
+  }
+
+  @Handles(RegisterRpc.assetsBulk, REGISTER_RPC_TRANSPORT)
+  bulkChange(@Payload() message: BulkAssetsMessage) {
+    return this.bulk.apply(message.caller, message.body);
   }
 }

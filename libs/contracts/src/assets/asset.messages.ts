@@ -18,6 +18,7 @@ import {
   RecordMessage,
   type ListReply,
 } from '../rpc/messages';
+import { BULK_TIMEOUT_MS, BulkAssetsMessage, type BulkAssetReply } from './asset-bulk';
 import { CreateAssetInput, UpdateAssetInput } from './asset.inputs';
 import type { AssetDetail, AssetSummary, DeletedAsset, ScannedAsset } from './asset.views';
 
@@ -76,4 +77,12 @@ export const ASSET_RPC = {
   assetsDeleted: rpc('assets.deleted', CallerMessage, reply<DeletedAsset[]>(), READ),
   assetsScan: rpc('assets.scan', ScanAssetMessage, reply<ScannedAsset>()),
   assetsUpsert: rpc('assets.upsert', UpsertAssetMessage, reply<UpsertedAsset>()),
+  /**
+   * One change to up to 1,000 assets, in chunks of a transaction each: on the heavy lane
+   * (its cost grows with the ids), and waited for longer than one record's write.
+   */
+  assetsBulk: rpc('assets.bulk', BulkAssetsMessage, reply<BulkAssetReply>(), {
+    heavy: true,
+    timeoutMs: BULK_TIMEOUT_MS,
+  }),
 };

@@ -1,3 +1,4 @@
+export * from './asset-bulk';
 export * from './asset.constants';
 export * from './asset.events';
 export * from './asset.inputs';

@@ -17,6 +17,11 @@ export interface RpcContract<Req extends object = object, Res = unknown> {
    * ahead of cheap messages.
    */
   readonly heavy?: boolean;
+  /**
+   * How long the caller waits for it, when not its client's usual timeout: a write whose
+   * work grows with its input (a bulk change of 1,000 assets).
+   */
+  readonly timeoutMs?: number;
   /** Never set: it carries the reply type. */
   readonly reply?: Res;
 }
@@ -34,7 +39,7 @@ export function rpc<Req extends object, Res>(
   pattern: string,
   request: new () => Req,
   _reply: Reply<Res>,
-  options: { readOnly?: boolean; heavy?: boolean } = {},
+  options: { readOnly?: boolean; heavy?: boolean; timeoutMs?: number } = {},
 ): RpcContract<Req, Res> {
   return { pattern, request, ...options };
 }

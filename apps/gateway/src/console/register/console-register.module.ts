@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminModule } from '../../admin/admin.module';
 import { RegisterClientModule } from '../../register-client/register-client.module';
 import { ConsoleSessionModule } from '../session/console-session.module';
+import { ConsoleAssetBulkController } from './console-asset-bulk.controller';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { ConsoleMembersController } from './console-members.controller';
 import { ConsolePeopleController } from './console-people.controller';
@@ -13,6 +14,7 @@ import { ConsoleRegister } from './console-register';
   imports: [ConsoleSessionModule, AdminModule, RegisterClientModule],
   controllers: [
     ConsoleAssetsController,
+    ConsoleAssetBulkController,
     ConsolePeopleController,
     ConsoleMembersController,
     ConsoleRequestsController,
