@@ -1,6 +1,7 @@
 import {
   ASSET_CSV_COLUMNS,
   PERSON_CSV_COLUMNS,
+  GatewayAdminPatterns,
   RegisterAdminPatterns,
   WorkerAdminPatterns,
   type AssetDetail,
@@ -83,12 +84,15 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
   });
 
   /** Pages from `after` until has_more is false: the events read and the cursor to keep. */
-  async function follow(after?: string): Promise<{ events: EventEnvelope[]; next: string }> {
+  async function follow(
+    after?: string,
+    who: Tenant = tenant,
+  ): Promise<{ events: EventEnvelope[]; next: string }> {
     const events: EventEnvelope[] = [];
     let cursor = after;
     for (;;) {
       const query = new URLSearchParams({ limit: '50', ...(cursor ? { after: cursor } : {}) });
-      const res = await tenant.get<EventFeedPage>(`/events?${query}`);
+      const res = await who.get<EventFeedPage>(`/events?${query}`);
       expect(res.status).toBe(200);
       events.push(...res.body.data);
       cursor = res.body.next;
@@ -534,6 +538,149 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
       expect(paged.body.message).toBe(
         'page is not a parameter of an export: it streams every match, oldest first',
       );
+    });
+  });
+
+  describe('CSV imports (POST /imports)', () => {
+    type Imported = {
+      id: string;
+      status: string;
+      rows: number;
+      plan: { create: number; update: number; refuse: number };
+      results: { created: number; updated: number; unchanged: number; refused: number };
+      progress: { done: number; total: number } | null;
+    };
+
+    function upload(who: Tenant, csv: string, query: string) {
+      return who.request<Imported & { message: string }>(`/imports?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv' },
+        body: csv,
+      });
+    }
+
+    function until(who: Tenant, id: string, status: string) {
+      return eventually(
+        async () => {
+          const res = await who.get<Imported>(`/imports/${id}`);
+          if (res.body.status !== status) throw new Error(`still ${res.body.status}`);
+          return res.body;
+        },
+        { timeoutMs: 20_000, intervalMs: 50 },
+      );
+    }
+
+    it('plans every row, waits for the go, then creates, updates and refuses with reasons', async () => {
+      const own = await stack.tenant('pro', 'write');
+      await stack.registerAdminCall(RegisterAdminPatterns.customFieldCreate, {
+        workspace: own.workspace.id,
+        key: 'cost_center',
+        label: 'Cost center',
+        type: 'text',
+      });
+      const existing = await own.post<AssetDetail>('/assets', {
+        name: 'Old drill',
+        asset_tag: 'IMP-1',
+      });
+      const cursor = (await own.get<EventFeedPage>('/events?after=now')).body.next;
+      const csv = [
+        'name,asset_tag,serial_number,status,brand,Cost center',
+        'Drill,IMP-1,,maintenance,Bosch,IT',
+        'Saw,IMP-2,SN-2,active,Makita,Ops',
+        'Bad,IMP-3,,exploded,,',
+        'Dup,IMP-2,,,,',
+        '"Comma, name",,SN-5,,,',
+      ].join('\r\n');
+      const res = await upload(own, csv, 'type=assets&filename=inventory.csv');
+      expect(res.status).toBe(202);
+      expect(res.headers.get('location')).toBe(`/api/v1/imports/${res.body.id}`);
+      expect(res.body).toMatchObject({ status: 'planning', rows: 5 });
+
+      const planned = await until(own, res.body.id, 'planned');
+      expect(planned.plan).toEqual({ create: 2, update: 1, refuse: 2 });
+      const refused = await own.get<{ data: Array<{ row: number; message: string }> }>(
+        `/imports/${res.body.id}/rows?plan=refuse`,
+      );
+      expect(refused.body.data.map((row) => row.row)).toEqual([3, 4]);
+      expect(refused.body.data[0]?.message).toMatch(/^status must be one of active, /);
+      expect(refused.body.data[1]?.message).toBe(
+        'asset tag IMP-2 is on row 2 of this file already: one row per asset',
+      );
+      // Nothing is written by the dry run.
+      expect((await own.get<AssetDetail>(`/assets/${existing.body.id}`)).body.brand).toBeNull();
+
+      expect((await own.request(`/imports/${res.body.id}/start`, { method: 'POST' })).status).toBe(
+        202,
+      );
+      const done = await until(own, res.body.id, 'completed');
+      expect(done.results).toEqual({ created: 2, updated: 1, unchanged: 0, refused: 2 });
+      const updated = (await own.get<AssetDetail>(`/assets/${existing.body.id}`)).body;
+      expect(updated).toMatchObject({
+        name: 'Drill',
+        status: 'maintenance',
+        brand: 'Bosch',
+        custom_fields: { cost_center: 'IT' },
+      });
+      // Their events, as the API's writes fire them, reach the feed a moment later.
+      const events = await eventually(
+        async () => {
+          const read = (await follow(cursor, own)).events.filter((one) =>
+            one.event.startsWith('asset.'),
+          );
+          if (read.length < 3) throw new Error(`${read.length} events so far`);
+          return read;
+        },
+        { timeoutMs: 15_000, intervalMs: 50 },
+      );
+      expect(events.map((one) => one.event).sort()).toEqual([
+        'asset.created',
+        'asset.created',
+        'asset.updated',
+      ]);
+
+      // The same file again, at once: what it says is there already, so nothing changes.
+      const again = await upload(own, csv, 'type=assets&dry_run=false');
+      expect(again.status).toBe(202);
+      const second = await until(own, again.body.id, 'completed');
+      expect(second.results).toEqual({ created: 0, updated: 0, unchanged: 3, refused: 2 });
+    });
+
+    it("refuses rows past the plan's limit by name, and what is no CSV import", async () => {
+      const own = await stack.tenant('pro', 'write');
+      await stack.adminCall(GatewayAdminPatterns.workspaceLimits, {
+        workspace: own.workspace.id,
+        people: '2',
+      });
+      const csv =
+        'full_name,email\nAda,ada@x.example\nGrace,grace@x.example\nLinus,linus@x.example\n';
+      const res = await upload(own, csv, 'type=people&dry_run=false');
+      expect(res.status).toBe(202);
+      const done = await until(own, res.body.id, 'completed');
+      expect(done.results).toMatchObject({ created: 2, refused: 1 });
+      const rows = await own.get<{ data: Array<{ row: number; result: string; message: string }> }>(
+        `/imports/${res.body.id}/rows?result=refused`,
+      );
+      expect(rows.body.data.map(({ row, message }) => ({ row, message }))).toEqual([
+        { row: 3, message: 'People limit of 2 reached on the pro plan' },
+      ]);
+
+      const unknown = await upload(own, 'full_name,colour\nAda,red\n', 'type=people');
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toMatch(/^column colour is neither a field of people/);
+      const broken = await upload(own, 'full_name\n"Ada\n', 'type=people');
+      expect(broken.status).toBe(400);
+      expect(broken.body.message).toMatch(/^the file is not valid CSV/);
+      const json = await own.post<{ message: string }>('/imports?type=people', {
+        full_name: 'Ada',
+      });
+      expect(json.status).toBe(415);
+      expect(json.body.message).toBe('Content-Type must be text/csv');
+      const csvElsewhere = await own.request<{ message: string }>('/people', {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv' },
+        body: 'full_name\nAda\n',
+      });
+      expect(csvElsewhere.status).toBe(415);
     });
   });
 });

@@ -30,6 +30,7 @@ import { LocationsModule } from './locations/locations.module';
 import { CategoriesModule } from './categories/categories.module';
 import { AuditsModule } from './audits/audits.module';
 import { EventsModule } from './events/events.module';
+import { ImportsModule } from './imports/imports.module';
 import { CalendarFeedModule } from './calendar/calendar-feed.module';
 import { PingModule } from './ping/ping.module';
 
@@ -72,6 +73,7 @@ export class GatewayAppModule {
         RemindersModule,
         AuditsModule,
         EventsModule,
+        ImportsModule,
         MembersModule,
         InvitationsModule,
         CalendarFeedModule,

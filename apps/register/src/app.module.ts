@@ -16,6 +16,7 @@ import { AssetRequestsModule } from './asset-requests/asset-requests.module';
 import { AssetsModule } from './assets/assets.module';
 import { AuditsModule } from './audits/audits.module';
 import { ExportsModule } from './exports/exports.module';
+import { ImportsModule } from './imports/imports.module';
 import { CountersModule } from './counters/counters.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { PeopleModule } from './people/people.module';
@@ -106,6 +107,7 @@ export class RegisterAppModule {
         CategoriesModule,
         AuditsModule,
         ExportsModule,
+        ImportsModule,
         CalendarModule,
         CustomFieldsModule,
         MembersModule,

@@ -7,6 +7,7 @@ export * from './activity/activity.constants';
 export * from './assets/asset.constants';
 export * from './bookings/booking.constants';
 export * from './csv/csv.constants';
+export * from './imports/import.constants';
 export * from './calendar/calendar.constants';
 export * from './custom-fields/custom-field.constants';
 export * from './deliveries/delivery.constants';

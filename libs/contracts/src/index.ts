@@ -20,6 +20,7 @@ export * from './categories';
 export * from './notices';
 export * from './calendar';
 export * from './csv';
+export * from './imports';
 export * from './rpc';
 export * from './session';
 export * from './shared';

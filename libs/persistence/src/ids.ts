@@ -21,7 +21,8 @@ export type IdPrefix =
   | 'req'
   | 'mnt'
   | 'rem'
-  | 'aud';
+  | 'aud'
+  | 'imp';
 
 const nextUlid = monotonicFactory();
 

@@ -4,6 +4,9 @@ import { parse as parseJson } from 'secure-json-parse';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** The routes whose body is a CSV file: POST /api/v1/imports and the console's. */
+const CSV_ROUTES = /^\/(api\/v1|console\/api)\/imports\/?$/;
+
 /**
  * The gateway's only body parser: JSON, at most 1 MiB, with `__proto__` and `constructor`
  * keys refused. Errors name what is wrong instead of Fastify's generic text, and any other
@@ -14,6 +17,20 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   for (const type of ['application/json', /^application\/[\w.-]+\+json$/i]) {
     fastify.addContentTypeParser(type, { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, parse);
   }
+  // A CSV import's file: passed on as the request's stream (csv-upload.ts reads it, bounded
+  // by IMPORT_MAX_BYTES), and only to the routes that take one.
+  fastify.addContentTypeParser(
+    'text/csv',
+    (
+      request: { url: string; method: string },
+      payload: unknown,
+      done: (error: Error | null, value?: unknown) => void,
+    ) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (request.method === 'POST' && CSV_ROUTES.test(path)) done(null, payload);
+      else done(new DomainError('unsupported_media_type', 'Content-Type must be application/json'));
+    },
+  );
   // An HTML form with no fields (the invitation page's Accept button) posts an empty
   // form-encoded body: accepted as no body; anything in it is still a 415.
   fastify.addContentTypeParser(

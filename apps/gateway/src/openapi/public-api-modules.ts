@@ -4,6 +4,7 @@ import { AuditsModule } from '../audits/audits.module';
 import { BookingsModule } from '../bookings/bookings.module';
 import { CategoriesModule } from '../categories/categories.module';
 import { EventsModule } from '../events/events.module';
+import { ImportsModule } from '../imports/imports.module';
 import { LocationsModule } from '../locations/locations.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { LicensesModule } from '../licenses/licenses.module';
@@ -29,6 +30,7 @@ export const PUBLIC_API_MODULES = [
   RemindersModule,
   AuditsModule,
   EventsModule,
+  ImportsModule,
   MembersModule,
   InvitationsModule,
 ];

@@ -92,13 +92,15 @@ export class AssetsService {
   }
 
   /**
-   * POST /assets inside a transaction someone else runs (an upsert by serial number or tag):
-   * the same row, counters, events and feed entry.
+   * POST /assets inside a transaction someone else runs (an upsert by serial number or tag, a
+   * CSV import's row): the same row, counters, events and feed entry. `origin`: the record
+   * whose work this is (an import), named as the feed entry's related record.
    */
   async createIn(
     tx: EntityManager,
     caller: CallerContext,
     input: CreateAssetInput,
+    origin?: { id: string; name: string },
   ): Promise<AssetDetail> {
     const customFields = applyCustomFields(
       await customFieldDefinitions(tx, caller.workspaceId),
@@ -161,8 +163,8 @@ export class AssetsService {
       recordId: asset.id,
       recordName: asset.name,
       action: 'created',
-      relatedId: holder?.id ?? null,
-      relatedName: holder?.name ?? null,
+      relatedId: holder?.id ?? origin?.id ?? null,
+      relatedName: holder?.name ?? origin?.name ?? null,
       changes: assetChanges(null, asset),
     });
     if (holder)

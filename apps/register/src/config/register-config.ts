@@ -124,6 +124,24 @@ export class RegisterConfig {
   @IsInt() @Min(50) @Max(3_600_000) DUE_DATES_SWEEP_MS: number = 5_000;
 
   /**
+   * Imports' background jobs (imports/import-jobs.ts): how often they look for an import to
+   * plan or apply that no kick reached (a crashed or restarted replica's), in ms.
+   */
+  @IsInt() @Min(50) @Max(600_000) IMPORT_JOBS_POLL_MS: number = 1_000;
+
+  /** Rows an import's dry run plans per step (a few statements for the whole batch). */
+  @IsInt() @Min(1) @Max(10_000) IMPORT_PLAN_BATCH_SIZE: number = 1_000;
+
+  /**
+   * Rows an import writes per step, one transaction: each holds the workspace's counters row
+   * (a create) until the step commits, so a step stays short.
+   */
+  @IsInt() @Min(1) @Max(5_000) IMPORT_WRITE_BATCH_SIZE: number = 200;
+
+  /** The most a statement of an import step may take (ms). */
+  @IsInt() @Min(1_000) @Max(3_600_000) IMPORT_JOB_STATEMENT_TIMEOUT_MS: number = 300_000;
+
+  /**
    * Audits' background jobs (audits/audit-jobs.ts): how often they look for an audit to start
    * or complete that no kick reached (a crashed or restarted replica's), in ms.
    */

@@ -44,6 +44,8 @@ import { MaintenanceReminder1764550000000 } from './migrations/1764550000000-Mai
 import { LocationTree1764560000000 } from './migrations/1764560000000-LocationTree';
 import { CreateAudits1764570000000 } from './migrations/1764570000000-CreateAudits';
 import { PeopleUpdatedIndex1764580000000 } from './migrations/1764580000000-PeopleUpdatedIndex';
+import { CreateImports1764590000000 } from './migrations/1764590000000-CreateImports';
+import { ImportEntity, ImportRowEntity } from '../imports/import.entity';
 import { AuditEntity, AuditItemEntity } from '../audits/audit.entity';
 import { LicenseSettingsEntity } from '../licenses/license-settings.entity';
 import { ReminderEntity } from '../reminders/reminder.entity';
@@ -111,6 +113,7 @@ export function registerDataSource(
       LocationTree1764560000000,
       CreateAudits1764570000000,
       PeopleUpdatedIndex1764580000000,
+      CreateImports1764590000000,
     ],
     entities: [
       CategoryEntity,
@@ -142,6 +145,8 @@ export function registerDataSource(
       ReminderEntity,
       LicenseSettingsEntity,
       AuditEntity,
+      ImportEntity,
+      ImportRowEntity,
       AuditItemEntity,
     ],
     applicationName: 'custodian-register',

@@ -10,6 +10,7 @@ import { MAINTENANCE_RPC } from '../maintenance/maintenance.messages';
 import { CALENDAR_FEED_ADMIN_RPC, CALENDAR_FEED_RPC } from '../calendar/calendar.messages';
 import { CUSTODY_ADMIN_RPC } from '../custody/custody.messages';
 import { CSV_EXPORT_RPC } from '../csv/csv.messages';
+import { IMPORT_RPC } from '../imports/import.messages';
 import { CUSTOM_FIELD_ADMIN_RPC } from '../custom-fields/custom-field.messages';
 import { DELIVERY_ADMIN_RPC, DELIVERY_CONSOLE_RPC } from '../deliveries/delivery.messages';
 import { EVENT_FEED_RPC } from '../events/event-feed';
@@ -70,6 +71,7 @@ export const RegisterRpc = {
   ...LOCATION_RPC,
   ...CATEGORY_RPC,
   ...CSV_EXPORT_RPC,
+  ...IMPORT_RPC,
 };
 
 /**
