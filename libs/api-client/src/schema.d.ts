@@ -1243,7 +1243,7 @@ export interface paths {
         head?: never;
         /**
          * Change a member's role
-         * @description Bounded by the role hierarchy: the key acts as an `admin`.
+         * @description Bounded by the role hierarchy: the key acts as an `admin`. A member has no single GET: the `ETag` for If-Match is the one its invitation or last change answered with.
          *
          *     Needs a `write` key.
          */
@@ -4874,7 +4874,10 @@ export interface operations {
     getLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The location's id */
                 id: string;
@@ -4898,6 +4901,19 @@ export interface operations {
                     "application/json": components["schemas"]["Location"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4910,6 +4926,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -4941,6 +4959,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4951,6 +4970,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -4986,6 +5007,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -5078,7 +5100,10 @@ export interface operations {
     getCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The category's id */
                 id: string;
@@ -5102,6 +5127,19 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5114,6 +5152,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -5145,6 +5185,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5155,6 +5196,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -5190,6 +5233,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -5289,7 +5333,10 @@ export interface operations {
     getBooking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The booking's id */
                 id: string;
@@ -5313,6 +5360,19 @@ export interface operations {
                     "application/json": components["schemas"]["Booking"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5325,6 +5385,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -5360,6 +5422,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -6004,7 +6067,10 @@ export interface operations {
     getLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The licence's id */
                 id: string;
@@ -6028,6 +6094,19 @@ export interface operations {
                     "application/json": components["schemas"]["License"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6040,6 +6119,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -6070,6 +6151,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6080,6 +6162,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -6115,6 +6199,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -6535,7 +6620,10 @@ export interface operations {
     getMaintenance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The maintenance record's id */
                 id: string;
@@ -6559,6 +6647,19 @@ export interface operations {
                     "application/json": components["schemas"]["Maintenance"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6571,6 +6672,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -6605,6 +6708,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -6820,7 +6924,10 @@ export interface operations {
     getReminder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The reminder's id */
                 id: string;
@@ -6844,6 +6951,19 @@ export interface operations {
                     "application/json": components["schemas"]["Reminder"];
                 };
             };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Used": components["headers"]["X-Quota-Used"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6856,6 +6976,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -6886,6 +7008,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6896,6 +7019,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -6931,6 +7056,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -7403,6 +7529,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the request safe to retry (beyond the spec; the Stripe convention). Send a unique value (a UUID) per new request, and the same value when retrying it after a network error, 503 or 504: within 24 hours, a request with a key this API key already used is not applied again, and the first answer is returned (a PATCH too: the same change twice fires no second event either way, but its answer is the first one). The same key with a different method, path or body is refused with 422. A request that was refused (4xx) was not applied: retrying it with its key evaluates it again. */
                 "Idempotency-Key"?: string;
             };
@@ -7437,6 +7565,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

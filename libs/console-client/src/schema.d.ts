@@ -9249,7 +9249,10 @@ export interface operations {
     getBooking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The booking's id */
                 id: string;
@@ -9266,6 +9269,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Booking"];
                 };
+            };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A parameter or body field failed validation; the message names it. */
             400: {
@@ -9327,6 +9337,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -9389,6 +9401,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10520,7 +10541,10 @@ export interface operations {
     getLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The licence's id */
                 id: string;
@@ -10537,6 +10561,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["License"];
                 };
+            };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A parameter or body field failed validation; the message names it. */
             400: {
@@ -10598,6 +10629,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -10647,6 +10680,15 @@ export interface operations {
             };
             /** @description No such record in the session's workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10714,6 +10756,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -10776,6 +10820,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11723,7 +11776,10 @@ export interface operations {
     getMaintenance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The maintenance record's id */
                 id: string;
@@ -11740,6 +11796,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Maintenance"];
                 };
+            };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A parameter or body field failed validation; the message names it. */
             400: {
@@ -11801,6 +11864,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -11854,6 +11919,15 @@ export interface operations {
             };
             /** @description No such record in the session's workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13058,7 +13132,10 @@ export interface operations {
     getReminder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The reminder's id */
                 id: string;
@@ -13075,6 +13152,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Reminder"];
                 };
+            };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A parameter or body field failed validation; the message names it. */
             400: {
@@ -13136,6 +13220,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -13185,6 +13271,15 @@ export interface operations {
             };
             /** @description No such record in the session's workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13252,6 +13347,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -13314,6 +13411,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13580,7 +13686,10 @@ export interface operations {
     getLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The location's id */
                 id: string;
@@ -13597,6 +13706,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Location"];
                 };
+            };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A parameter or body field failed validation; the message names it. */
             400: {
@@ -13658,6 +13774,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -13716,6 +13834,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13783,6 +13910,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -13845,6 +13974,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14109,7 +14247,10 @@ export interface operations {
     getCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body while the record is still that. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The category's id */
                 id: string;
@@ -14126,6 +14267,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Category"];
                 };
+            };
+            /** @description Not modified: your copy (its `ETag`) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A parameter or body field failed validation; the message names it. */
             400: {
@@ -14187,6 +14335,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -14245,6 +14395,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14312,6 +14471,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The `ETag` of the version you read (or `*`): the change is made only if the record is still that version, else 412 and nothing is written. Without it the change is made whatever came before. */
+                "If-Match"?: string;
                 /** @description Makes the write safe to retry: send a new UUID per change, and the same one when retrying it after a network error, 503 or 504. Within 24 hours a write with a key the signed-in member already used is not applied again, and the first answer is returned (an API key created before is named in a 409 instead: its key was in the first answer only). The same key with a different method, path or body is refused with 422. */
                 "Idempotency-Key"?: string;
             };
@@ -14374,6 +14535,15 @@ export interface operations {
             };
             /** @description The change conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`If-Match`): read it again. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
