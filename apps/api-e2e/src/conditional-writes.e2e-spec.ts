@@ -217,6 +217,26 @@ describe('conditional writes on every record (e2e)', () => {
     expectRefused(refused, `Member ${invited.body.id}`, second);
     const members = await tenant.get<MemberView[]>('/members');
     expect(members.body.find((member) => member.id === invited.body.id)?.role).toBe('manager');
+    // The console's role change takes the same tags.
+    const consolePath = `/console/api/members/${invited.body.id}`;
+    const staleInConsole = await owner.request(
+      'PATCH',
+      consolePath,
+      { role: 'admin' },
+      {
+        'if-match': first,
+      },
+    );
+    expectRefused(staleInConsole, `Member ${invited.body.id}`, second);
+    const inConsole = await owner.request<MemberView>(
+      'PATCH',
+      consolePath,
+      { role: 'admin' },
+      {
+        'if-match': second,
+      },
+    );
+    expect([inConsole.status, inConsole.body.role]).toEqual([200, 'admin']);
   });
 
   it('lets exactly one of two writers holding the same version through', async () => {

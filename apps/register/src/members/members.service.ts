@@ -253,6 +253,7 @@ export class MembersService {
     return this.writes.run(input.workspace, async (tx) => {
       const actor = await this.activeActor(tx, input.workspace, input.actor);
       const target = await findMemberRow(tx, input.workspace, input.id, true);
+      assertIfMatch(input.if_match, toMemberView(target), `Member ${input.id}`);
       if (target.id === actor.id) {
         throw new DomainError(
           'conflict',
