@@ -16,6 +16,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { RegisterClient } from '../register-client/register-client';
 
@@ -72,6 +73,7 @@ export class BookingsController {
   @ApiIdParam('id', 'booking')
   @ApiOperation({ operationId: 'getBooking', summary: 'Fetch one booking' })
   @ApiOkResponse({ type: Booking, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<Booking> {
     return this.register.call(RegisterRpc.bookingsGet, access, { id });
@@ -93,14 +95,21 @@ export class BookingsController {
       '`booking.updated` event: the change is in the activity feed.',
   })
   @ApiOkResponse({ type: Booking, description: 'OK.' })
-  @ApiErrors(400, 404, 409, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateBookingInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Booking> {
-    return this.register.call(RegisterRpc.bookingsUpdate, access, { id, body }, identity);
+    return this.register.call(
+      RegisterRpc.bookingsUpdate,
+      access,
+      { id, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 
   @Post(':id/confirm')

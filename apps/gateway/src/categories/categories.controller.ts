@@ -13,6 +13,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { RegisterClient } from '../register-client/register-client';
 
@@ -61,6 +62,7 @@ export class CategoriesController {
   @ApiIdParam('id', 'category')
   @ApiOperation({ operationId: 'getCategory', summary: 'Fetch one category' })
   @ApiOkResponse({ type: Category, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<Category> {
     return this.register.call(RegisterRpc.categoriesGet, access, { id });
@@ -78,14 +80,21 @@ export class CategoriesController {
       'asset did not change, the name it refers to did.',
   })
   @ApiOkResponse({ type: Category, description: 'OK.' })
-  @ApiErrors(400, 404, 409, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateCategoryInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Category> {
-    return this.register.call(RegisterRpc.categoriesUpdate, access, { id, body }, identity);
+    return this.register.call(
+      RegisterRpc.categoriesUpdate,
+      access,
+      { id, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 
   @Delete(':id')
@@ -98,12 +107,19 @@ export class CategoriesController {
     description: 'Only one no asset has: otherwise a 409 saying how many do. Answers it as it was.',
   })
   @ApiOkResponse({ type: Category, description: 'Deleted.' })
-  @ApiErrors(404, 409, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 409, 412, 422)
   delete(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Category> {
-    return this.register.call(RegisterRpc.categoriesDelete, access, { id }, identity);
+    return this.register.call(
+      RegisterRpc.categoriesDelete,
+      access,
+      { id, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 }

@@ -16,6 +16,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { RegisterClient } from '../register-client/register-client';
 
@@ -67,6 +68,7 @@ export class LicensesController {
   @ApiIdParam('id', 'licence')
   @ApiOperation({ operationId: 'getLicense', summary: 'Fetch one licence' })
   @ApiOkResponse({ type: License, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<License> {
     return this.register.call(RegisterRpc.licensesGet, access, { id });
@@ -84,14 +86,21 @@ export class LicensesController {
       'saying how many to release. Fires `license.updated` when something changed.',
   })
   @ApiOkResponse({ type: License, description: 'OK.' })
-  @ApiErrors(400, 404, 409, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateLicenseInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<License> {
-    return this.register.call(RegisterRpc.licensesUpdate, access, { id, body }, identity);
+    return this.register.call(
+      RegisterRpc.licensesUpdate,
+      access,
+      { id, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 
   @Delete(':id')
@@ -106,13 +115,20 @@ export class LicensesController {
       '(POST /licenses/{id}/restore). Fires `license.deleted` with the licence as it was.',
   })
   @ApiOkResponse({ type: License, description: 'Deleted: the licence as it was.' })
-  @ApiErrors(404, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 412, 422)
   delete(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<License> {
-    return this.register.call(RegisterRpc.licensesDelete, access, { id }, identity);
+    return this.register.call(
+      RegisterRpc.licensesDelete,
+      access,
+      { id, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 
   @Post(':id/restore')

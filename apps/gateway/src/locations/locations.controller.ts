@@ -13,6 +13,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { RegisterClient } from '../register-client/register-client';
 
@@ -64,6 +65,7 @@ export class LocationsController {
   @ApiIdParam('id', 'location')
   @ApiOperation({ operationId: 'getLocation', summary: 'Fetch one location' })
   @ApiOkResponse({ type: Location, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<Location> {
     return this.register.call(RegisterRpc.locationsGet, access, { id });
@@ -82,14 +84,21 @@ export class LocationsController {
       'levels. A name already used among its new siblings is a 409.',
   })
   @ApiOkResponse({ type: Location, description: 'OK.' })
-  @ApiErrors(400, 404, 409, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateLocationInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Location> {
-    return this.register.call(RegisterRpc.locationsUpdate, access, { id, body }, identity);
+    return this.register.call(
+      RegisterRpc.locationsUpdate,
+      access,
+      { id, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 
   @Delete(':id')
@@ -104,12 +113,19 @@ export class LocationsController {
       'holds. Answers the place as it was.',
   })
   @ApiOkResponse({ type: Location, description: 'Deleted.' })
-  @ApiErrors(404, 409, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 409, 412, 422)
   delete(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Location> {
-    return this.register.call(RegisterRpc.locationsDelete, access, { id }, identity);
+    return this.register.call(
+      RegisterRpc.locationsDelete,
+      access,
+      { id, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 }

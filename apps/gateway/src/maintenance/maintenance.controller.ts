@@ -14,6 +14,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { RegisterClient } from '../register-client/register-client';
 
@@ -91,6 +92,7 @@ export class MaintenanceController {
   @ApiIdParam('id', 'maintenance record')
   @ApiOperation({ operationId: 'getMaintenance', summary: 'Fetch one maintenance record' })
   @ApiOkResponse({ type: Maintenance, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<Maintenance> {
     return this.register.call(RegisterRpc.maintenanceGet, access, { id });
@@ -108,14 +110,21 @@ export class MaintenanceController {
       'status changes only by POST /maintenance/{id}/resolve. No event (the feed records it).',
   })
   @ApiOkResponse({ type: Maintenance, description: 'OK.' })
-  @ApiErrors(400, 404, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateMaintenanceInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Maintenance> {
-    return this.register.call(RegisterRpc.maintenanceUpdate, access, { id, body }, identity);
+    return this.register.call(
+      RegisterRpc.maintenanceUpdate,
+      access,
+      { id, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 
   @Post('maintenance/:id/resolve')

@@ -13,6 +13,7 @@ import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-ke
 import type { RequestIdentity } from '@custodian/messaging';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
+import { ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 
 /** HTTP face of the register's members; validation and the role rules live in the register. */
 @ApiTags('Members')
@@ -61,16 +62,25 @@ export class MembersController {
   @ApiOperation({
     operationId: 'updateMember',
     summary: "Change a member's role",
-    description: 'Bounded by the role hierarchy: the key acts as an `admin`.',
+    description:
+      'Bounded by the role hierarchy: the key acts as an `admin`. A member has no single GET: ' +
+      'the `ETag` for If-Match is the one its invitation or last change answered with.',
   })
   @ApiOkResponse({ type: Member, description: 'OK.' })
-  @ApiErrors(404, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('userId') userId: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateMemberInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<MemberView> {
-    return this.register.call(RegisterRpc.membersUpdate, access, { id: userId, body }, identity);
+    return this.register.call(
+      RegisterRpc.membersUpdate,
+      access,
+      { id: userId, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 }

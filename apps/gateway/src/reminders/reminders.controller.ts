@@ -13,6 +13,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../http/entity-tags';
 import { AcceptsIdempotencyKey, IdempotentRequest } from '../http/idempotency-key';
 import { RegisterClient } from '../register-client/register-client';
 
@@ -65,6 +66,7 @@ export class RemindersController {
   @ApiIdParam('id', 'reminder')
   @ApiOperation({ operationId: 'getReminder', summary: 'Fetch one reminder' })
   @ApiOkResponse({ type: Reminder, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Access() access: AccessRecord, @Param('id') id: string): Promise<Reminder> {
     return this.register.call(RegisterRpc.remindersGet, access, { id });
@@ -82,14 +84,21 @@ export class RemindersController {
       'current) `due_at`. A done or cancelled reminder is a 409.',
   })
   @ApiOkResponse({ type: Reminder, description: 'OK.' })
-  @ApiErrors(400, 404, 409, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412, 422)
   update(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
     @Body() body: UpdateReminderInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Reminder> {
-    return this.register.call(RegisterRpc.remindersUpdate, access, { id, body }, identity);
+    return this.register.call(
+      RegisterRpc.remindersUpdate,
+      access,
+      { id, body, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 
   @Delete(':id')
@@ -104,12 +113,19 @@ export class RemindersController {
       '(`GET /reminders?status=cancelled`); cancelling it again answers the same.',
   })
   @ApiOkResponse({ type: Reminder, description: 'Cancelled.' })
-  @ApiErrors(404, 422)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 412, 422)
   cancel(
     @Access() access: AccessRecord,
     @Param('id') id: string,
     @IdempotentRequest() identity: RequestIdentity | undefined,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Reminder> {
-    return this.register.call(RegisterRpc.remindersCancel, access, { id }, identity);
+    return this.register.call(
+      RegisterRpc.remindersCancel,
+      access,
+      { id, ...(ifMatch ? { if_match: ifMatch } : {}) },
+      identity,
+    );
   }
 }

@@ -58,7 +58,7 @@ export class BookingsRpcController {
 
   @Handles(RegisterRpc.bookingsUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateBookingMessage) {
-    return this.bookings.update(message.caller, message.id, message.body);
+    return this.bookings.update(message.caller, message.id, message.body, message.if_match);
   }
 
   @Handles(RegisterRpc.bookingsConfirm, REGISTER_RPC_TRANSPORT)

@@ -21,7 +21,7 @@ import {
   type UpdateBookingInput,
   type UpdateBookingSettingsInput,
 } from '@custodian/contracts';
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, assertIfMatch } from '@custodian/messaging';
 import { ActivityLog, changedFields, newId, queryRows } from '@custodian/persistence';
 import { AVAILABILITY_ASSET } from '@custodian/register-sql';
 import { Injectable } from '@nestjs/common';
@@ -336,13 +336,20 @@ export class BookingsService {
    * `asset.updated` each) and its notes. The spec has no `booking.updated`: the change is in
    * the feed and in the next event of the booking.
    */
-  async update(caller: CallerContext, id: string, input: UpdateBookingInput): Promise<Booking> {
+  /** `ifMatch`: the client's If-Match, checked against the booking under its row lock. */
+  async update(
+    caller: CallerContext,
+    id: string,
+    input: UpdateBookingInput,
+    ifMatch?: readonly string[],
+  ): Promise<Booking> {
     const workspaceId = caller.workspaceId;
     let assetIds: string[] = [];
     let range: [Date, Date] | undefined;
     try {
       return await this.writes.run(workspaceId, async (tx) => {
         const row = await findBookingRow(tx, workspaceId, id, true);
+        assertIfMatch(ifMatch, toBooking(row), `Booking ${id}`);
         const approver = await mayApprove(tx, caller);
         if (!approver && row.created_by !== caller.keyId) {
           throw notAllowed('change a booking someone else made');

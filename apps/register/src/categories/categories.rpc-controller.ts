@@ -1,4 +1,5 @@
 import {
+  ConditionalRecordMessage,
   CreateCategoryMessage,
   CategoryListMessage,
   RecordMessage,
@@ -32,11 +33,11 @@ export class CategoriesRpcController {
 
   @Handles(RegisterRpc.categoriesUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateCategoryMessage) {
-    return this.categories.update(message.caller, message.id, message.body);
+    return this.categories.update(message.caller, message.id, message.body, message.if_match);
   }
 
   @Handles(RegisterRpc.categoriesDelete, REGISTER_RPC_TRANSPORT)
-  delete(@Payload() message: RecordMessage) {
-    return this.categories.delete(message.caller, message.id);
+  delete(@Payload() message: ConditionalRecordMessage) {
+    return this.categories.delete(message.caller, message.id, message.if_match);
   }
 }

@@ -1,3 +1,4 @@
+import { assertIfMatch } from '@custodian/messaging';
 import {
   CATEGORY_PAGE_SIZE_DEFAULT,
   CATEGORY_PAGE_SIZE_MAX,
@@ -73,12 +74,19 @@ export class CategoriesService {
     );
   }
 
-  update(caller: CallerContext, id: string, input: UpdateCategoryInput): Promise<Category> {
+  /** `ifMatch`: the client's If-Match, checked against the category under its row lock. */
+  update(
+    caller: CallerContext,
+    id: string,
+    input: UpdateCategoryInput,
+    ifMatch?: readonly string[],
+  ): Promise<Category> {
     const workspaceId = caller.workspaceId;
     const name = input.name?.trim();
     return this.named(name ?? '', () =>
       this.writes.run(workspaceId, async (tx) => {
         const current = await findCategoryRow(tx, workspaceId, id, true);
+        assertIfMatch(ifMatch, toCategory(current), `Category ${id}`);
         if (name === undefined || name === current.name) return toCategory(current);
         await assertNameFree(tx, workspaceId, name, id);
         await tx.query(
@@ -99,13 +107,14 @@ export class CategoriesService {
    * DELETE /categories/{id}: only an unused one goes; the answer says how many assets use it.
    * Assets in the bin keep the id in their stored row and come back without it (asset-bin.ts).
    */
-  delete(caller: CallerContext, id: string): Promise<Category> {
+  delete(caller: CallerContext, id: string, ifMatch?: readonly string[]): Promise<Category> {
     const workspaceId = caller.workspaceId;
     // An asset given the category between the count and the delete: still used, so it stays.
     return conflictsOf(
       () =>
         this.writes.run(workspaceId, async (tx) => {
           const row = await findCategoryRow(tx, workspaceId, id, true);
+          assertIfMatch(ifMatch, toCategory(row), `Category ${id}`);
           if (row.asset_count > 0) {
             throw new DomainError(
               'conflict',

@@ -1,4 +1,5 @@
 import {
+  ConditionalRecordMessage,
   AssignSeatMessage,
   CreateLicenseMessage,
   LicenseListMessage,
@@ -50,12 +51,12 @@ export class LicensesRpcController {
 
   @Handles(RegisterRpc.licensesUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateLicenseMessage) {
-    return this.licenses.update(message.caller, message.id, message.body);
+    return this.licenses.update(message.caller, message.id, message.body, message.if_match);
   }
 
   @Handles(RegisterRpc.licensesDelete, REGISTER_RPC_TRANSPORT)
-  delete(@Payload() message: RecordMessage) {
-    return this.licenses.delete(message.caller, message.id);
+  delete(@Payload() message: ConditionalRecordMessage) {
+    return this.licenses.delete(message.caller, message.id, message.if_match);
   }
 
   @Handles(RegisterRpc.licensesRestore, REGISTER_RPC_TRANSPORT)

@@ -15,7 +15,7 @@ import {
   type Page,
   type UpdateLicenseInput,
 } from '@custodian/contracts';
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, assertIfMatch } from '@custodian/messaging';
 import { ActivityLog, changedFields, newId, queryRows } from '@custodian/persistence';
 import { SecretCipherError } from '@custodian/secret-cipher';
 import { Injectable } from '@nestjs/common';
@@ -104,10 +104,17 @@ export class LicensesService {
     });
   }
 
-  update(caller: CallerContext, id: string, input: UpdateLicenseInput): Promise<License> {
+  /** `ifMatch`: the client's If-Match, checked against the licence under its row lock. */
+  update(
+    caller: CallerContext,
+    id: string,
+    input: UpdateLicenseInput,
+    ifMatch?: readonly string[],
+  ): Promise<License> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const current = await findLicenseRow(tx, workspaceId, id, { forUpdate: true });
+      assertIfMatch(ifMatch, toLicense(current), `License ${id}`);
       if (input.seats !== undefined && input.seats !== null && input.seats < current.seats_used) {
         throw new DomainError(
           'conflict',
@@ -137,10 +144,11 @@ export class LicensesService {
   }
 
   /** To the bin: out of lists and fetches, its seats kept for a restore. */
-  delete(caller: CallerContext, id: string): Promise<License> {
+  delete(caller: CallerContext, id: string, ifMatch?: readonly string[]): Promise<License> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const license = toLicense(await findLicenseRow(tx, workspaceId, id, { forUpdate: true }));
+      assertIfMatch(ifMatch, license, `License ${id}`);
       // In the bin, it expires for nobody; a restore arms what is still ahead.
       await armLicenseExpiry(tx, workspaceId, id, null);
       await setLicenseBinned(tx, id, true);

@@ -1,4 +1,5 @@
 import {
+  ConditionalRecordMessage,
   CreateLocationMessage,
   LocationListMessage,
   RecordMessage,
@@ -32,11 +33,11 @@ export class LocationsRpcController {
 
   @Handles(RegisterRpc.locationsUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateLocationMessage) {
-    return this.locations.update(message.caller, message.id, message.body);
+    return this.locations.update(message.caller, message.id, message.body, message.if_match);
   }
 
   @Handles(RegisterRpc.locationsDelete, REGISTER_RPC_TRANSPORT)
-  delete(@Payload() message: RecordMessage) {
-    return this.locations.delete(message.caller, message.id);
+  delete(@Payload() message: ConditionalRecordMessage) {
+    return this.locations.delete(message.caller, message.id, message.if_match);
   }
 }

@@ -1,3 +1,4 @@
+import { assertIfMatch } from '@custodian/messaging';
 import {
   DomainError,
   LOCATION_DEPTH_MAX,
@@ -100,7 +101,13 @@ export class LocationsService {
     );
   }
 
-  update(caller: CallerContext, id: string, input: UpdateLocationInput): Promise<Location> {
+  /** `ifMatch`: the client's If-Match, checked against the place under its row lock. */
+  update(
+    caller: CallerContext,
+    id: string,
+    input: UpdateLocationInput,
+    ifMatch?: readonly string[],
+  ): Promise<Location> {
     const workspaceId = caller.workspaceId;
     const name = input.name?.trim();
     return this.named(name ?? '', () =>
@@ -108,6 +115,8 @@ export class LocationsService {
         const moving = input.parent_id !== undefined;
         if (moving) await lockTree(tx, workspaceId);
         const current = await findLocationRow(tx, workspaceId, id, { forUpdate: true });
+        // Before any rule: a change meant for another version of the place is not looked at.
+        assertIfMatch(ifMatch, toLocation(current), `Location ${id}`);
         let parent: LocationRow | null =
           current.parent_id === null
             ? null
@@ -150,7 +159,7 @@ export class LocationsService {
    * answer says how many are, so the caller knows what to move first. Assets in the bin keep
    * the id in their stored row and come back without a location (asset-bin.ts).
    */
-  delete(caller: CallerContext, id: string): Promise<Location> {
+  delete(caller: CallerContext, id: string, ifMatch?: readonly string[]): Promise<Location> {
     const workspaceId = caller.workspaceId;
     // An asset or person written between the count and the delete, by a write that does not
     // take the tree's lock: still referenced, so it stays.
@@ -159,6 +168,7 @@ export class LocationsService {
         this.writes.run(workspaceId, async (tx) => {
           await lockTree(tx, workspaceId);
           const row = await findLocationRow(tx, workspaceId, id, { forUpdate: true });
+          assertIfMatch(ifMatch, toLocation(row), `Location ${id}`);
           const held = [
             counted(row.asset_count, 'asset'),
             counted(row.people_count, 'person', 'people'),

@@ -39,7 +39,7 @@ export class MaintenanceRpcController {
 
   @Handles(RegisterRpc.maintenanceUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateMaintenanceMessage) {
-    return this.maintenance.update(message.caller, message.id, message.body);
+    return this.maintenance.update(message.caller, message.id, message.body, message.if_match);
   }
 
   @Handles(RegisterRpc.maintenanceResolve, REGISTER_RPC_TRANSPORT)

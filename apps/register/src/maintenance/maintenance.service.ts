@@ -14,7 +14,7 @@ import {
   type UpdateMaintenanceInput,
   type ReminderRepeat,
 } from '@custodian/contracts';
-import { OutboxWriter } from '@custodian/messaging';
+import { OutboxWriter, assertIfMatch } from '@custodian/messaging';
 import {
   ActivityLog,
   changedFields,
@@ -155,12 +155,19 @@ export class MaintenanceService {
     });
   }
 
-  update(caller: CallerContext, id: string, input: UpdateMaintenanceInput): Promise<Maintenance> {
+  /** `ifMatch`: the client's If-Match, checked against the record under its row lock. */
+  update(
+    caller: CallerContext,
+    id: string,
+    input: UpdateMaintenanceInput,
+    ifMatch?: readonly string[],
+  ): Promise<Maintenance> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const before = toMaintenance(
         await findMaintenanceRow(tx, workspaceId, id, { forUpdate: true }),
       );
+      assertIfMatch(ifMatch, before, `Maintenance ${id}`);
       const columns: MaintenanceWrite = {};
       if (input.title !== undefined) columns.title = input.title.trim();
       if (input.type !== undefined) columns.type = input.type;

@@ -35,7 +35,7 @@ export class MembersRpcController {
 
   @Handles(RegisterRpc.membersUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateMemberMessage) {
-    return this.members.update(message.caller, message.id, message.body);
+    return this.members.update(message.caller, message.id, message.body, message.if_match);
   }
 }
 

@@ -1,4 +1,4 @@
-import { OutboxWriter, WorkspacePlans } from '@custodian/messaging';
+import { OutboxWriter, WorkspacePlans, assertIfMatch } from '@custodian/messaging';
 import {
   DomainError,
   INVITATION_TTL_DAYS,
@@ -226,14 +226,19 @@ export class MembersService {
     return id;
   }
 
-  /** PATCH /members/{userId}: the key acts as admin, bounded by the role hierarchy. */
+  /**
+   * PATCH /members/{userId}: the key acts as admin, bounded by the role hierarchy. `ifMatch`:
+   * the client's If-Match, checked against the member under its row lock.
+   */
   async update(
     caller: CallerContext,
     userId: string,
     input: UpdateMemberInput,
+    ifMatch?: readonly string[],
   ): Promise<MemberView> {
     return this.writes.run(caller.workspaceId, async (tx) => {
       const current = await findMemberRow(tx, caller.workspaceId, userId, true);
+      assertIfMatch(ifMatch, toMemberView(current), `Member ${userId}`);
       const refusal = roleChangeRefusal(API_KEY_ROLE, current.role, input.role);
       if (refusal) throw new DomainError('forbidden', refusal);
       return this.changeRole(tx, caller.workspaceId, current, input.role, callerActivity(caller));
@@ -248,6 +253,7 @@ export class MembersService {
     return this.writes.run(input.workspace, async (tx) => {
       const actor = await this.activeActor(tx, input.workspace, input.actor);
       const target = await findMemberRow(tx, input.workspace, input.id, true);
+      assertIfMatch(input.if_match, toMemberView(target), `Member ${input.id}`);
       if (target.id === actor.id) {
         throw new DomainError(
           'conflict',

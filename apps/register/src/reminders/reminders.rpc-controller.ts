@@ -1,4 +1,5 @@
 import {
+  ConditionalRecordMessage,
   CreateReminderMessage,
   RecordMessage,
   RegisterRpc,
@@ -32,11 +33,11 @@ export class RemindersRpcController {
 
   @Handles(RegisterRpc.remindersUpdate, REGISTER_RPC_TRANSPORT)
   update(@Payload() message: UpdateReminderMessage) {
-    return this.reminders.update(message.caller, message.id, message.body);
+    return this.reminders.update(message.caller, message.id, message.body, message.if_match);
   }
 
   @Handles(RegisterRpc.remindersCancel, REGISTER_RPC_TRANSPORT)
-  cancel(@Payload() message: RecordMessage) {
-    return this.reminders.cancel(message.caller, message.id);
+  cancel(@Payload() message: ConditionalRecordMessage) {
+    return this.reminders.cancel(message.caller, message.id, message.if_match);
   }
 }

@@ -75,7 +75,7 @@ function workspace() {
     create: async (body: ClientBody<CreateReminderInput>, now?: Date) =>
       reminders.create(caller, await received(CreateReminderInput, body), now),
     update: async (id: string, body: ClientBody<UpdateReminderInput>, now?: Date) =>
-      reminders.update(caller, id, await received(UpdateReminderInput, body), now),
+      reminders.update(caller, id, await received(UpdateReminderInput, body), undefined, now),
   };
 }
 

@@ -1,3 +1,4 @@
+import { assertIfMatch } from '@custodian/messaging';
 import {
   DomainError,
   REMINDER_PAGE_SIZE_DEFAULT,
@@ -115,15 +116,18 @@ export class RemindersService {
     return reminder;
   }
 
+  /** `ifMatch`: the client's If-Match, checked against the reminder under its row lock. */
   update(
     caller: CallerContext,
     id: string,
     input: UpdateReminderInput,
+    ifMatch?: readonly string[],
     now: Date = new Date(),
   ): Promise<Reminder> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const current = await findReminderRow(tx, workspaceId, id, true);
+      assertIfMatch(ifMatch, toReminder(current), `Reminder ${id}`);
       if (current.status !== 'scheduled') {
         throw new DomainError(
           'conflict',
@@ -166,10 +170,11 @@ export class RemindersService {
   }
 
   /** DELETE /reminders/{id}: cancelled, nothing more fires; kept for the record. */
-  cancel(caller: CallerContext, id: string): Promise<Reminder> {
+  cancel(caller: CallerContext, id: string, ifMatch?: readonly string[]): Promise<Reminder> {
     const workspaceId = caller.workspaceId;
     return this.writes.run(workspaceId, async (tx) => {
       const current = await findReminderRow(tx, workspaceId, id, true);
+      assertIfMatch(ifMatch, toReminder(current), `Reminder ${id}`);
       if (current.status === 'cancelled') return toReminder(current);
       await cancelReminder(tx, workspaceId, id);
       await tx.query(

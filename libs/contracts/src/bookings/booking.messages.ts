@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
-import { CallerMessage, RecordMessage } from '../rpc/messages';
+import { CallerMessage, ConditionalRecordMessage, RecordMessage } from '../rpc/messages';
 import type { Page } from '../shared/paging';
 import {
   AvailabilityQuery,
@@ -20,7 +20,7 @@ export class CreateBookingMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateBookingInput) body!: CreateBookingInput;
 }
 
-export class UpdateBookingMessage extends RecordMessage {
+export class UpdateBookingMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdateBookingInput) body!: UpdateBookingInput;
 }
 

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
-import { CallerMessage, RecordMessage } from '../rpc/messages';
+import { CallerMessage, ConditionalRecordMessage, RecordMessage } from '../rpc/messages';
 import type { Page } from '../shared/paging';
 import { CategoryListQuery, CreateCategoryInput, UpdateCategoryInput } from './category.inputs';
 import type { Category } from './category.views';
@@ -11,7 +11,7 @@ export class CreateCategoryMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateCategoryInput) body!: CreateCategoryInput;
 }
 
-export class UpdateCategoryMessage extends RecordMessage {
+export class UpdateCategoryMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdateCategoryInput) body!: UpdateCategoryInput;
 }
 
@@ -25,5 +25,5 @@ export const CATEGORY_RPC = {
   categoriesGet: rpc('categories.get', RecordMessage, reply<Category>(), READ),
   categoriesCreate: rpc('categories.create', CreateCategoryMessage, reply<Category>()),
   categoriesUpdate: rpc('categories.update', UpdateCategoryMessage, reply<Category>()),
-  categoriesDelete: rpc('categories.delete', RecordMessage, reply<Category>()),
+  categoriesDelete: rpc('categories.delete', ConditionalRecordMessage, reply<Category>()),
 };

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsString, ValidateNested } from 'class-validator';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
-import { CallerMessage, RecordMessage } from '../rpc/messages';
+import { CallerMessage, ConditionalRecordMessage, RecordMessage } from '../rpc/messages';
 import type { Page } from '../shared/paging';
 import {
   AssignSeatInput,
@@ -17,7 +17,7 @@ export class CreateLicenseMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateLicenseInput) body!: CreateLicenseInput;
 }
 
-export class UpdateLicenseMessage extends RecordMessage {
+export class UpdateLicenseMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdateLicenseInput) body!: UpdateLicenseInput;
 }
 
@@ -43,7 +43,7 @@ export const LICENSE_RPC = {
   licensesGet: rpc('licenses.get', RecordMessage, reply<License>(), READ),
   licensesCreate: rpc('licenses.create', CreateLicenseMessage, reply<License>()),
   licensesUpdate: rpc('licenses.update', UpdateLicenseMessage, reply<License>()),
-  licensesDelete: rpc('licenses.delete', RecordMessage, reply<License>()),
+  licensesDelete: rpc('licenses.delete', ConditionalRecordMessage, reply<License>()),
   licensesRestore: rpc('licenses.restore', RecordMessage, reply<License>()),
   licensesRevealKey: rpc('licenses.reveal-key', RecordMessage, reply<LicenseKey>()),
   licenseSeatsList: rpc('licenses.seats.list', RecordMessage, reply<LicenseSeat[]>(), READ),

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
-import { CallerMessage, RecordMessage } from '../rpc/messages';
+import { CallerMessage, ConditionalRecordMessage, RecordMessage } from '../rpc/messages';
 import type { Page } from '../shared/paging';
 import { CreateLocationInput, LocationListQuery, UpdateLocationInput } from './location.inputs';
 import type { Location } from './location.views';
@@ -11,7 +11,7 @@ export class CreateLocationMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateLocationInput) body!: CreateLocationInput;
 }
 
-export class UpdateLocationMessage extends RecordMessage {
+export class UpdateLocationMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdateLocationInput) body!: UpdateLocationInput;
 }
 
@@ -25,5 +25,5 @@ export const LOCATION_RPC = {
   locationsGet: rpc('locations.get', RecordMessage, reply<Location>(), READ),
   locationsCreate: rpc('locations.create', CreateLocationMessage, reply<Location>()),
   locationsUpdate: rpc('locations.update', UpdateLocationMessage, reply<Location>()),
-  locationsDelete: rpc('locations.delete', RecordMessage, reply<Location>()),
+  locationsDelete: rpc('locations.delete', ConditionalRecordMessage, reply<Location>()),
 };

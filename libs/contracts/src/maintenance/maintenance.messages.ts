@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
-import { CallerMessage, RecordMessage } from '../rpc/messages';
+import { CallerMessage, ConditionalRecordMessage, RecordMessage } from '../rpc/messages';
 import type { Page } from '../shared/paging';
 import {
   CreateMaintenanceInput,
@@ -17,7 +17,7 @@ export class CreateMaintenanceMessage extends RecordMessage {
   @ValidateNested() @Type(() => CreateMaintenanceInput) body!: CreateMaintenanceInput;
 }
 
-export class UpdateMaintenanceMessage extends RecordMessage {
+export class UpdateMaintenanceMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdateMaintenanceInput) body!: UpdateMaintenanceInput;
 }
 

@@ -1,4 +1,4 @@
-import { IsEmail, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString } from 'class-validator';
 import { TextLength } from '../fields/text-length';
 import { EmailField, EnumField, TextField } from '../fields/field.decorators';
 import { MEMBER_ROLES, type MemberRole } from './member.constants';
@@ -30,6 +30,14 @@ export class MemberRemoveInput {
 /** Admin queue (the console): give member `id` the role `role`, as the member `actor`. */
 export class MemberRoleInput extends MemberRemoveInput {
   @EnumField(MEMBER_ROLES) role!: MemberRole;
+
+  /** The console's If-Match, as ConditionalRecordMessage carries it for the API's PATCH. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @TextLength(1, 110, { each: true })
+  if_match?: string[];
 }
 
 /** Admin queue: `invitation list --workspace W`. */

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { reply, rpc } from '../rpc/contract';
 import { READ } from '../rpc/message-options';
-import { CallerMessage, RecordMessage } from '../rpc/messages';
+import { CallerMessage, ConditionalRecordMessage } from '../rpc/messages';
 import {
   InvitationAcceptInput,
   InvitationListInput,
@@ -19,7 +19,7 @@ export class InviteMemberMessage extends CallerMessage {
   @ValidateNested() @Type(() => InviteMemberInput) body!: InviteMemberInput;
 }
 
-export class UpdateMemberMessage extends RecordMessage {
+export class UpdateMemberMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdateMemberInput) body!: UpdateMemberInput;
 }
 

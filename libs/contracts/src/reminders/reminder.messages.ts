@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { reply, rpc } from '../rpc/contract';
 import { LIST, READ } from '../rpc/message-options';
-import { CallerMessage, RecordMessage } from '../rpc/messages';
+import { CallerMessage, ConditionalRecordMessage, RecordMessage } from '../rpc/messages';
 import type { Page } from '../shared/paging';
 import { CreateReminderInput, ReminderListQuery, UpdateReminderInput } from './reminder.inputs';
 import type { Reminder } from './reminder.views';
@@ -11,7 +11,7 @@ export class CreateReminderMessage extends CallerMessage {
   @ValidateNested() @Type(() => CreateReminderInput) body!: CreateReminderInput;
 }
 
-export class UpdateReminderMessage extends RecordMessage {
+export class UpdateReminderMessage extends ConditionalRecordMessage {
   @ValidateNested() @Type(() => UpdateReminderInput) body!: UpdateReminderInput;
 }
 
@@ -25,5 +25,5 @@ export const REMINDER_RPC = {
   remindersGet: rpc('reminders.get', RecordMessage, reply<Reminder>(), READ),
   remindersCreate: rpc('reminders.create', CreateReminderMessage, reply<Reminder>()),
   remindersUpdate: rpc('reminders.update', UpdateReminderMessage, reply<Reminder>()),
-  remindersCancel: rpc('reminders.cancel', RecordMessage, reply<Reminder>()),
+  remindersCancel: rpc('reminders.cancel', ConditionalRecordMessage, reply<Reminder>()),
 };

@@ -17,6 +17,7 @@ import {
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { ConsoleRegister } from '../register/console-register';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
@@ -73,6 +74,7 @@ export class ConsoleBookingsController {
   @ApiIdParam('id', 'booking')
   @ApiOperation({ operationId: 'getBooking', summary: 'One booking' })
   @ApiOkResponse({ type: Booking, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<Booking> {
     return this.register.call(RegisterRpc.bookingsGet, caller, { id });
@@ -89,13 +91,19 @@ export class ConsoleBookingsController {
       'under approval only the notes of a confirmed one (403 otherwise).',
   })
   @ApiOkResponse({ type: Booking, description: 'The booking after the change.' })
-  @ApiErrors(404, 409)
+  @ApiConditionalWrite()
+  @ApiErrors(404, 409, 412)
   update(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdateBookingInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Booking> {
-    return this.register.call(RegisterRpc.bookingsUpdate, caller, { id, body });
+    return this.register.call(RegisterRpc.bookingsUpdate, caller, {
+      id,
+      body,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Post('bookings/:id/confirm')

@@ -10,6 +10,7 @@ import {
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { ConsoleRegister } from '../register/console-register';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
@@ -60,6 +61,7 @@ export class ConsoleCategoriesController {
   @ApiIdParam('id', 'category')
   @ApiOperation({ operationId: 'getCategory', summary: 'One category' })
   @ApiOkResponse({ type: Category, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<Category> {
     return this.register.call(RegisterRpc.categoriesGet, caller, { id });
@@ -74,13 +76,19 @@ export class ConsoleCategoriesController {
     description: 'As `PATCH /api/v1/categories/{id}`.',
   })
   @ApiOkResponse({ type: Category, description: 'After the change.' })
-  @ApiErrors(400, 404, 409)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412)
   update(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdateCategoryInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Category> {
-    return this.register.call(RegisterRpc.categoriesUpdate, caller, { id, body });
+    return this.register.call(RegisterRpc.categoriesUpdate, caller, {
+      id,
+      body,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Delete(':id')
@@ -92,8 +100,16 @@ export class ConsoleCategoriesController {
     description: 'As `DELETE /api/v1/categories/{id}`: only when nothing uses it.',
   })
   @ApiOkResponse({ type: Category, description: 'Deleted.' })
-  @ApiErrors(404, 409)
-  delete(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<Category> {
-    return this.register.call(RegisterRpc.categoriesDelete, caller, { id });
+  @ApiConditionalWrite()
+  @ApiErrors(404, 409, 412)
+  delete(
+    @Caller() caller: ConsoleCaller,
+    @Param('id') id: string,
+    @IfMatch() ifMatch: string[] | undefined,
+  ): Promise<Category> {
+    return this.register.call(RegisterRpc.categoriesDelete, caller, {
+      id,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 }

@@ -15,6 +15,7 @@ import {
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { ConsoleRegister } from '../register/console-register';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
@@ -64,6 +65,7 @@ export class ConsoleLicensesController {
   @ApiIdParam('id', 'licence')
   @ApiOperation({ operationId: 'getLicense', summary: 'One licence' })
   @ApiOkResponse({ type: License, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<License> {
     return this.register.call(RegisterRpc.licensesGet, caller, { id });
@@ -78,13 +80,19 @@ export class ConsoleLicensesController {
     description: 'As `PATCH /api/v1/licenses/{id}`; a new `expires_on` re-arms its notices.',
   })
   @ApiOkResponse({ type: License, description: 'The licence after the change.' })
-  @ApiErrors(400, 404, 409)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412)
   update(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdateLicenseInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<License> {
-    return this.register.call(RegisterRpc.licensesUpdate, caller, { id, body });
+    return this.register.call(RegisterRpc.licensesUpdate, caller, {
+      id,
+      body,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Delete(':id')
@@ -96,9 +104,17 @@ export class ConsoleLicensesController {
     description: 'As `DELETE /api/v1/licenses/{id}`. Fires `license.deleted`.',
   })
   @ApiOkResponse({ type: License, description: 'The licence as it was.' })
-  @ApiErrors(404)
-  delete(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<License> {
-    return this.register.call(RegisterRpc.licensesDelete, caller, { id });
+  @ApiConditionalWrite()
+  @ApiErrors(404, 412)
+  delete(
+    @Caller() caller: ConsoleCaller,
+    @Param('id') id: string,
+    @IfMatch() ifMatch: string[] | undefined,
+  ): Promise<License> {
+    return this.register.call(RegisterRpc.licensesDelete, caller, {
+      id,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Post(':id/key')

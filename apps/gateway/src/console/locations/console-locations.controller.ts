@@ -10,6 +10,7 @@ import {
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { ConsoleRegister } from '../register/console-register';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
@@ -60,6 +61,7 @@ export class ConsoleLocationsController {
   @ApiIdParam('id', 'location')
   @ApiOperation({ operationId: 'getLocation', summary: 'One location' })
   @ApiOkResponse({ type: Location, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<Location> {
     return this.register.call(RegisterRpc.locationsGet, caller, { id });
@@ -74,13 +76,19 @@ export class ConsoleLocationsController {
     description: 'As `PATCH /api/v1/locations/{id}`.',
   })
   @ApiOkResponse({ type: Location, description: 'After the change.' })
-  @ApiErrors(400, 404, 409)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412)
   update(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdateLocationInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Location> {
-    return this.register.call(RegisterRpc.locationsUpdate, caller, { id, body });
+    return this.register.call(RegisterRpc.locationsUpdate, caller, {
+      id,
+      body,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Delete(':id')
@@ -92,8 +100,16 @@ export class ConsoleLocationsController {
     description: 'As `DELETE /api/v1/locations/{id}`: only when nothing uses it.',
   })
   @ApiOkResponse({ type: Location, description: 'Deleted.' })
-  @ApiErrors(404, 409)
-  delete(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<Location> {
-    return this.register.call(RegisterRpc.locationsDelete, caller, { id });
+  @ApiConditionalWrite()
+  @ApiErrors(404, 409, 412)
+  delete(
+    @Caller() caller: ConsoleCaller,
+    @Param('id') id: string,
+    @IfMatch() ifMatch: string[] | undefined,
+  ): Promise<Location> {
+    return this.register.call(RegisterRpc.locationsDelete, caller, {
+      id,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 }

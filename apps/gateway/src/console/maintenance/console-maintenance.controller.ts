@@ -11,6 +11,7 @@ import {
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { ConsoleRegister } from '../register/console-register';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
@@ -90,6 +91,7 @@ export class ConsoleMaintenanceController {
   @ApiIdParam('id', 'maintenance record')
   @ApiOperation({ operationId: 'getMaintenance', summary: 'One maintenance record' })
   @ApiOkResponse({ type: Maintenance, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<Maintenance> {
     return this.register.call(RegisterRpc.maintenanceGet, caller, { id });
@@ -104,13 +106,19 @@ export class ConsoleMaintenanceController {
     description: 'As `PATCH /api/v1/maintenance/{id}`.',
   })
   @ApiOkResponse({ type: Maintenance, description: 'The record after the change.' })
-  @ApiErrors(400, 404)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 412)
   update(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdateMaintenanceInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Maintenance> {
-    return this.register.call(RegisterRpc.maintenanceUpdate, caller, { id, body });
+    return this.register.call(RegisterRpc.maintenanceUpdate, caller, {
+      id,
+      body,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Post('maintenance/:id/resolve')

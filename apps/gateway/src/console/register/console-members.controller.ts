@@ -9,6 +9,7 @@ import {
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { RegisterAdminClient } from '../../register-client/register-admin-client';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
@@ -89,11 +90,13 @@ export class ConsoleMembersController {
       'console request already has the new role.',
   })
   @ApiOkResponse({ type: Member, description: 'The member with the new role.' })
-  @ApiErrors(400, 403, 404, 409)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 403, 404, 409, 412)
   changeRole(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdateMemberInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<MemberView> {
     return this.admin.call(
       RegisterAdminRpc.memberRole,
@@ -102,6 +105,7 @@ export class ConsoleMembersController {
         id,
         role: body.role,
         actor: caller.memberId,
+        ...(ifMatch ? { if_match: ifMatch } : {}),
       },
       caller.identity,
     );

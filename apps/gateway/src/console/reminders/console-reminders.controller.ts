@@ -10,6 +10,7 @@ import {
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdParam } from '../../http/api-docs.decorators';
+import { ApiConditionalRead, ApiConditionalWrite, IfMatch } from '../../http/entity-tags';
 import { ConsoleRegister } from '../register/console-register';
 import { Caller, ConsoleAccess } from '../session/console-access';
 import type { ConsoleCaller } from '../session/console-request';
@@ -61,6 +62,7 @@ export class ConsoleRemindersController {
   @ApiIdParam('id', 'reminder')
   @ApiOperation({ operationId: 'getReminder', summary: 'One reminder' })
   @ApiOkResponse({ type: Reminder, description: 'OK.' })
+  @ApiConditionalRead()
   @ApiErrors(404)
   get(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<Reminder> {
     return this.register.call(RegisterRpc.remindersGet, caller, { id });
@@ -75,13 +77,19 @@ export class ConsoleRemindersController {
     description: 'As `PATCH /api/v1/reminders/{id}`.',
   })
   @ApiOkResponse({ type: Reminder, description: 'The reminder after the change.' })
-  @ApiErrors(400, 404, 409)
+  @ApiConditionalWrite()
+  @ApiErrors(400, 404, 409, 412)
   update(
     @Caller() caller: ConsoleCaller,
     @Param('id') id: string,
     @Body() body: UpdateReminderInput,
+    @IfMatch() ifMatch: string[] | undefined,
   ): Promise<Reminder> {
-    return this.register.call(RegisterRpc.remindersUpdate, caller, { id, body });
+    return this.register.call(RegisterRpc.remindersUpdate, caller, {
+      id,
+      body,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 
   @Delete(':id')
@@ -93,8 +101,16 @@ export class ConsoleRemindersController {
     description: 'As `DELETE /api/v1/reminders/{id}`: nothing more fires.',
   })
   @ApiOkResponse({ type: Reminder, description: 'Cancelled.' })
-  @ApiErrors(404)
-  cancel(@Caller() caller: ConsoleCaller, @Param('id') id: string): Promise<Reminder> {
-    return this.register.call(RegisterRpc.remindersCancel, caller, { id });
+  @ApiConditionalWrite()
+  @ApiErrors(404, 412)
+  cancel(
+    @Caller() caller: ConsoleCaller,
+    @Param('id') id: string,
+    @IfMatch() ifMatch: string[] | undefined,
+  ): Promise<Reminder> {
+    return this.register.call(RegisterRpc.remindersCancel, caller, {
+      id,
+      ...(ifMatch ? { if_match: ifMatch } : {}),
+    });
   }
 }
