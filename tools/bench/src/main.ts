@@ -4,6 +4,7 @@ import { benchBulk } from './bulk';
 import { benchContext } from './context-cost';
 import { benchDueSweep } from './due-sweep';
 import { benchIdle } from './idle';
+import { benchExport, benchFeed, benchImport } from './integrating';
 import { benchLimits } from './limits';
 import { benchObservability } from './observability';
 import { benchRace } from './race';
@@ -23,6 +24,9 @@ const BENCHES: Record<string, () => Promise<void>> = {
   'due-sweep': benchDueSweep,
   audit: benchAudit,
   bulk: benchBulk,
+  feed: benchFeed,
+  export: benchExport,
+  import: benchImport,
 };
 
 /** `npm run bench -- <name>`: benchmarks report numbers; they assert nothing. */
