@@ -108,6 +108,15 @@ export class WorkerConfig {
   @IsInt() @Min(1) @Max(1_000_000) WEBHOOK_AUTO_DISABLE_AFTER_FAILURES: number = 50;
   @IsInt() @Min(0) @Max(8_760) WEBHOOK_AUTO_DISABLE_AFTER_HOURS: number = 24;
 
+  /**
+   * The worker's outbox (the notices of endpoints it disabled, which the register e-mails
+   * about), as the register's: LISTEN/NOTIFY wake-ups (`off` behind PgBouncer in transaction
+   * mode), the poll that is their safety net, and how long published rows are kept.
+   */
+  @IsIn(['on', 'off']) OUTBOX_LISTEN: 'on' | 'off' = 'on';
+  @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 1_000;
+  @IsInt() @Min(1) @Max(8_760) OUTBOX_RETENTION_HOURS: number = 72;
+
   @IsString() HOST: string = '0.0.0.0';
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
