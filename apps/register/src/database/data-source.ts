@@ -62,6 +62,9 @@ import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
 import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
 
+import { EndpointDisabledNotices1764620000000 } from './migrations/1764620000000-EndpointDisabledNotices';
+import { EndpointDisabledNoticeEntity } from '../endpoint-health/endpoint-disabled-notice.entity';
+
 export const REGISTER_SCHEMA = 'register';
 
 /**
@@ -111,6 +114,7 @@ export function registerDataSource(
       LocationTree1764560000000,
       CreateAudits1764570000000,
       PeopleUpdatedIndex1764580000000,
+      EndpointDisabledNotices1764620000000,
     ],
     entities: [
       CategoryEntity,
@@ -143,6 +147,7 @@ export function registerDataSource(
       LicenseSettingsEntity,
       AuditEntity,
       AuditItemEntity,
+      EndpointDisabledNoticeEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

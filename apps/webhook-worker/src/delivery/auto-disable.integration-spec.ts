@@ -160,7 +160,9 @@ describe('auto-disable of failing endpoints (integration)', () => {
           url: receiver.url('/dead'),
           reason: 'auto',
           consecutive_failures: 3,
-          failing_since: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          failing_since: expect.stringMatching(
+            /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+          ) as string,
           disabled_at: disabled.disabled_at,
         },
       },
