@@ -1939,6 +1939,7 @@ export interface components {
             example: {
                 [key: string]: unknown;
             };
+            subscribable: boolean;
         };
         /** @description Event keys of one module (the part before the dot). */
         CatalogModule: {
