@@ -471,8 +471,11 @@ describe.each([
       for (const app of APPS) {
         const config = configOf(objects, mainContainer(app));
         const pool = Number(config.DATABASE_POOL_SIZE ?? 10);
-        // The outbox relay's LISTEN connection, outside the pool, in each app with an outbox.
-        const listener = app !== 'webhook-worker' && config.OUTBOX_LISTEN !== 'off' ? 1 : 0;
+        // The outbox relay's LISTEN connection, outside the pool: on by default in the gateway
+        // and the register, off by default in the worker (whose outbox only polls).
+        const listens =
+          app === 'webhook-worker' ? config.OUTBOX_LISTEN === 'on' : config.OUTBOX_LISTEN !== 'off';
+        const listener = listens ? 1 : 0;
         const surge = deployment(app).spec.strategy.rollingUpdate.maxSurge as number;
         // Every replica's connections, the surge pods of a rollout, and the migration Job's one.
         connections += (replicas[app] + surge) * (pool + listener) + 1;

@@ -24,6 +24,7 @@ import { BookingsModule } from './bookings/bookings.module';
 import { LicensesModule } from './licenses/licenses.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { NoticesModule } from './notices/notices.module';
+import { EndpointHealthModule } from './endpoint-health/endpoint-health.module';
 import { RemindersModule } from './reminders/reminders.module';
 import { LocationsModule } from './locations/locations.module';
 import { CategoriesModule } from './categories/categories.module';
@@ -102,6 +103,7 @@ export class RegisterAppModule {
         LicensesModule,
         MaintenanceModule,
         NoticesModule,
+        EndpointHealthModule,
         RemindersModule,
         LocationsModule,
         CategoriesModule,

@@ -1,4 +1,10 @@
-import { MessagingModule, PlanFactsModule, RpcDomainErrorFilter } from '@custodian/messaging';
+import {
+  MessagingModule,
+  OutboxModule,
+  PlanFactsModule,
+  RpcDomainErrorFilter,
+  declareEndpointDisabledQueue,
+} from '@custodian/messaging';
 import { OpsController, loggerParams } from '@custodian/observability';
 import { ContractValidationPipe } from '@custodian/validation';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -35,6 +41,16 @@ export class WorkerAppModule {
           schema: DELIVERY_SCHEMA,
           exchange: config.EVENTS_EXCHANGE,
           reader: 'webhook-worker',
+        }),
+        // The worker's outbox: notices of endpoints it disabled (internal.endpoint.disabled).
+        // The relay declares the register's queue of them, so none is lost before its start.
+        OutboxModule.forRoot({
+          schema: DELIVERY_SCHEMA,
+          exchange: config.EVENTS_EXCHANGE,
+          intervalMs: config.OUTBOX_POLL_MS,
+          listen: config.OUTBOX_LISTEN === 'on',
+          retentionMs: config.OUTBOX_RETENTION_HOURS * 3_600_000,
+          topology: declareEndpointDisabledQueue,
         }),
         // The feature modules; HealthController reads EventsModule's dead-letter watch.
         DeliveryModule,

@@ -1961,6 +1961,7 @@ export interface components {
             example: {
                 [key: string]: unknown;
             };
+            subscribable: boolean;
         };
         /** @description Event keys of one module (the part before the dot). */
         CatalogModule: {

@@ -1,6 +1,11 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { hostname } from 'node:os';
-import { PLAN_FACTS_READERS, heavyLaneOf, planFactsQueueOf } from '@custodian/contracts';
+import {
+  PLAN_FACTS_READERS,
+  endpointDisabledQueueOf,
+  heavyLaneOf,
+  planFactsQueueOf,
+} from '@custodian/contracts';
 import { observeAmqp } from '@custodian/observability';
 
 /** What a user of the connection wants on a channel: topology, prefetch, consumers. */
@@ -249,6 +254,7 @@ export async function deleteStackTopology(
       ...PLAN_FACTS_READERS.map(
         (reader) => env.EVENTS_EXCHANGE && planFactsQueueOf(env.EVENTS_EXCHANGE, reader),
       ),
+      env.EVENTS_EXCHANGE && endpointDisabledQueueOf(env.EVENTS_EXCHANGE),
     ],
     exchanges: [env.EVENTS_EXCHANGE, env.EVENTS_DEAD_LETTER_EXCHANGE],
   });

@@ -1,4 +1,11 @@
-import { heavyLaneOf, PLAN_FACTS_ROUTING_KEY, type WorkspacePlanFacts } from '@custodian/contracts';
+import {
+  ENDPOINT_DISABLED_ROUTING_KEY,
+  endpointDisabledQueueOf,
+  heavyLaneOf,
+  PLAN_FACTS_ROUTING_KEY,
+  type WorkspacePlanFacts,
+} from '@custodian/contracts';
+import { newId } from '@custodian/persistence';
 import {
   ThrowawayVhost,
   createTestDatabase,
@@ -8,7 +15,7 @@ import {
   type TestDatabase,
 } from '@custodian/testing';
 import { Logger } from '@nestjs/common';
-import type { ConfirmChannel } from 'amqplib';
+import type { Channel, ConfirmChannel } from 'amqplib';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AmqpConnection, delay, openConnection, type ChannelHandle } from './amqp-connection';
@@ -24,6 +31,7 @@ import {
   type BrokerGrant,
   type BrokerUserId,
 } from './broker-users';
+import { declareEndpointDisabledQueue } from './endpoint-health/endpoint-disabled.topology';
 import { declareDeadLetterQueue, declareEventsQueue } from './events/events.topology';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { OutboxWriter } from './outbox/outbox-writer';
@@ -219,12 +227,16 @@ async function rpcClient(app: OnBroker, targets: string[]): Promise<Record<strin
   return peers;
 }
 
-async function relay(app: OnBroker, schema: string, gateway: boolean): Promise<void> {
+async function relay(
+  app: OnBroker,
+  schema: string,
+  topology?: (channel: Channel, exchange: string) => Promise<void>,
+): Promise<void> {
   const outbox = new OutboxRelay(db, app.connection, {
     exchange: names.eventsExchange,
     schema,
     intervalMs: 25,
-    ...(gateway ? { topology: declareAllPlanFactsQueues } : {}),
+    ...(topology ? { topology } : {}),
   });
   await outbox.start();
   app.onStop(() => outbox.stop());
@@ -261,7 +273,7 @@ async function startGateway(url: string): Promise<Gateway> {
       names.workerAdminQueue,
     ]);
     await serve(app, names.gatewayAdminQueue, 'gateway');
-    await relay(app, 'gw', true);
+    await relay(app, 'gw', declareAllPlanFactsQueues);
     await app.open();
     return { app, peers };
   } catch (error) {
@@ -279,8 +291,20 @@ async function startRegister(url: string): Promise<OnBroker> {
       await serve(app, queue, 'register');
       await serve(app, heavyLaneOf(queue), 'register');
     }
-    await relay(app, 'reg', false);
+    await relay(app, 'reg');
     await planFacts(app, 'reg', 'register');
+    // Its consumer of the worker's endpoint-disabled notices (EndpointDisabledConsumer).
+    const notices = new QueueConsumer(app.connection, {
+      queue: endpointDisabledQueueOf(names.eventsExchange),
+      prefetch: 10,
+      topology: (channel) => declareEndpointDisabledQueue(channel, names.eventsExchange),
+      onMessage: (delivery) => {
+        noticesReceived.push(delivery.message.fields.routingKey);
+        delivery.ack();
+      },
+    });
+    await notices.start();
+    app.onStop(() => notices.stop(1_000));
     await app.open();
     return app;
   } catch (error) {
@@ -305,6 +329,8 @@ async function startWorker(url: string): Promise<Worker> {
     await rpcClient(app, []);
     await serve(app, names.workerAdminQueue, 'webhook-worker');
     await planFacts(app, 'wk', 'webhook-worker');
+    // Its outbox: endpoint-disabled notices, for the register's queue (which it declares).
+    await relay(app, 'wk', declareEndpointDisabledQueue);
     const events = new QueueConsumer(app.connection, {
       queue: names.eventsQueue,
       prefetch: 10,
@@ -409,6 +435,8 @@ async function publish(channel: ConfirmChannel, exchange: string, key: string): 
 
 let gateway: Gateway;
 let register: OnBroker | null = null;
+/** Routing keys of the endpoint-disabled notices the register's consumer took. */
+const noticesReceived: string[] = [];
 let worker: Worker;
 let cli: AdminCli;
 
@@ -422,7 +450,7 @@ beforeAll(async () => {
   const runner = db.createQueryRunner();
   try {
     for (const schema of ['gw', 'reg', 'wk']) await runner.query(`CREATE SCHEMA ${schema}`);
-    for (const schema of ['gw', 'reg']) {
+    for (const schema of ['gw', 'reg', 'wk']) {
       await createOutboxTable(runner, schema);
       await addOutboxContext(runner, schema);
     }
@@ -530,6 +558,13 @@ describe('each app on the broker as its own user', () => {
         expect.arrayContaining([PLAN_FACTS_ROUTING_KEY, 'plan.changed']),
       ),
     );
+  });
+
+  it("the worker's outbox publishes an endpoint-disabled notice to the register's queue", async () => {
+    const before = noticesReceived.length;
+    await published('wk', [await endpointDisabledNotice()]);
+    await waitFor(() => expect(noticesReceived.length).toBe(before + 1));
+    expect(noticesReceived.at(-1)).toBe(ENDPOINT_DISABLED_ROUTING_KEY);
   });
 
   it('the register publishes its events to the worker, who sets aside one it cannot take', async () => {
@@ -665,6 +700,16 @@ describe('what each user is refused (403 ACCESS_REFUSED)', () => {
  * Drops the rows an earlier mutant's relay was refused, so that each case starts from an empty
  * outbox (its relay would publish them while the app sets up).
  */
+/** An endpoint-disabled notice in the worker's outbox, as its auto-disable writes one. */
+async function endpointDisabledNotice(): Promise<string> {
+  const id = newId('evt');
+  await db.query(
+    `INSERT INTO wk.outbox (id, workspace_id, event, data) VALUES ($1, 'wsp_notice', $2, '{}')`,
+    [id, ENDPOINT_DISABLED_ROUTING_KEY],
+  );
+  return id;
+}
+
 async function forgetUnpublished(schema: string): Promise<void> {
   await db.query(`DELETE FROM ${schema}.outbox WHERE published_at IS NULL`);
 }
@@ -710,12 +755,14 @@ const EXERCISES: Record<AppUser, (url: string) => Promise<void>> = {
     }
   },
   'webhook-worker': async (url) => {
+    await forgetUnpublished('wk');
     const mutant = await startWorker(url);
     try {
       await mutant.app.until(
         (async () => {
           await gateway.peers[names.workerAdminQueue]!.request('whoami', {});
           await mutant.deadLetters();
+          await published('wk', [await endpointDisabledNotice()]);
         })(),
       );
     } finally {

@@ -1,4 +1,8 @@
-import { EVENT_KEYS, PLAN_FACTS_ROUTING_KEY } from '@custodian/contracts';
+import {
+  ENDPOINT_DISABLED_ROUTING_KEY,
+  EVENT_KEYS,
+  PLAN_FACTS_ROUTING_KEY,
+} from '@custodian/contracts';
 import {
   BROKER_USER_IDS,
   DEFAULT_BROKER_NAMES,
@@ -48,10 +52,12 @@ describe('brokerGrants', () => {
     expect(allows(permissions.register!.topic!.write, PLAN_FACTS_ROUTING_KEY)).toBe(false);
     for (const key of EVENT_KEYS)
       expect(allows(permissions.register!.topic!.write, key)).toBe(true);
-    // The worker and the CLI publish no event at all.
-    expect(allows(permissions['webhook-worker']!.write, DEFAULT_BROKER_NAMES.eventsExchange)).toBe(
-      false,
+    // The worker publishes only its endpoint-disabled notices (no event), the CLI nothing.
+    expect(allows(permissions['webhook-worker']!.topic!.write, ENDPOINT_DISABLED_ROUTING_KEY)).toBe(
+      true,
     );
+    for (const key of [...EVENT_KEYS, PLAN_FACTS_ROUTING_KEY])
+      expect(allows(permissions['webhook-worker']!.topic!.write, key)).toBe(false);
     expect(allows(permissions['admin-cli']!.write, DEFAULT_BROKER_NAMES.eventsExchange)).toBe(
       false,
     );

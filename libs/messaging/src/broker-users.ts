@@ -10,6 +10,8 @@ import {
   REGISTER_RPC_QUEUE,
   WORKER_ADMIN_QUEUE,
   WORKER_EVENTS_QUEUE,
+  ENDPOINT_DISABLED_ROUTING_KEY,
+  endpointDisabledQueueOf,
   heavyLaneOf,
   planFactsQueueOf,
 } from '@custodian/contracts';
@@ -119,6 +121,8 @@ export function brokerGrants(
     register: planFactsQueueOf(names.eventsExchange, 'register'),
     worker: planFactsQueueOf(names.eventsExchange, 'webhook-worker'),
   };
+  // The register's queue of the worker's endpoint-disabled notices (declared by both).
+  const endpointDisabled = endpointDisabledQueueOf(names.eventsExchange);
   return {
     gateway: {
       // Its admin queue (its RPC server declares it); the queues it calls (its RPC client
@@ -147,17 +151,18 @@ export function brokerGrants(
     },
     register: {
       // Its four RPC queues (servers), the events exchange (outbox relay, plan-facts consumer)
-      // and its own plan-facts queue.
-      configure: [...registerQueues, names.eventsExchange, planFacts.register],
-      // Replies (default exchange), its outbox's events, its plan-facts queue's binding.
-      write: [DEFAULT_EXCHANGE, names.eventsExchange, planFacts.register],
-      // Consumes its RPC queues and plan-facts queue; binds the latter to the events exchange.
-      read: [...registerQueues, planFacts.register, names.eventsExchange],
-      // Catalog events only: never the gateway's plan facts; it binds only to plan facts.
+      // and its own plan-facts and endpoint-disabled queues.
+      configure: [...registerQueues, names.eventsExchange, planFacts.register, endpointDisabled],
+      // Replies (default exchange), its outbox's events, its two queues' bindings.
+      write: [DEFAULT_EXCHANGE, names.eventsExchange, planFacts.register, endpointDisabled],
+      // Consumes its RPC queues and its two queues; binds the latter to the events exchange.
+      read: [...registerQueues, planFacts.register, endpointDisabled, names.eventsExchange],
+      // Catalog events only: never the gateway's plan facts; it binds only to plan facts and
+      // the worker's endpoint-disabled notices.
       topic: {
         exchange: names.eventsExchange,
         write: [...EVENT_KEYS],
-        read: [PLAN_FACTS_ROUTING_KEY],
+        read: [PLAN_FACTS_ROUTING_KEY, ENDPOINT_DISABLED_ROUTING_KEY],
       },
     },
     'webhook-worker': {
@@ -170,15 +175,19 @@ export function brokerGrants(
         names.deadLetterQueue,
         names.eventsQueue,
         planFacts.worker,
+        endpointDisabled,
       ]),
       // Admin replies (default exchange); the dead-letter exchange (declaring the events
-      // queue with it as x-dead-letter-exchange needs write on it); the queues it binds.
+      // queue with it as x-dead-letter-exchange needs write on it); the queues it binds; the
+      // events exchange, where its outbox publishes endpoint-disabled notices.
       write: unique([
         DEFAULT_EXCHANGE,
         names.deadLetterExchange,
         names.deadLetterQueue,
         names.eventsQueue,
         planFacts.worker,
+        endpointDisabled,
+        names.eventsExchange,
       ]),
       // Consumes its admin, events and plan-facts queues (declaring the events queue with a
       // dead-letter exchange needs read on it too); binds from the events and dead-letter
@@ -190,9 +199,14 @@ export function brokerGrants(
         names.eventsExchange,
         names.deadLetterExchange,
       ]),
-      // Publishes nothing there; binds its events queue to every key, its plan-facts queue to
-      // plan facts.
-      topic: { exchange: names.eventsExchange, write: [], read: ['#', PLAN_FACTS_ROUTING_KEY] },
+      // Publishes only its endpoint-disabled notices there (no event); binds its events queue
+      // to every key, its plan-facts queue to plan facts, the register's notices queue (its
+      // relay declares it) to the notices.
+      topic: {
+        exchange: names.eventsExchange,
+        write: [ENDPOINT_DISABLED_ROUTING_KEY],
+        read: ['#', PLAN_FACTS_ROUTING_KEY, ENDPOINT_DISABLED_ROUTING_KEY],
+      },
     },
     'admin-cli': {
       // Sends to the three admin queues (its RPC client declares the queue it sends to) and

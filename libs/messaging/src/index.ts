@@ -14,6 +14,7 @@ export * from './handles.decorator';
 export * from './rpc-domain-error.filter';
 export * from './plan-facts/plan-facts.table';
 export * from './plan-facts/plan-facts.topology';
+export * from './endpoint-health/endpoint-disabled.topology';
 export * from './plan-facts/plan-facts.module';
 export * from './plan-facts/plan-facts.testing';
 export * from './applied-requests/applied-requests.table';

@@ -18,3 +18,4 @@ export * from './otlp-traces';
 export * from './statement-bounds';
 export * from './tcp-proxy';
 export * from './broker-vhost';
+export * from './mail-sink';

@@ -1,4 +1,11 @@
-import { GatewayAdminPatterns, type WorkspaceView } from '@custodian/contracts';
+import {
+  DomainError,
+  GatewayAdminPatterns,
+  WorkerAdminPatterns,
+  type CreatedWebhookView,
+  type WebhookEndpointView,
+  type WorkspaceView,
+} from '@custodian/contracts';
 import { WebhookReceiver, eventually, freePort, httpRequest } from '@custodian/testing';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -17,9 +24,16 @@ const LINK = /(http:\/\/\S+\/console\/sign-in\/link#token=[A-Za-z0-9_-]+)/;
 jest.setTimeout(30_000);
 
 describe('the console in a browser (e2e)', () => {
-  // Two Test pings a minute per endpoint: the test of the endpoint page meets the limit.
+  // Two Test pings a minute per endpoint: the test of the endpoint page meets the limit. An
+  // endpoint is auto-disabled after 3 failed deliveries in a row, however young the run, so
+  // the endpoint-health test takes a second or two (the other tests fail one at most).
   const stack = new TestStack({
-    env: { SIGN_IN_LINKS_PER_ACCOUNT: '50', CONSOLE_PINGS_PER_MINUTE: '2' },
+    env: {
+      SIGN_IN_LINKS_PER_ACCOUNT: '50',
+      CONSOLE_PINGS_PER_MINUTE: '2',
+      WEBHOOK_AUTO_DISABLE_AFTER_FAILURES: '3',
+      WEBHOOK_AUTO_DISABLE_AFTER_HOURS: '0',
+    },
   });
   const mail = new MailSink();
   const receiver = new WebhookReceiver();
@@ -28,6 +42,7 @@ describe('the console in a browser (e2e)', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let workspace: WorkspaceView;
 
   beforeAll(async () => {
     await Promise.all([mail.start(), receiver.start()]);
@@ -40,7 +55,7 @@ describe('the console in a browser (e2e)', () => {
       CONSOLE_DIR: path.resolve(__dirname, '../../../../dist/apps/console'),
     });
     [browser] = await Promise.all([launchChromium(), stack.start()]);
-    await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
+    workspace = await stack.adminCall<WorkspaceView>(GatewayAdminPatterns.workspaceCreate, {
       name: 'Acme',
       plan: 'pro',
       owner_email: owner,
@@ -302,6 +317,76 @@ describe('the console in a browser (e2e)', () => {
     await page.getByRole('link', { name: receiver.url('/hooks') }).waitFor();
     expect(await page.getByRole('link', { name: receiver.url('/doomed') }).count()).toBe(0);
     await screenshot(page, 'endpoint-deleted');
+  });
+
+  it('an endpoint disabled for its failures: the owner gets an e-mail, every page a banner', async () => {
+    receiver.script('/down', { status: 500 });
+    const created = await stack.workerAdminCall<CreatedWebhookView>(
+      WorkerAdminPatterns.webhookCreate,
+      { workspace: workspace.id, url: receiver.url('/down'), events: '*' },
+    );
+    // Three Test pings that fail (each after its 3 attempts): three failed deliveries in a row.
+    await Promise.all(
+      [1, 2, 3].map(() =>
+        stack.workerAdminCall(WorkerAdminPatterns.webhookTest, { id: created.id }),
+      ),
+    );
+
+    // The worker's outbox, the register's queue, the SMTP server: the owner is told.
+    const [text] = await mail.latest(owner, /Custodian disabled the webhook endpoint [^]*/);
+    expect(text).toContain(`${receiver.url('/down')} (${created.id})`);
+    expect(text).toContain('3 deliveries in a row failed');
+    expect(text).toContain(`${base}/console/webhooks/${created.id}`);
+    const notices = mail.mails.filter((each) => each.text.includes('Custodian disabled'));
+    expect(notices.map((each) => each.to)).toEqual([[owner]]);
+
+    // The console API reports it (the browser's session).
+    const listed = await page.request.get(`${base}/console/api/webhooks`);
+    expect(listed.status()).toBe(200);
+    const endpoint = ((await listed.json()) as WebhookEndpointView[]).find(
+      (each) => each.id === created.id,
+    );
+    expect(endpoint).toMatchObject({
+      enabled: false,
+      disabled_reason: 'auto',
+      consecutive_failures: 3,
+    });
+    // ...and lists the notice in the catalog, console-only (never an endpoint's event).
+    const catalog = (await (await page.request.get(`${base}/console/api/events`)).json()) as Array<{
+      module: string;
+      events: Array<{ key: string; subscribable: boolean }>;
+    }>;
+    expect(catalog.find((module) => module.module === 'endpoint')?.events).toEqual([
+      expect.objectContaining({ key: 'endpoint.disabled', subscribable: false }),
+    ]);
+    const subscribing = await stack
+      .workerAdminCall(WorkerAdminPatterns.webhookCreate, {
+        workspace: workspace.id,
+        url: receiver.url('/notices'),
+        events: 'endpoint.disabled',
+      })
+      .catch((error: unknown) => error);
+    expect(subscribing).toBeInstanceOf(DomainError);
+    expect(subscribing).toMatchObject({ code: 'invalid_input' });
+
+    // A banner on every page names it and leads to it.
+    await nav('Overview');
+    const banner = page.getByRole('alert').filter({ hasText: 'disabled after failed deliveries' });
+    await banner.getByRole('link', { name: receiver.url('/down') }).waitFor();
+    await screenshot(page, 'endpoint-health-banner');
+    await nav('Assets');
+    await banner.waitFor();
+    await banner.getByRole('link', { name: receiver.url('/down') }).click();
+    await page.getByText('Auto-disabled').first().waitFor();
+    await screenshot(page, 'endpoint-health-endpoint');
+
+    // Fixed and enabled again: the banner goes.
+    receiver.script('/down', { status: 200 });
+    await page.getByRole('button', { name: 'Enable', exact: true }).click();
+    await banner.waitFor({ state: 'detached' });
+    await nav('Webhooks');
+    expect(await banner.count()).toBe(0);
+    await stack.workerAdminCall(WorkerAdminPatterns.webhookDelete, { id: created.id });
   });
 
   it("switches workspace without a trace of the previous one's data", async () => {

@@ -1,5 +1,7 @@
 import { Link, Outlet, useLocation } from 'react-router';
 import { ErrorNotice } from '../shared/notices';
+import { can } from '../shared/permissions';
+import { EndpointHealthBanner } from '../webhooks/endpoint-health-banner';
 import { useSession, useSignOut } from '../shared/session';
 import { ErrorBoundary } from './error-boundary';
 import { Sidebar } from './sidebar';
@@ -43,6 +45,10 @@ export function Layout() {
         {inWorkspace && <Sidebar session={session} />}
         <main id="main" tabIndex={-1}>
           <ErrorNotice error={leaving.error} />
+          {/* Keyed by workspace: a switch never shows the previous workspace's endpoints. */}
+          {inWorkspace && can(session, 'webhooks.view') && (
+            <EndpointHealthBanner key={session.workspace?.id} />
+          )}
           {/* A new screen starts without the previous screen's error. */}
           <ErrorBoundary key={location.pathname}>
             <Outlet />

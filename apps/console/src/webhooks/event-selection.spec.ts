@@ -4,6 +4,7 @@ import {
   eventsToSend,
   moduleState,
   selectionFromEvents,
+  subscribableModules,
   toggleKey,
   toggleModule,
 } from './event-selection';
@@ -11,8 +12,8 @@ import {
 const asset: EventModule = {
   module: 'asset',
   events: [
-    { key: 'asset.created', description: 'An asset was created.', example: {} },
-    { key: 'asset.updated', description: 'An asset was changed.', example: {} },
+    { key: 'asset.created', description: 'An asset was created.', example: {}, subscribable: true },
+    { key: 'asset.updated', description: 'An asset was changed.', example: {}, subscribable: true },
   ],
 };
 
@@ -52,5 +53,13 @@ describe('event selection', () => {
     const before = selectionFromEvents(['asset.created']);
     toggleKey(before, 'asset.updated', true);
     expect([...before.keys]).toEqual(['asset.created']);
+  });
+
+  it('leaves console-only notices out of what an endpoint can pick', () => {
+    const notices: EventModule = {
+      module: 'endpoint',
+      events: [{ key: 'endpoint.disabled', description: '', example: {}, subscribable: false }],
+    };
+    expect(subscribableModules([asset, notices])).toEqual([asset]);
   });
 });

@@ -50,3 +50,13 @@ export function eventsToSend(selection: EventSelection): { events: string[] } | 
   }
   return { events: [...selection.keys].sort() };
 }
+
+/**
+ * The modules with only the keys an endpoint can subscribe to: the catalog also lists
+ * console-only notices (endpoint.disabled), which the API refuses in an endpoint's events.
+ */
+export function subscribableModules(modules: readonly EventModule[]): EventModule[] {
+  return modules
+    .map((module) => ({ ...module, events: module.events.filter((event) => event.subscribable) }))
+    .filter((module) => module.events.length > 0);
+}

@@ -15,6 +15,7 @@ import {
   updateEndpoint,
 } from '../api/webhooks.api';
 import { QUERY_ROOT, invalidateRoots } from '../shared/query-keys';
+import { subscribableModules } from './event-selection';
 
 /** How many of an endpoint's deliveries its page lists. */
 const RECENT = 10;
@@ -30,8 +31,13 @@ export const endpointKeys = {
 
 export const endpointQueries = {
   list: () => queryOptions({ queryKey: endpointKeys.list(), queryFn: () => listEndpoints() }),
+  // What an endpoint can subscribe to (and the delivery log filter by): the catalog's
+  // console-only notices are left out.
   events: () =>
-    queryOptions({ queryKey: endpointKeys.events(), queryFn: () => listEventModules() }),
+    queryOptions({
+      queryKey: endpointKeys.events(),
+      queryFn: async () => subscribableModules(await listEventModules()),
+    }),
   detail: (id: string) =>
     queryOptions({ queryKey: endpointKeys.detail(id), queryFn: () => getEndpoint(id) }),
   recentDeliveries: (id: string) =>

@@ -64,6 +64,9 @@ import { AppliedRequestEntity } from '../requests/applied-request.entity';
 import { LoginEntity } from '../sign-in/login.entity';
 import { SignInLinkEntity } from '../sign-in/sign-in-link.entity';
 
+import { EndpointDisabledNotices1764620000000 } from './migrations/1764620000000-EndpointDisabledNotices';
+import { EndpointDisabledNoticeEntity } from '../endpoint-health/endpoint-disabled-notice.entity';
+
 export const REGISTER_SCHEMA = 'register';
 
 /**
@@ -114,6 +117,7 @@ export function registerDataSource(
       CreateAudits1764570000000,
       PeopleUpdatedIndex1764580000000,
       CreateImports1764590000000,
+      EndpointDisabledNotices1764620000000,
     ],
     entities: [
       CategoryEntity,
@@ -148,6 +152,7 @@ export function registerDataSource(
       ImportEntity,
       ImportRowEntity,
       AuditItemEntity,
+      EndpointDisabledNoticeEntity,
     ],
     applicationName: 'custodian-register',
     poolSize,

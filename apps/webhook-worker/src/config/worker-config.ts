@@ -108,6 +108,17 @@ export class WorkerConfig {
   @IsInt() @Min(1) @Max(1_000_000) WEBHOOK_AUTO_DISABLE_AFTER_FAILURES: number = 50;
   @IsInt() @Min(0) @Max(8_760) WEBHOOK_AUTO_DISABLE_AFTER_HOURS: number = 24;
 
+  /**
+   * The worker's outbox: the notices of endpoints it disabled, which the register e-mails
+   * about. They are rare and a second's wait for an e-mail is nothing, so unlike the gateway's
+   * and the register's the relay only polls (OUTBOX_POLL_MS) by default: no LISTEN connection
+   * per replica beside the pool (deploy/kubernetes/README.md counts them). `on` wakes it at
+   * commit. OUTBOX_RETENTION_HOURS: how long published rows are kept.
+   */
+  @IsIn(['on', 'off']) OUTBOX_LISTEN: 'on' | 'off' = 'off';
+  @IsInt() @Min(10) @Max(60_000) OUTBOX_POLL_MS: number = 1_000;
+  @IsInt() @Min(1) @Max(8_760) OUTBOX_RETENTION_HOURS: number = 72;
+
   @IsString() HOST: string = '0.0.0.0';
 
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;

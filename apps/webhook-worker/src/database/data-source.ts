@@ -1,4 +1,4 @@
-import { appliedRequestsEntity, workspacePlansEntity } from '@custodian/messaging';
+import { appliedRequestsEntity, outboxEntity, workspacePlansEntity } from '@custodian/messaging';
 import { activityEntity, createAppDataSource } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import { CreateActivity1763960000000 } from './migrations/1763960000000-CreateActivity';
@@ -19,6 +19,7 @@ import { EventPayloadEntity } from '../delivery/event-payload.entity';
 import { AppliedRequests1764200000000 } from './migrations/1764200000000-AppliedRequests';
 import { CreateEventFeed1764580000000 } from './migrations/1764580000000-CreateEventFeed';
 import { EventFeedEntity, EventFeedHorizonEntity } from '../feed/event-feed.entity';
+import { WorkerOutbox1764610000000 } from './migrations/1764610000000-WorkerOutbox';
 
 export const DELIVERY_SCHEMA = 'delivery';
 
@@ -46,6 +47,7 @@ export function workerDataSource(
       BoundedFanOut1764100000000,
       AppliedRequests1764200000000,
       CreateEventFeed1764580000000,
+      WorkerOutbox1764610000000,
     ],
     entities: [
       EndpointEntity,
@@ -57,6 +59,7 @@ export function workerDataSource(
       appliedRequestsEntity(DELIVERY_SCHEMA),
       EventFeedEntity,
       EventFeedHorizonEntity,
+      outboxEntity(DELIVERY_SCHEMA),
     ],
     applicationName: 'custodian-webhook-worker',
     poolSize,

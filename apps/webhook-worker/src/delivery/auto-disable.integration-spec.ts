@@ -1,3 +1,4 @@
+import { ENDPOINT_DISABLED_ROUTING_KEY, parseEndpointDisabledNotice } from '@custodian/contracts';
 import { AppliedWrites } from '@custodian/messaging';
 import { ActivityLog } from '@custodian/persistence';
 import { newId } from '@custodian/persistence';
@@ -125,6 +126,14 @@ describe('auto-disable of failing endpoints (integration)', () => {
 
   const view = (id: string) => endpoints.get(workspace, id);
 
+  /** The worker's outbox rows announcing the endpoint's disables (for the register). */
+  async function notices(id: string): Promise<Array<{ event: string; data: object }>> {
+    return db.query(
+      `SELECT event, data FROM delivery.outbox WHERE data->>'endpoint_id' = $1 ORDER BY id`,
+      [id],
+    );
+  }
+
   it('disables after 3 failed deliveries in a row, with a warning; later ones wait', async () => {
     const id = await endpoint('/dead');
     receiver.script('/dead', { status: 503 });
@@ -141,6 +150,26 @@ describe('auto-disable of failing endpoints (integration)', () => {
     expect(warnings.filter((line) => line.includes(id))).toEqual([
       expect.stringContaining('disabled after 3 failed deliveries in a row'),
     ]);
+    // The register's notice, in the outbox with the disable: once, with what the mail names.
+    expect(await notices(id)).toEqual([
+      {
+        event: ENDPOINT_DISABLED_ROUTING_KEY,
+        data: {
+          workspace_id: workspace,
+          endpoint_id: id,
+          url: receiver.url('/dead'),
+          reason: 'auto',
+          consecutive_failures: 3,
+          failing_since: expect.stringMatching(
+            /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+          ) as string,
+          disabled_at: disabled.disabled_at,
+        },
+      },
+    ]);
+    expect(parseEndpointDisabledNotice((await notices(id))[0]!.data)).not.toEqual(
+      expect.any(String),
+    );
 
     const waiting = await delivery(id);
     const sent = receiver.on('/dead').length;
@@ -151,6 +180,7 @@ describe('auto-disable of failing endpoints (integration)', () => {
     const failedPing = await deliveries.test(id, workspace);
     expect(await settled(failedPing.delivery_id)).toBe('failed');
     expect(await view(id)).toMatchObject({ enabled: false, disabled_reason: 'auto' });
+    expect(await notices(id)).toHaveLength(1); // failing on while disabled announces nothing
 
     // A delivered one enables it, ends the run, and what waited goes out.
     receiver.script('/dead', { status: 200 });
@@ -174,6 +204,7 @@ describe('auto-disable of failing endpoints (integration)', () => {
       ['disabled', 'system', 'system'],
     ]);
     expect(feed[1]?.changes).toEqual([{ field: 'enabled', from: 'true', to: 'false' }]);
+    expect(await notices(id)).toHaveLength(1); // enabling again announces nothing
   });
 
   it('a delivered delivery ends the run', async () => {
@@ -192,6 +223,7 @@ describe('auto-disable of failing endpoints (integration)', () => {
     receiver.script('/by-hand', { status: 410 });
     for (let i = 0; i < 3; i++) expect(await settled(await delivery(id))).toBe('failed');
     expect(await view(id)).toMatchObject({ enabled: false, disabled_reason: 'auto' });
+    expect(await notices(id)).toHaveLength(1);
     const enabled = await endpoints.update({
       workspace,
       id,

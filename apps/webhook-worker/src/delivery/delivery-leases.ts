@@ -1,3 +1,4 @@
+import { ENDPOINT_DISABLED_ROUTING_KEY } from '@custodian/contracts';
 import { newId } from '@custodian/persistence';
 import type { DataSource } from 'typeorm';
 import type { EndpointEntity } from '../webhooks/endpoint.entity';
@@ -248,7 +249,9 @@ export class DeliveryLeases {
    * afterHours ago disables the endpoint (`auto`). A delivered Test ping enables an endpoint
    * disabled that way. Endpoint rows are locked in id order (and only FOR NO KEY UPDATE, which
    * fan-out's inserts do not wait for), so workers recording at once cannot deadlock on them.
-   * Returns the endpoints it disabled or enabled.
+   * Each disable also writes an `internal.endpoint.disabled` notice to the worker's outbox (the
+   * register e-mails the workspace's owners and admins from it). Returns the endpoints it
+   * disabled or enabled.
    */
   async record(attempts: AttemptRecord[]): Promise<EndpointChange[]> {
     return this.db.query<EndpointChange[]>(
@@ -312,7 +315,7 @@ export class DeliveryLeases {
          RETURNING e.id, e.workspace_id AS "workspaceId", e.url,
            CASE WHEN j.disable THEN 'auto_disabled' WHEN j.enable THEN 're_enabled' END
              AS change,
-           e.consecutive_failures AS "consecutiveFailures"),
+           e.consecutive_failures AS "consecutiveFailures", e.failing_since, e.disabled_at),
        -- The system's change to an endpoint, in the activity feed with the change itself.
        noted AS (
          INSERT INTO delivery.activity (id, workspace_id, at, source, actor_type, record_type,
@@ -323,8 +326,21 @@ export class DeliveryLeases {
            jsonb_build_array(jsonb_build_object('field', 'enabled',
              'from', (c.change = 'auto_disabled')::text,
              'to', (c.change <> 'auto_disabled')::text))
-         FROM changed c WHERE c.change IS NOT NULL)
-       SELECT * FROM changed WHERE change IS NOT NULL`,
+         FROM changed c WHERE c.change IS NOT NULL),
+       -- The register's notice of a disable (it e-mails the owners and admins), in the outbox
+       -- with the change itself: written once per disable, never for one that rolled back.
+       announced AS (
+         INSERT INTO delivery.outbox (id, workspace_id, event, data)
+         SELECT ($17::text[])[row_number() OVER (ORDER BY c.id)], c."workspaceId",
+           '${ENDPOINT_DISABLED_ROUTING_KEY}',
+           jsonb_build_object('workspace_id', c."workspaceId", 'endpoint_id', c.id,
+             'url', c.url, 'reason', 'auto',
+             'consecutive_failures', c."consecutiveFailures",
+             'failing_since', ${isoUtc('c.failing_since')},
+             'disabled_at', ${isoUtc('c.disabled_at')})
+         FROM changed c WHERE c.change = 'auto_disabled')
+       SELECT id, "workspaceId", url, change, "consecutiveFailures"
+       FROM changed WHERE change IS NOT NULL`,
       [
         attempts.map((each) => each.deliveryId),
         attempts.map((each) => each.attempt),
@@ -343,9 +359,16 @@ export class DeliveryLeases {
         this.autoDisable.afterHours,
         // Ids for the feed's entries: at most one endpoint changes per attempt.
         attempts.map(() => newId('act')),
+        // Ids for the outbox's notices, likewise.
+        attempts.map(() => newId('evt')),
       ],
     );
   }
+}
+
+/** A timestamptz column as the ISO 8601 text JavaScript writes (UTC, milliseconds). */
+function isoUtc(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 function jsonOrNull(value: object | null | undefined): string | null {

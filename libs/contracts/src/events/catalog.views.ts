@@ -1,5 +1,5 @@
 import { ContractSchema } from '../fields/contract-schema.decorator';
-import { ListField, OpenObjectField, TextField } from '../fields/field.decorators';
+import { Field, ListField, OpenObjectField, TextField } from '../fields/field.decorators';
 
 /** The event catalog as the console shows it (GET /console/api/events). */
 
@@ -11,6 +11,17 @@ export class CatalogEvent {
     string,
     unknown
   >;
+  // A console-only notice (endpoint.disabled) is listed so people know it exists, but an
+  // endpoint cannot subscribe to it: the picker leaves it out, the API refuses it.
+  @Field(
+    {
+      type: 'boolean',
+      description:
+        'Whether an endpoint can subscribe to it; false for console-only notices (e-mail and banner).',
+    },
+    [],
+  )
+  subscribable!: boolean;
 }
 
 @ContractSchema({

@@ -12,3 +12,4 @@ export {
   ConsoleSecretRotateMessage,
 } from './webhook.messages';
 export * from './webhook.views';
+export * from './endpoint-health';
