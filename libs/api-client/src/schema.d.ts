@@ -4204,7 +4204,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than 1 MiB. */
+        /** @description The body is larger than 1 MiB (a CSV import: 50 MiB, or more than 200,000 rows). */
         PayloadTooLarge: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4219,7 +4219,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is not `application/json`. */
+        /** @description The body is not `application/json` (`text/csv` for a CSV import). */
         UnsupportedMediaType: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8097,7 +8097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 1 MiB. */
+            /** @description The body is larger than 1 MiB (a CSV import: 50 MiB, or more than 200,000 rows). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8106,7 +8106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not `application/json` (`text/csv` for a CSV import). */
             415: {
                 headers: {
                     [name: string]: unknown;

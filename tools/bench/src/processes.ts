@@ -27,9 +27,12 @@ export function runNode(
     path.join(root, 'tools/runtime/register-paths.js'),
     path.join(root, 'dist', entry),
   ];
+  // BENCH_APP_NODE_OPTIONS: Node's options for the apps alone (a heap bound, as a container's
+  // memory limit sets one), not for the bench or its build.
+  const appOptions = process.env.BENCH_APP_NODE_OPTIONS;
   const options = {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, ...(appOptions ? { NODE_OPTIONS: appOptions } : {}) },
     stdio: ['ignore', 'inherit', 'inherit'] as ['ignore', 'inherit', 'inherit'],
   };
   // BENCH_APP_CPUS=<list>: the apps run on these cores only (taskset), so with the load

@@ -66,8 +66,7 @@ const COMMON_ERRORS: Record<number, string> = {
   412:
     '`If-Match` names a version the record no longer has: another write came first. Fetch ' +
     'it again (its `ETag`), look at what changed, and send the change again if it still holds.',
-  413:
-    'The body is larger than 1 MiB (a CSV import: 50 MiB, or more than 200,000 rows).',
+  413: 'The body is larger than 1 MiB (a CSV import: 50 MiB, or more than 200,000 rows).',
   415: 'The body is not `application/json` (`text/csv` for a CSV import).',
   422: 'The `Idempotency-Key` was already used in this workspace with a different request.',
   429:
