@@ -129,6 +129,9 @@ export class RegisterConfig {
    */
   @IsInt() @Min(50) @Max(600_000) IMPORT_JOBS_POLL_MS: number = 1_000;
 
+  /** Days a finished import (and its rows, with their plans and results) is kept. */
+  @IsInt() @Min(1) @Max(3_650) IMPORT_RETENTION_DAYS: number = 30;
+
   /** Rows an import's dry run plans per step (a few statements for the whole batch). */
   @IsInt() @Min(1) @Max(10_000) IMPORT_PLAN_BATCH_SIZE: number = 1_000;
 

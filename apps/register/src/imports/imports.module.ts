@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module';
 import { PeopleModule } from '../people/people.module';
 import { ImportJobs } from './import-jobs';
+import { ImportPruner } from './import-pruner';
 import { ImportsRpcController } from './imports.rpc-controller';
 import { ImportsService } from './imports.service';
 
@@ -9,7 +10,7 @@ import { ImportsService } from './imports.service';
 @Module({
   imports: [AssetsModule, PeopleModule],
   controllers: [ImportsRpcController],
-  providers: [ImportsService, ImportJobs],
+  providers: [ImportsService, ImportJobs, ImportPruner],
   exports: [ImportJobs],
 })
 export class ImportsModule {}

@@ -10,6 +10,7 @@ import { PeopleService } from '../people/people.service';
 import { ReadTransactions } from '../requests/read-transactions';
 import { WriteTransactions } from '../requests/write-transactions';
 import { ImportJobs, type ImportJobsConfig } from './import-jobs';
+import { ImportPruner } from './import-pruner';
 import { ImportsService } from './imports.service';
 
 /**
@@ -164,5 +165,38 @@ describe('CSV imports', () => {
     await expect(imports.start(caller, job.id)).rejects.toThrow(
       `import ${job.id} is cancelled; this needs it planned`,
     );
+  });
+
+  it('prunes finished imports past the retention with their rows, and uploads left behind', async () => {
+    const caller = testCaller();
+    const old = await uploaded(caller, ['name'], [['A'], ['B']], false);
+    const recent = await uploaded(caller, ['name'], [['C']], false);
+    await jobs.runPending();
+    const abandoned = await imports.create(caller, {
+      caller,
+      type: 'assets',
+      dry_run: true,
+      columns: ['name'],
+    });
+    await db.query(
+      `UPDATE register.imports SET finished_at = now() - interval '31 days' WHERE id = $1`,
+      [old.id],
+    );
+    await db.query(
+      `UPDATE register.imports SET updated_at = now() - interval '2 days' WHERE id = $1`,
+      [abandoned.id],
+    );
+    const pruner = new ImportPruner(db, { IMPORT_RETENTION_DAYS: 30 });
+    expect(await pruner.prune()).toBe(2);
+    const left = await db.query<Array<{ id: string }>>(
+      `SELECT id FROM register.imports WHERE workspace_id = $1`,
+      [caller.workspaceId],
+    );
+    expect(left.map((row) => row.id)).toEqual([recent.id]);
+    const [{ n }] = await db.query<[{ n: number }]>(
+      `SELECT count(*)::int AS n FROM register.import_rows WHERE import_id = $1`,
+      [old.id],
+    );
+    expect(n).toBe(0);
   });
 });
