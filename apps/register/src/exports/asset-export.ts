@@ -9,27 +9,37 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RegisterConfig } from '../config/register-config';
 import { parseListQuery } from '../listing/list-query';
 import { ReadTransactions } from '../requests/read-transactions';
-import { customCell, exportChunk, isoSql, type ExportSource } from './csv-export';
+import { csvCellSql, exportChunk, isoSql, plainCellSql, type ExportSource } from './csv-export';
 
-type AssetCsvRow = Record<(typeof ASSET_CSV_COLUMNS)[number], string | null> & {
-  custom_fields: Record<string, unknown> | null;
-  cursor_at: string;
-};
-
-const ASSETS: ExportSource<AssetCsvRow> = {
-  select: `a.id, a.name, a.asset_tag, a.serial_number, a.status, a.brand, a.model, a.sku,
-    c.name AS category, a.category_id, l.name AS location, a.location_id, a.assigned_to_id,
-    p.full_name AS assigned_to, ${isoSql('a.custody_due_at')} AS due_at, a.condition,
-    to_char(a.purchase_date, 'YYYY-MM-DD') AS purchase_date,
-    to_char(a.warranty_expires_on, 'YYYY-MM-DD') AS warranty_expires_on,
-    ${isoSql('a.created_at')} AS created_at, ${isoSql('a.updated_at')} AS updated_at,
-    a.custom_fields`,
+const ASSETS: ExportSource = {
+  columns: {
+    id: plainCellSql('a.id'),
+    name: csvCellSql('a.name'),
+    asset_tag: csvCellSql('a.asset_tag'),
+    serial_number: csvCellSql('a.serial_number'),
+    status: plainCellSql('a.status'),
+    brand: csvCellSql('a.brand'),
+    model: csvCellSql('a.model'),
+    sku: csvCellSql('a.sku'),
+    category: csvCellSql('c.name'),
+    category_id: plainCellSql('a.category_id'),
+    location: csvCellSql('l.name'),
+    location_id: plainCellSql('a.location_id'),
+    assigned_to_id: plainCellSql('a.assigned_to_id'),
+    assigned_to: csvCellSql('p.full_name'),
+    due_at: plainCellSql(isoSql('a.custody_due_at')),
+    condition: plainCellSql('a.condition'),
+    purchase_date: plainCellSql(`to_char(a.purchase_date, 'YYYY-MM-DD')`),
+    warranty_expires_on: plainCellSql(`to_char(a.warranty_expires_on, 'YYYY-MM-DD')`),
+    created_at: plainCellSql(isoSql('a.created_at')),
+    updated_at: plainCellSql(isoSql('a.updated_at')),
+  } satisfies Record<(typeof ASSET_CSV_COLUMNS)[number], string>,
+  order: ASSET_CSV_COLUMNS,
   from: `register.assets a
     LEFT JOIN register.categories c ON c.id = a.category_id
     LEFT JOIN register.locations l ON l.id = a.location_id
     LEFT JOIN register.people p ON p.id = a.assigned_to_id`,
   alias: 'a',
-  columns: ASSET_CSV_COLUMNS,
   parse: (filters) =>
     parseListQuery(filters, ASSET_STATUSES, {
       assignedTo: true,
@@ -45,10 +55,8 @@ const ASSETS: ExportSource<AssetCsvRow> = {
         [workspaceId],
       )
     ).map((row) => row.key),
-  cell: (row, column) =>
-    column in row && column !== 'custom_fields'
-      ? ((row[column as keyof typeof row] as string | null) ?? '')
-      : customCell(row.custom_fields?.[column]),
+  // A scalar's text (->>); the custom field types are all scalars.
+  custom: (key) => `a.custom_fields->>${key}`,
 };
 
 /** GET /assets/export: the workspace's assets as CSV, chunk by chunk. */

@@ -9,25 +9,29 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RegisterConfig } from '../config/register-config';
 import { parseListQuery } from '../listing/list-query';
 import { ReadTransactions } from '../requests/read-transactions';
-import { exportChunk, isoSql, type ExportSource } from './csv-export';
+import { csvCellSql, exportChunk, isoSql, plainCellSql, type ExportSource } from './csv-export';
 
-type PersonCsvRow = Record<(typeof PERSON_CSV_COLUMNS)[number], string | null> & {
-  cursor_at: string;
-};
-
-const PEOPLE: ExportSource<PersonCsvRow> = {
-  select: `p.id, p.full_name, p.email, p.employee_number, d.name AS department,
-    l.name AS location, p.location_id, p.status, ${isoSql('p.created_at')} AS created_at,
-    ${isoSql('p.updated_at')} AS updated_at`,
+const PEOPLE: ExportSource = {
+  columns: {
+    id: plainCellSql('p.id'),
+    full_name: csvCellSql('p.full_name'),
+    email: csvCellSql('p.email'),
+    employee_number: csvCellSql('p.employee_number'),
+    department: csvCellSql('d.name'),
+    location: csvCellSql('l.name'),
+    location_id: plainCellSql('p.location_id'),
+    status: plainCellSql('p.status'),
+    created_at: plainCellSql(isoSql('p.created_at')),
+    updated_at: plainCellSql(isoSql('p.updated_at')),
+  } satisfies Record<(typeof PERSON_CSV_COLUMNS)[number], string>,
+  order: PERSON_CSV_COLUMNS,
   from: `register.people p
     LEFT JOIN register.departments d ON d.id = p.department_id
     LEFT JOIN register.locations l ON l.id = p.location_id`,
   alias: 'p',
-  columns: PERSON_CSV_COLUMNS,
   parse: (filters) =>
     parseListQuery(filters, PERSON_STATUSES, { location: true, updatedSince: true }),
   customKeys: () => Promise.resolve([]),
-  cell: (row, column) => row[column as keyof typeof row] ?? '',
 };
 
 /** GET /people/export: the workspace's people as CSV, chunk by chunk. */
