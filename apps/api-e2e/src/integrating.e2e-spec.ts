@@ -582,7 +582,18 @@ describe('the change feed (e2e: two registers, two workers, a receiver that goes
         name: 'Old drill',
         asset_tag: 'IMP-1',
       });
-      const cursor = (await own.get<EventFeedPage>('/events?after=now')).body.next;
+      // The cursor past the existing asset's own asset.created (its event reaches the feed a
+      // moment after its write).
+      const { next: cursor } = await eventually(
+        async () => {
+          const read = await follow(undefined, own);
+          if (!read.events.some((one) => (one.data as { id?: string }).id === existing.body.id)) {
+            throw new Error('the existing asset is not in the feed yet');
+          }
+          return read;
+        },
+        { timeoutMs: 15_000, intervalMs: 50 },
+      );
       const csv = [
         'name,asset_tag,serial_number,status,brand,Cost center',
         'Drill,IMP-1,,maintenance,Bosch,IT',
