@@ -44,3 +44,37 @@ export abstract class PeriodicJob<T> {
     return this.running;
   }
 }
+
+/**
+ * Background work done in steps, each claiming one piece (an audit to complete, an import to
+ * apply) in a transaction of its own: a run steps until a step finds nothing (`'idle'`). A
+ * service kicks it right after the commit that gave it work; the poll every `everyMs` picks
+ * up what a crashed or restarted replica left. A kick during a run makes the run go round
+ * once more, so work committed while it stepped is not left to the poll.
+ */
+export abstract class SteppedJob<Step extends string> extends PeriodicJob<number> {
+  private again = false;
+
+  /** One step; `'idle'` when there was nothing to do. */
+  abstract step(): Promise<Step | 'idle'>;
+
+  /** Runs the steps now (after a commit that gave them work); a run in progress goes on. */
+  kick(): void {
+    this.again = true;
+    void this.runOnce();
+  }
+
+  /** Steps until none has work left; answers how many steps ran. */
+  async runPending(): Promise<number> {
+    let steps = 0;
+    do {
+      this.again = false;
+      while ((await this.step()) !== 'idle') steps += 1;
+    } while (this.again);
+    return steps;
+  }
+
+  protected work(): Promise<number> {
+    return this.runPending();
+  }
+}

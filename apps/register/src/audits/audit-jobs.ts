@@ -1,6 +1,6 @@
 import { callerActivity, type AssetStatus, type CallerContext } from '@custodian/contracts';
 import { OutboxWriter } from '@custodian/messaging';
-import { ActivityLog, PeriodicJob, queryRows } from '@custodian/persistence';
+import { ActivityLog, SteppedJob, queryRows } from '@custodian/persistence';
 import {
   Inject,
   Injectable,
@@ -51,11 +51,9 @@ export type AuditStep = 'started' | 'batch' | 'completed' | 'idle';
  */
 @Injectable()
 export class AuditJobs
-  extends PeriodicJob<number>
+  extends SteppedJob<Exclude<AuditStep, 'idle'>>
   implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
-  private again = false;
-
   constructor(
     private readonly db: DataSource,
     private readonly outbox: OutboxWriter,
@@ -65,22 +63,6 @@ export class AuditJobs
   ) {
     const logger = new Logger('AuditJobs');
     super(config.AUDIT_JOBS_POLL_MS, (message) => logger.warn(message), 0);
-  }
-
-  /** Runs the jobs now (after a commit that gave them work); a run in progress goes on. */
-  kick(): void {
-    this.again = true;
-    void this.runOnce();
-  }
-
-  /** Steps until no audit has work left; answers how many steps ran. */
-  async runPending(): Promise<number> {
-    let steps = 0;
-    do {
-      this.again = false;
-      while ((await this.step()) !== 'idle') steps += 1;
-    } while (this.again);
-    return steps;
   }
 
   /** One step: one audit started, or one batch of one completion. */
@@ -98,10 +80,6 @@ export class AuditJobs
       }
       return this.completeBatch(tx, audit);
     });
-  }
-
-  protected work(): Promise<number> {
-    return this.runPending();
   }
 
   protected label(): string {

@@ -6,7 +6,7 @@ import {
   type ImportResult,
 } from '@custodian/contracts';
 import { runWithRequestId } from '@custodian/observability';
-import { PeriodicJob, queryRows } from '@custodian/persistence';
+import { SteppedJob, queryRows } from '@custodian/persistence';
 import {
   Inject,
   Injectable,
@@ -60,11 +60,9 @@ interface Outcome {
  */
 @Injectable()
 export class ImportJobs
-  extends PeriodicJob<number>
+  extends SteppedJob<Exclude<ImportStep, 'idle'>>
   implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
-  private again = false;
-
   constructor(
     private readonly db: DataSource,
     private readonly assets: AssetsService,
@@ -73,22 +71,6 @@ export class ImportJobs
   ) {
     const logger = new Logger('ImportJobs');
     super(config.IMPORT_JOBS_POLL_MS, (message) => logger.warn(message), 0);
-  }
-
-  /** Runs the jobs now (after a commit that gave them work); a run in progress goes on. */
-  kick(): void {
-    this.again = true;
-    void this.runOnce();
-  }
-
-  /** Steps until no import has work left; answers how many steps ran. */
-  async runPending(): Promise<number> {
-    let steps = 0;
-    do {
-      this.again = false;
-      while ((await this.step()) !== 'idle') steps += 1;
-    } while (this.again);
-    return steps;
   }
 
   step(): Promise<ImportStep> {
@@ -118,10 +100,6 @@ export class ImportJobs
           : this.importBatch(tx, job, caller, map),
       );
     });
-  }
-
-  protected work(): Promise<number> {
-    return this.runPending();
   }
 
   protected label(): string {
