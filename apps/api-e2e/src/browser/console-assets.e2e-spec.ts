@@ -8,6 +8,7 @@ import {
   type WorkspaceView,
 } from '@custodian/contracts';
 import { WebhookReceiver, eventually, freePort } from '@custodian/testing';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { consoleMember } from '../support/console-sign-in';
@@ -171,6 +172,24 @@ describe('the register in the console, in a browser (e2e)', () => {
     await page.keyboard.press('Enter');
     await page.getByText('No asset has the asset tag or serial number NOT-A-TAG').waitFor();
     expect(await page.locator('#scan-code').inputValue()).toBe('');
+  });
+
+  it('exports the list as shown (its search, its columns) as a CSV file', async () => {
+    await nav('Assets');
+    await page.getByLabel('Search').fill('thinkpad');
+    await page.getByLabel('Search').press('Enter');
+    await page.getByRole('link', { name: 'ThinkPad X1 Carbon' }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^assets-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8').replace(/^\ufeff/, '');
+    const [header, ...rows] = text.trimEnd().split('\r\n');
+    expect(header?.startsWith('id,name,asset_tag,')).toBe(true);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain('ThinkPad X1 Carbon,GLX-0042');
+    await screenshot(page, 'assets-export');
   });
 
   it('checks the asset out with a due date, then in, and records its condition', async () => {

@@ -1,4 +1,10 @@
-import { DEFAULT_COLUMNS, chosenColumns, saveColumns, toggleColumn } from './asset-columns';
+import {
+  DEFAULT_COLUMNS,
+  chosenColumns,
+  exportHref,
+  saveColumns,
+  toggleColumn,
+} from './asset-columns';
 
 function memory(): Storage {
   const items = new Map<string, string>();
@@ -32,5 +38,16 @@ describe('asset list columns', () => {
       'updated_at',
     ]);
     expect(toggleColumn(['status', 'brand'], 'status')).toEqual(['brand']);
+  });
+});
+
+describe('exportHref', () => {
+  it('asks the export for the list as shown: its filters and chosen columns', () => {
+    expect(exportHref('mac book', 'active', ['status', 'brand'])).toBe(
+      '/console/api/assets/export?search=mac+book&status=active&columns=id%2Cname%2Casset_tag%2Cstatus%2Cbrand',
+    );
+    expect(exportHref(null, undefined, [])).toBe(
+      '/console/api/assets/export?columns=id%2Cname%2Casset_tag',
+    );
   });
 });

@@ -50,3 +50,20 @@ export function toggleColumn(columns: AssetColumn[], column: AssetColumn): Asset
     : [...columns, column];
   return ASSET_COLUMNS.map((each) => each.key).filter((key) => on.includes(key));
 }
+
+/**
+ * The list as shown, as a CSV download: its search and status, and the columns chosen for the
+ * table (their keys are the export's column names), after the id, name and tag. Streamed by
+ * the console API; the session cookie goes with a plain link.
+ */
+export function exportHref(
+  search: string | null | undefined,
+  status: string | null | undefined,
+  columns: readonly string[],
+): string {
+  const query = new URLSearchParams();
+  if (search) query.set('search', search);
+  if (status) query.set('status', status);
+  query.set('columns', ['id', 'name', 'asset_tag', ...columns].join(','));
+  return `/console/api/assets/export?${query}`;
+}

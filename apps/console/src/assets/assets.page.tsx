@@ -16,6 +16,7 @@ import { StatusOptions } from './asset-options';
 import {
   ASSET_COLUMNS,
   chosenColumns,
+  exportHref,
   saveColumns,
   toggleColumn,
   type AssetColumn,
@@ -119,6 +120,9 @@ export function AssetsPage() {
           <Link to="/assets/bin" className="button">
             Bin
           </Link>
+          <a className="button" href={exportHref(view.search, view.status, columns)} download>
+            Export CSV
+          </a>
           {can(session, 'assets.manage') && (
             <Link to="/assets/new" className="button button-primary">
               Add asset
