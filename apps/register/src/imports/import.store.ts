@@ -95,14 +95,20 @@ export async function findImport(
   id: string,
   forUpdate = false,
 ): Promise<ImportRecord> {
+  // No id of ours is longer, and Postgres refuses a NUL in text (an error, not a miss).
+  if (id.length > 64 || id.includes('\u0000')) throw importNotFound(id);
   const [row] = await queryRows<ImportRecord>(
     db,
     `SELECT * FROM register.imports WHERE id = $1 AND workspace_id = $2
      ${forUpdate ? 'FOR UPDATE' : ''}`,
     [id, workspaceId],
   );
-  if (!row) throw new DomainError('not_found', `import ${id} not found`);
+  if (!row) throw importNotFound(id);
   return row;
+}
+
+function importNotFound(id: string): DomainError {
+  return new DomainError('not_found', `import ${id} not found`);
 }
 
 /** The next import a job has work on, claimed for this transaction (others skip it). */
