@@ -1,7 +1,9 @@
 import {
+  ASSET_CSV_COLUMNS,
   CreateAssetInput,
   CreatePersonInput,
   DomainError,
+  PERSON_CSV_COLUMNS,
   UpdateAssetInput,
   UpdatePersonInput,
   type AssetDetail,
@@ -13,42 +15,29 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { plainCell } from '../exports/csv-cells';
 
-/** The columns an import writes, by type (the export's, less what is read-only). */
-const WRITTEN: Record<ImportType, readonly string[]> = {
-  assets: [
-    'name',
-    'asset_tag',
-    'serial_number',
-    'status',
-    'brand',
-    'model',
-    'sku',
-    'category',
-    'category_id',
-    'location',
-    'location_id',
-    'assigned_to_id',
-    'due_at',
-    'condition',
-    'purchase_date',
-    'warranty_expires_on',
-  ],
-  people: [
-    'full_name',
-    'email',
-    'employee_number',
-    'department',
-    'location',
-    'location_id',
-    'status',
-  ],
-};
-
 /** Columns an export writes that an import reads past: derived, or kept by the service. */
 const READ_ONLY: Record<ImportType, readonly string[]> = {
   assets: ['assigned_to', 'created_at', 'updated_at'],
   people: ['created_at', 'updated_at'],
 };
+
+const EXPORTED: Record<ImportType, readonly string[]> = {
+  assets: ASSET_CSV_COLUMNS,
+  people: PERSON_CSV_COLUMNS,
+};
+
+/**
+ * The columns an import writes, by type: the export's (one list, so an export imports back),
+ * less `id` (it matches, never writes) and what is read-only.
+ */
+const WRITTEN: Record<ImportType, readonly string[]> = {
+  assets: writtenOf('assets'),
+  people: writtenOf('people'),
+};
+
+function writtenOf(type: ImportType): string[] {
+  return EXPORTED[type].filter((column) => column !== 'id' && !READ_ONLY[type].includes(column));
+}
 
 /** The column a new record cannot do without. */
 export const REQUIRED: Record<ImportType, string> = { assets: 'name', people: 'full_name' };
