@@ -102,6 +102,8 @@ interface Ids {
   category: string;
   /** An audit of `location`. */
   audit: string;
+  /** A CSV import of people, header only (so starting it writes nothing). */
+  import: string;
   /** The owner's console session, by its id in the list (not its cookie). */
   session: string;
 }
@@ -166,6 +168,10 @@ const ID_ROUTES: Record<string, (ids: Ids) => { id: string; body?: unknown }> = 
   'GET /console/api/audits/{id}/items': (ids) => ({ id: ids.audit }),
   'POST /console/api/audits/{id}/complete': (ids) => ({ id: ids.audit, body: {} }),
   'POST /console/api/audits/{id}/cancel': (ids) => ({ id: ids.audit }),
+  'GET /console/api/imports/{id}': (ids) => ({ id: ids.import }),
+  'GET /console/api/imports/{id}/rows': (ids) => ({ id: ids.import }),
+  'POST /console/api/imports/{id}/start': (ids) => ({ id: ids.import }),
+  'POST /console/api/imports/{id}/cancel': (ids) => ({ id: ids.import }),
   'GET /console/api/locations/{id}': (ids) => ({ id: ids.location }),
   'PATCH /console/api/locations/{id}': (ids) => ({ id: ids.location, body: { notes: 'taken' } }),
   'DELETE /console/api/locations/{id}': (ids) => ({ id: ids.location }),
@@ -410,6 +416,20 @@ const WRITE_ROUTES: Record<string, WriteTarget> = {
   // Cancels A's audit (the sweep's bodies are ignored), then a 409: cancelled.
   'POST /console/api/audits/{id}/cancel': {
     path: (ids) => `/console/api/audits/${ids.audit}/cancel`,
+    as: 'owner',
+  },
+  // The body is a CSV file: every JSON one is a 415 naming text/csv (csv-upload.ts).
+  'POST /console/api/imports': {
+    path: () => '/console/api/imports?type=people',
+    as: 'owner',
+  },
+  // Starts A's empty import (nothing to write), then a 409: not planned any more.
+  'POST /console/api/imports/{id}/start': {
+    path: (ids) => `/console/api/imports/${ids.import}/start`,
+    as: 'owner',
+  },
+  'POST /console/api/imports/{id}/cancel': {
+    path: (ids) => `/console/api/imports/${ids.import}/cancel`,
     as: 'owner',
   },
   'POST /console/api/locations': {
@@ -764,6 +784,13 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       location_id: location.body.id,
     });
     expect(audit.status).toBe(201);
+    const imported = await client.request<{ id: string }>(
+      'POST',
+      `/console/api/imports?type=people&filename=${name}.csv`,
+      'full_name,email\r\n',
+      { 'content-type': 'text/csv' },
+    );
+    expect(imported.status).toBe(202);
     const binned = await client.post<Asset>('/console/api/assets', { name: `${name} old phone` });
     expect(binned.status).toBe(201);
     expect((await client.delete(`/console/api/assets/${binned.body.id}`)).status).toBe(200);
@@ -830,6 +857,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
         location: location.body.id,
         category: category.body.id,
         audit: audit.body.id,
+        import: imported.body.id,
         session,
       },
       key: key.body.key,
@@ -903,6 +931,7 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
       idsB.member,
       idsB.person,
       idsB.booking,
+      idsB.import,
     ];
     const noneOfB = (response: ApiResponse<unknown>, what: string) => {
       for (const id of foreign)
@@ -969,6 +998,9 @@ describe('console isolation, hostile input and secrets in logs (e2e)', () => {
     );
     expect(filtered.status).toBeLessThan(500);
     noneOfB({ ...filtered, text: filtered.text.replaceAll(idsB.asset, '') }, 'bookings of B');
+    const imports = await a.get<Page<{ id: string }>>('/console/api/imports');
+    expect(imports.body.data.map((job) => job.id)).toEqual([idsA.import]);
+    noneOfB(imports, 'GET imports');
     const members = await a.get<Array<{ id: string }>>('/console/api/members');
     expect(members.body.map((member) => member.id)).toContain(idsA.member);
     noneOfB(members, 'GET members');

@@ -177,3 +177,12 @@ export type AuditItemQuery = NonNullable<
 export type AuditScan = JsonResponse<'/console/api/audits/{id}/scans', 'post', 201>;
 export type ConsoleAuditScanInput = JsonBody<'/console/api/audits/{id}/scans', 'post'>;
 export type AuditCompletion = JsonBody<'/console/api/audits/{id}/complete', 'post'>;
+export type ImportPage = JsonResponse<'/console/api/imports', 'get', 200>;
+export type Import = JsonResponse<'/console/api/imports/{id}', 'get', 200>;
+export type ImportStatus = Import['status'];
+export type ImportQuery = NonNullable<paths['/console/api/imports']['post']['parameters']['query']>;
+export type ImportRowPage = JsonResponse<'/console/api/imports/{id}/rows', 'get', 200>;
+export type ImportRow = ImportRowPage['data'][number];
+export type ImportRowQuery = NonNullable<
+  paths['/console/api/imports/{id}/rows']['get']['parameters']['query']
+>;

@@ -4,6 +4,7 @@ import { ConsoleBookingsModule } from './bookings/console-bookings.module';
 import { ConsoleLicensesModule } from './licenses/console-licenses.module';
 import { ConsoleMaintenanceModule } from './maintenance/console-maintenance.module';
 import { ConsoleAuditsModule } from './audits/console-audits.module';
+import { ConsoleImportsModule } from './imports/console-imports.module';
 import { ConsoleRemindersModule } from './reminders/console-reminders.module';
 import { ConsoleLocationsModule } from './locations/console-locations.module';
 import { ConsoleCategoriesModule } from './categories/console-categories.module';
@@ -33,6 +34,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleLicensesModule,
     ConsoleMaintenanceModule,
     ConsoleAuditsModule,
+    ConsoleImportsModule,
     ConsoleRemindersModule,
     ConsoleLocationsModule,
     ConsoleCategoriesModule,

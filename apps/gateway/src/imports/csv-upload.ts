@@ -4,8 +4,14 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_COLUMNS,
   IMPORT_MAX_ROWS,
+  RegisterRpc,
+  type CallerMessage,
+  type CreateImportQuery,
   type Import,
   type ImportType,
+  type ReplyOf,
+  type RequestOf,
+  type RpcContract,
 } from '@custodian/contracts';
 import { parse } from 'csv-parse';
 import { Readable, Transform } from 'node:stream';
@@ -16,6 +22,41 @@ export interface ImportSink {
   append(id: string, firstRow: number, rows: string[][]): Promise<unknown>;
   seal(id: string, rows: number): Promise<Import>;
   fail(id: string, reason: string): Promise<unknown>;
+}
+
+/** A message to the register as the uploader: an API key's client or the console's. */
+export type RegisterCall = <C extends RpcContract<CallerMessage>>(
+  contract: C,
+  message: Omit<RequestOf<C>, 'caller'>,
+) => Promise<ReplyOf<C>>;
+
+/**
+ * POST /imports, the API's and the console's: the file in `body` read by uploadCsv, each step
+ * a register message sent as the caller `call` stands for.
+ */
+export function uploadImport(
+  body: unknown,
+  query: CreateImportQuery,
+  contentLength: string | undefined,
+  call: RegisterCall,
+): Promise<Import> {
+  return uploadCsv(
+    body,
+    { type: query.type, contentLength },
+    {
+      create: (columns) =>
+        call(RegisterRpc.importsCreate, {
+          type: query.type,
+          dry_run: query.dry_run !== 'false',
+          columns,
+          ...(query.filename ? { filename: query.filename } : {}),
+        }),
+      append: (id, firstRow, rows) =>
+        call(RegisterRpc.importsAppend, { id, first_row: firstRow, rows }),
+      seal: (id, rows) => call(RegisterRpc.importsSeal, { id, rows }),
+      fail: (id, reason) => call(RegisterRpc.importsFail, { id, reason }),
+    },
+  );
 }
 
 export interface UploadOptions {

@@ -24,7 +24,7 @@ import type { AccessRecord } from '../access/access-record';
 import { Access, RequiresScope } from '../access/requires-scope.decorator';
 import { ApiErrors, ApiIdParam } from '../http/api-docs.decorators';
 import { RegisterClient } from '../register-client/register-client';
-import { uploadCsv } from './csv-upload';
+import { uploadImport } from './csv-upload';
 
 /** CSV imports of assets and people: the gateway reads the file, the register does the rest. */
 @ApiTags('Imports')
@@ -61,22 +61,8 @@ export class ImportsController {
     @Headers('content-length') contentLength: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Import> {
-    const created = await uploadCsv(
-      body,
-      { type: query.type, contentLength },
-      {
-        create: (columns) =>
-          this.register.call(RegisterRpc.importsCreate, access, {
-            type: query.type,
-            dry_run: query.dry_run !== 'false',
-            columns,
-            ...(query.filename ? { filename: query.filename } : {}),
-          }),
-        append: (id, firstRow, rows) =>
-          this.register.call(RegisterRpc.importsAppend, access, { id, first_row: firstRow, rows }),
-        seal: (id, rows) => this.register.call(RegisterRpc.importsSeal, access, { id, rows }),
-        fail: (id, reason) => this.register.call(RegisterRpc.importsFail, access, { id, reason }),
-      },
+    const created = await uploadImport(body, query, contentLength, (contract, message) =>
+      this.register.call(contract, access, message),
     );
     void reply.header('location', `/api/v1/imports/${created.id}`);
     return created;

@@ -32,6 +32,7 @@ export const CONSOLE_PERMISSIONS = [
   'categories.manage',
   'audits.view',
   'audits.manage',
+  'imports.manage',
 ] as const;
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -51,7 +52,9 @@ export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
  * role sees reminders; owners, admins and managers create, change and cancel them. Every role
  * sees locations and categories; owners, admins and managers add, rename, move and delete them.
  * Every role sees audits (stock-takes); owners, admins and managers start them, scan into them,
- * complete and cancel them (`audits.manage`, as `assets.manage`).
+ * complete and cancel them (`audits.manage`, as `assets.manage`). Owners, admins and managers
+ * import assets and people from CSV files and follow their imports (`imports.manage`: an
+ * import creates and changes both, so it goes with running the register).
  */
 const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,
@@ -83,6 +86,7 @@ const GRANTS: Record<MemberRole, readonly ConsolePermission[]> = {
     'categories.manage',
     'audits.view',
     'audits.manage',
+    'imports.manage',
   ],
   member: [
     'workspace.view',

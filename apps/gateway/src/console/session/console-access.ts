@@ -60,6 +60,7 @@ const DOING: Record<ConsolePermission, string> = {
   'categories.manage': 'add, rename or delete categories',
   'audits.view': 'see audits',
   'audits.manage': 'start, scan into, complete or cancel audits',
+  'imports.manage': 'import assets or people from CSV files',
 };
 
 /**
@@ -86,13 +87,17 @@ export function WithoutIdempotencyKey(why: string): MethodDecorator {
   return ApiExtension(WITHOUT_IDEMPOTENCY_KEY, why);
 }
 
-/** The member the request acts as (set by ConsoleAccessGuard). */
+/**
+ * The member the request acts as (set by ConsoleAccessGuard). `Caller('unkeyed')` on a write
+ * marked WithoutIdempotencyKey: its Idempotency-Key is not read, and its body (a file's
+ * stream, for an upload) is not fingerprinted.
+ */
 export const Caller = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): ConsoleCaller => {
+  (data: 'unkeyed' | undefined, context: ExecutionContext): ConsoleCaller => {
     const request = context.switchToHttp().getRequest<ConsoleRequest>();
     const caller = request.consoleCaller;
     if (!caller) throw new Error('@Caller() on a route without @ConsoleAccess()');
-    if (request.method === 'GET' || request.method === 'HEAD') return caller;
+    if (request.method === 'GET' || request.method === 'HEAD' || data === 'unkeyed') return caller;
     // Every console write may carry an Idempotency-Key; the member's, not the workspace's.
     const identity = identityOf(request, {
       workspaceId: caller.workspaceId,
