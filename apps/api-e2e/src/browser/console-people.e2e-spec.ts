@@ -8,6 +8,7 @@ import {
   type WorkspaceView,
 } from '@custodian/contracts';
 import { WebhookReceiver, eventually, freePort } from '@custodian/testing';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { consoleMember } from '../support/console-sign-in';
@@ -20,7 +21,9 @@ const PASSWORD = 'a long enough password';
  * People in the console, in real headless Chromium against the real stack: add a person, see
  * what they hold, offboard them through the dialog that lists it first, find them in the list
  * by status; a local receiver sees the events. A member sees people but none of the buttons
- * that change them. Only the keyboard and the mouse, through labels and roles a person reads.
+ * that change them. The list exports as shown, and a CSV file of people imports through its dry
+ * run (the rows refused, and why), then in the background with a progress bar. Only the
+ * keyboard and the mouse, through labels and roles a person reads.
  */
 jest.setTimeout(30_000);
 
@@ -247,6 +250,9 @@ describe('people in the console, in a browser (e2e)', () => {
     await nav('People');
     await page.getByRole('link', { name: 'Grace Hopper' }).waitFor();
     expect(await page.getByRole('link', { name: 'Add person' }).count()).toBe(0);
+    // A member exports what they see, but imports nothing.
+    await page.getByRole('link', { name: 'Export CSV' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Import CSV' }).count()).toBe(0);
 
     await page.getByRole('link', { name: 'Grace Hopper' }).click();
     await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
@@ -262,5 +268,130 @@ describe('people in the console, in a browser (e2e)', () => {
 
     await page.goto(`${personUrl}/edit`);
     await page.getByText('Your role (member) cannot change people.').waitFor();
+  });
+
+  it('exports the people list as shown (its search) as a CSV file', async () => {
+    // The manager again, after the member.
+    await page.context().close();
+    page = await newPage();
+    await signIn(manager);
+    await page.goto(`${base}/console/people?search=LOVELACE`);
+    await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^people-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8').replace(/^\ufeff/, '');
+    const [header, ...rows] = text.trimEnd().split('\r\n');
+    expect(header?.startsWith('id,full_name,email,employee_number,')).toBe(true);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/^per_\w+,Ada Lovelace,ada@initech\.example,/);
+  });
+
+  it('imports people from a CSV file: the dry run with its reasons, then the import', async () => {
+    // 600 new people besides the crafted rows: enough that importing takes a moment, so the
+    // progress bar shows on the way.
+    const crowd = Array.from(
+      { length: 600 },
+      (_, index) => `Crew ${index + 1},crew${index + 1}@initech.example,C-${index + 1},Ground crew`,
+    );
+    const csv = [
+      'full_name,email,employee_number,department',
+      'Katherine Johnson,katherine@initech.example,N-1918,Flight Research',
+      'Ada Lovelace,ada@initech.example,,Analytical Engines',
+      'Mary Jackson,not-an-e-mail,N-1921,Engineering',
+      'Katherine G. Johnson,katherine@initech.example,,',
+      ...crowd,
+    ].join('\r\n');
+    await nav('People');
+    await page.getByRole('link', { name: 'Import CSV' }).click();
+    await page.getByRole('heading', { name: 'Imports', exact: true }).waitFor();
+    await page.getByText('Nothing imported yet.').waitFor();
+    // Opened from the people list, the form is set to people.
+    expect(await page.getByRole('radio', { name: 'People' }).isChecked()).toBe(true);
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+      name: 'new-hires.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv, 'utf8'),
+    });
+    expect(await page.getByLabel('Show me the dry run before importing').isChecked()).toBe(true);
+    await screenshot(page, 'import-upload');
+    await page.getByRole('button', { name: 'Upload' }).click();
+
+    await page.getByRole('heading', { name: 'new-hires.csv' }).waitFor();
+    await page.locator('.page-head .badge', { hasText: 'Ready to import' }).waitFor();
+    const stat = (section: string, label: string) =>
+      page
+        .getByRole('region', { name: section, exact: true })
+        .locator('.stat', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+        .locator('dd');
+    expect(await stat('Dry run', 'To create').innerText()).toBe('601');
+    expect(await stat('Dry run', 'To update').innerText()).toBe('1');
+    expect(await stat('Dry run', 'Refused').innerText()).toBe('2');
+    // Nothing is written by the dry run.
+    const katherine = () => tenant.get<PersonDetail[]>('/people?search=katherine');
+    expect((await katherine()).body).toEqual([]);
+
+    const rows = page.getByRole('region', { name: 'Rows', exact: true });
+    await rows.getByRole('button', { name: 'Refused (2)' }).click();
+    const table = rows.getByRole('table', { name: 'Rows of the file' });
+    await table.getByText('Mary Jackson').waitFor();
+    const refused = await table.getByRole('row').allInnerTexts();
+    expect(refused).toHaveLength(3);
+    expect(refused[1]).toMatch(/^3\tMary Jackson\tnot-an-e-mail\tN-1921\tRefuse\t.*email/);
+    expect(refused[2]).toMatch(
+      /^4\tKatherine G\. Johnson\tkatherine@initech\.example\t—\tRefuse\t.*row 1/,
+    );
+    await screenshot(page, 'import-dry-run');
+    await rows.getByRole('button', { name: 'To update (1)' }).click();
+    await table.getByText('Ada Lovelace').waitFor();
+
+    await page.getByRole('button', { name: 'Start import' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import new-hires.csv?' });
+    await dialog
+      .getByText('Importing 602 rows: 601 to create, 1 to update. 2 rows are refused and skipped.')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Start import' }).click();
+    // The bar follows the job as the page reads it again.
+    await page.getByRole('progressbar', { name: 'Rows imported' }).waitFor();
+    await screenshot(page, 'import-progress');
+    await page.locator('.page-head .badge', { hasText: 'Completed' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('progressbar').count()).toBe(0);
+    expect(await stat('Results', 'Created').innerText()).toBe('601');
+    expect(await stat('Results', 'Updated').innerText()).toBe('1');
+    expect(await stat('Results', 'Refused').innerText()).toBe('2');
+    await screenshot(page, 'import-completed');
+
+    const [found] = (await katherine()).body;
+    const created = (await tenant.get<PersonDetail>(`/people/${found!.id}`)).body;
+    expect(created).toMatchObject({
+      full_name: 'Katherine Johnson',
+      employee_number: 'N-1918',
+      department: { name: 'Flight Research' },
+    });
+    const [lovelace] = (await tenant.get<PersonDetail[]>('/people?search=lovelace')).body;
+    const ada = await tenant.get<PersonDetail>(`/people/${lovelace!.id}`);
+    expect(ada.body).toMatchObject({ department: { name: 'Analytical Engines' } });
+    expect((await arrives('employee.created', created.id)).data.full_name).toBe(
+      'Katherine Johnson',
+    );
+
+    // The row links to the person it created, whose history names the member and the import.
+    await rows.getByRole('button', { name: 'Created (601)' }).click();
+    await table.getByRole('link', { name: '1', exact: true }).click();
+    await page.getByRole('heading', { name: 'Katherine Johnson' }).waitFor();
+    const history = page.getByRole('region', { name: 'History', exact: true });
+    await history.getByText(manager).first().waitFor();
+    await screenshot(page, 'import-person-history');
+    await history.getByRole('link', { name: 'new-hires.csv' }).click();
+    await page.getByRole('heading', { name: 'new-hires.csv' }).waitFor();
+
+    await nav('Imports');
+    const list = page.getByRole('table', { name: 'Imports' });
+    await list.getByText('601 created, 1 updated, 0 unchanged, 2 refused').waitFor();
+    expect(await list.getByRole('row').nth(1).innerText()).toMatch(
+      /^new-hires\.csv\tPeople\t604\t601 created, 1 updated, 0 unchanged, 2 refused\t.*\tCompleted$/,
+    );
   });
 });

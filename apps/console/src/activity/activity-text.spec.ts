@@ -91,6 +91,18 @@ describe('activity text', () => {
     expect(relatedLink(moved)).toBe('/audits/aud_1');
   });
 
+  it('tells the records a CSV import wrote, linking to the import', () => {
+    const imported = entry({
+      record_type: 'person',
+      record_id: 'per_1',
+      action: 'created',
+      related_id: 'imp_1',
+      related_name: 'people.csv',
+    });
+    expect(relatedWord(imported)).toBe(', by import ');
+    expect(relatedLink(imported)).toBe('/imports/imp_1');
+  });
+
   it('links to the record unless it is gone', () => {
     expect(recordLink(entry({}))).toBe('/assets/ast_1');
     expect(recordLink(entry({ action: 'deleted' }))).toBeNull();

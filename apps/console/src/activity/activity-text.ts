@@ -81,6 +81,8 @@ export function relatedWord(
 ): string {
   // An asset moved or marked lost by an audit's completion: "changed asset Laptop, by audit Q4".
   if (entry.related_id?.startsWith('aud_')) return ', by audit ';
+  // A row of a CSV import: "created person Ada, by import people.csv".
+  if (entry.related_id?.startsWith('imp_')) return ', by import ';
   if (entry.record_type === 'booking') return ' for ';
   if (entry.record_type === 'maintenance') return ' on ';
   // A reminder is about its record: "created reminder Service about Forklift".
@@ -132,7 +134,8 @@ export function recordLink(entry: ActivityEntry): string | null {
 
 /**
  * The console page of the related record, by its id's prefix: an asset (a maintenance record's,
- * a reminder's), a licence (a reminder's), a location (a place's parent), else a person.
+ * a reminder's), a licence (a reminder's), a location (a place's parent), an audit or an import
+ * (what they changed), else a person.
  */
 export function relatedLink(entry: Pick<ActivityEntry, 'related_id'>): string {
   const id = entry.related_id ?? '';
@@ -140,6 +143,7 @@ export function relatedLink(entry: Pick<ActivityEntry, 'related_id'>): string {
   if (id.startsWith('lic_')) return `/licenses/${id}`;
   if (id.startsWith('loc_')) return `/locations/${id}`;
   if (id.startsWith('aud_')) return `/audits/${id}`;
+  if (id.startsWith('imp_')) return `/imports/${id}`;
   return `/people/${id}`;
 }
 

@@ -26,6 +26,8 @@ import { LocationsPage } from '../locations/locations.page';
 import { CategoriesPage } from '../categories/categories.page';
 import { AuditPage } from '../audits/audit.page';
 import { AuditsPage } from '../audits/audits.page';
+import { ImportPage } from '../imports/import.page';
+import { ImportsPage } from '../imports/imports.page';
 import { MembersPage } from '../members/members.page';
 import { OverviewPage } from '../overview/overview.page';
 import { PeoplePage } from '../people/people.page';
@@ -249,6 +251,22 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="audits.view" action="see audits">
                 <AuditPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="imports"
+            element={
+              <RequirePermission permission="imports.manage" action="import files">
+                <ImportsPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="imports/:id"
+            element={
+              <RequirePermission permission="imports.manage" action="import files">
+                <ImportPage />
               </RequirePermission>
             }
           />

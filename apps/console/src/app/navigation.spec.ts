@@ -41,6 +41,7 @@ describe('navSections', () => {
         'licenses.view',
         'maintenance.view',
         'reminders.view',
+        'imports.manage',
       ],
       2,
     );
@@ -57,6 +58,7 @@ describe('navSections', () => {
           'Maintenance',
           'Reminders',
           'Scan',
+          'Imports',
         ],
       ],
       ['Integrations', ['API keys', 'Webhooks', 'Delivery log']],

@@ -36,6 +36,7 @@ export function navSections(session: Session): NavSection[] {
         ...item(can(session, 'reminders.view'), '/reminders', 'Reminders'),
         ...item(can(session, 'audits.view'), '/audits', 'Audits'),
         ...item(can(session, 'assets.scan'), '/scan', 'Scan'),
+        ...item(can(session, 'imports.manage'), '/imports', 'Imports'),
       ],
     },
     {

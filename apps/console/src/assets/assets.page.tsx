@@ -123,6 +123,11 @@ export function AssetsPage() {
           <a className="button" href={exportHref(view.search, view.status, columns)} download>
             Export CSV
           </a>
+          {can(session, 'imports.manage') && (
+            <Link to="/imports?type=assets" className="button">
+              Import CSV
+            </Link>
+          )}
           {can(session, 'assets.manage') && (
             <Link to="/assets/new" className="button button-primary">
               Add asset

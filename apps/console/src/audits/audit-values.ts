@@ -42,12 +42,6 @@ export function scopeText(
   return `${count} listed ${count === 1 ? 'asset' : 'assets'}`;
 }
 
-/** "40 of 100,000 (0%)": a background job's progress. */
-export function progressText(progress: NonNullable<Audit['progress']>): string {
-  const percent = progress.total === 0 ? 100 : Math.floor((progress.done / progress.total) * 100);
-  return `${progress.done.toLocaleString('en')} of ${progress.total.toLocaleString('en')} (${percent}%)`;
-}
-
 /** What a scan found, as the scanner's line says it. */
 export function outcomeText(scan: Pick<AuditScan, 'outcome' | 'repeated' | 'location'>): string {
   if (scan.repeated) return 'already scanned in this audit';

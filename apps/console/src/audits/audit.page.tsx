@@ -4,20 +4,14 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ActivityList } from '../activity/activity-list';
 import { ConfirmDialog } from '../shared/confirm-dialog';
-import { formatDateTime } from '../shared/format';
+import { formatDateTime, progressText } from '../shared/format';
 import { Pager } from '../shared/pager';
 import { can } from '../shared/permissions';
 import { QUERY_ROOT, invalidateRoots } from '../shared/query-keys';
 import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
-import {
-  AUDIT_STATUS_BADGE,
-  AUDIT_STATUS_LABEL,
-  isLive,
-  progressText,
-  scopeText,
-} from './audit-values';
+import { AUDIT_STATUS_BADGE, AUDIT_STATUS_LABEL, isLive, scopeText } from './audit-values';
 import { auditQueries, useCancelAudit, useCompleteAudit } from './audits.queries';
 
 const LISTS = [

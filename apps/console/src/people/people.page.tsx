@@ -10,7 +10,12 @@ import { QueryState } from '../shared/query-state';
 import { useSession } from '../shared/session';
 import { usePageTitle } from '../shared/use-page-title';
 import { personQueries } from './people.queries';
-import { PERSON_STATUSES, PERSON_STATUS_LABEL, isPersonStatus } from './person-values';
+import {
+  PERSON_STATUSES,
+  PERSON_STATUS_LABEL,
+  isPersonStatus,
+  peopleExportHref,
+} from './person-values';
 
 const PAGE_SIZE = 50;
 
@@ -41,13 +46,21 @@ export function PeoplePage() {
     <div className="page">
       <div className="page-head">
         <h1>People</h1>
-        {can(session, 'people.manage') && (
-          <div className="actions">
+        <div className="actions">
+          <a className="button" href={peopleExportHref(view.search, view.status)} download>
+            Export CSV
+          </a>
+          {can(session, 'imports.manage') && (
+            <Link to="/imports?type=people" className="button">
+              Import CSV
+            </Link>
+          )}
+          {can(session, 'people.manage') && (
             <Link to="/people/new" className="button button-primary">
               Add person
             </Link>
-          </div>
-        )}
+          )}
+        </div>
       </div>
       <p className="lead">Everyone equipment is issued to, with or without a login.</p>
       <form className="filters filters-people" role="search" onSubmit={submit}>

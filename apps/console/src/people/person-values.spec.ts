@@ -1,5 +1,11 @@
 import type { Person } from '@custodian/console-client';
-import { formOf, isPersonStatus, personChanges, personInput } from './person-values';
+import {
+  formOf,
+  isPersonStatus,
+  peopleExportHref,
+  personChanges,
+  personInput,
+} from './person-values';
 
 const PERSON: Person = {
   id: 'per_1',
@@ -68,5 +74,14 @@ describe('isPersonStatus', () => {
     expect(isPersonStatus('inactive')).toBe(true);
     expect(isPersonStatus('offboarded')).toBe(false);
     expect(isPersonStatus(null)).toBe(false);
+  });
+});
+
+describe('peopleExportHref', () => {
+  it('exports the list as filtered, and the whole list without a filter', () => {
+    expect(peopleExportHref('Vaughan & co', 'offboarded')).toBe(
+      '/console/api/people/export?search=Vaughan+%26+co&status=offboarded',
+    );
+    expect(peopleExportHref('', null)).toBe('/console/api/people/export');
   });
 });

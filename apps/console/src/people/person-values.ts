@@ -67,3 +67,18 @@ export function personChanges(person: Person, form: PersonForm): PersonChanges {
   }
   return { ...changes, ...placeFields(form.place, person.location?.id ?? null) };
 }
+
+/**
+ * The people list as shown (its search and status), as a CSV file with every column. Streamed
+ * by the console API; the session cookie goes with a plain link.
+ */
+export function peopleExportHref(
+  search: string | null | undefined,
+  status: string | null | undefined,
+): string {
+  const query = new URLSearchParams();
+  if (search) query.set('search', search);
+  if (status) query.set('status', status);
+  const text = query.toString();
+  return `/console/api/people/export${text ? `?${text}` : ''}`;
+}

@@ -5,6 +5,7 @@ import {
   formatRate,
   plural,
   prettyJson,
+  progressText,
 } from './format';
 
 describe('formatDateTime', () => {
@@ -60,5 +61,13 @@ describe('prettyJson and plural', () => {
   it('picks the word by count', () => {
     expect(plural(1, 'delivery', 'deliveries')).toBe('1 delivery');
     expect(plural(1200, 'delivery', 'deliveries')).toBe('1,200 deliveries');
+  });
+});
+
+describe('progressText', () => {
+  it('counts done of total with a percentage rounded down', () => {
+    expect(progressText({ done: 40_000, total: 100_000 })).toBe('40,000 of 100,000 (40%)');
+    expect(progressText({ done: 99_999, total: 100_000 })).toBe('99,999 of 100,000 (99%)');
+    expect(progressText({ done: 0, total: 0 })).toBe('0 of 0 (100%)');
   });
 });

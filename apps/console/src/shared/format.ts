@@ -50,3 +50,9 @@ export function prettyJson(value: unknown): string {
 export function plural(count: number, one: string, many: string): string {
   return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 }
+
+/** "40 of 100,000 (0%)": a background job's progress (an audit's, an import's). */
+export function progressText(progress: { done: number; total: number }): string {
+  const percent = progress.total === 0 ? 100 : Math.floor((progress.done / progress.total) * 100);
+  return `${progress.done.toLocaleString('en')} of ${progress.total.toLocaleString('en')} (${percent}%)`;
+}

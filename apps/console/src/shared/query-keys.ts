@@ -15,6 +15,7 @@ export const QUERY_ROOT = {
   categories: 'categories',
   calendarFeed: 'calendar-feed',
   deliveries: 'deliveries',
+  imports: 'imports',
   keys: 'keys',
   licenses: 'licenses',
   licenseSettings: 'license-settings',
